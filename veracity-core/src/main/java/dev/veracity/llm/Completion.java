@@ -1,0 +1,40 @@
+package dev.veracity.llm;
+
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * One sampled output of a request.
+ *
+ * @param sampleIndex  the absolute sample index ({@link LlmRequest#firstSampleIndex()} + position); the cache
+ *                     keys samples by it, so a rerun returns the same output for the same index
+ * @param text         the generated text; never null (an empty or absent content is "")
+ * @param finishReason why generation ended
+ * @param usage        this sample's share of the tokens ({@link TokenUsage#exact()} says whether it is exact)
+ * @param logprobs     per-token log-probabilities when they were requested and the backend returned them
+ */
+public record Completion(int sampleIndex, String text, FinishReason finishReason, TokenUsage usage,
+                         Optional<List<TokenLogprob>> logprobs) {
+
+    public Completion {
+        text = text == null ? "" : text;
+        finishReason = finishReason == null ? FinishReason.UNKNOWN : finishReason;
+        usage = Objects.requireNonNullElse(usage, TokenUsage.ZERO);
+        logprobs = logprobs == null ? Optional.empty() : logprobs.map(List::copyOf);
+    }
+
+    public static Completion of(int sampleIndex, String text, FinishReason finishReason, TokenUsage usage) {
+        return new Completion(sampleIndex, text, finishReason, usage, Optional.empty());
+    }
+
+    /** True when the token limit cut this output. */
+    public boolean truncated() {
+        return finishReason == FinishReason.LENGTH;
+    }
+
+    /** This completion renumbered (the cache stores samples by key and hands them back at their index). */
+    public Completion withSampleIndex(int index) {
+        return new Completion(index, text, finishReason, usage, logprobs);
+    }
+}

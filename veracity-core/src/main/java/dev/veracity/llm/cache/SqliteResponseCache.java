@@ -1,0 +1,163 @@
+package dev.veracity.llm.cache;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import dev.veracity.llm.Completion;
+import dev.veracity.llm.FinishReason;
+import dev.veracity.llm.TokenLogprob;
+import dev.veracity.llm.TokenUsage;
+import dev.veracity.store.Sqlite;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * A persistent response cache in one SQLite file. Writes are synchronous (a killed run keeps every sample it
+ * received) and cheap in WAL mode. One connection guarded by a lock: SQLite serialises writers anyway, and the
+ * lock is held for a single-row statement.
+ */
+public final class SqliteResponseCache implements ResponseCache {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final Path file;
+    private final Connection db;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final PreparedStatement select;
+    private final PreparedStatement insert;
+
+    private SqliteResponseCache(Path file, boolean readOnly) {
+        this.file = file;
+        this.db = Sqlite.open(file, readOnly);
+        try {
+            if (!readOnly) {
+                Sqlite.execute(db, "CREATE TABLE IF NOT EXISTS completions (key TEXT PRIMARY KEY, text TEXT NOT NULL,"
+                        + " finish_reason TEXT NOT NULL, prompt_tokens INTEGER NOT NULL,"
+                        + " completion_tokens INTEGER NOT NULL, exact INTEGER NOT NULL, logprobs TEXT,"
+                        + " created_ms INTEGER NOT NULL)");
+            }
+            this.select = db.prepareStatement("SELECT text, finish_reason, prompt_tokens, completion_tokens, exact,"
+                    + " logprobs FROM completions WHERE key = ?");
+            this.insert = readOnly ? null : db.prepareStatement("INSERT OR REPLACE INTO completions (key, text,"
+                    + " finish_reason, prompt_tokens, completion_tokens, exact, logprobs, created_ms)"
+                    + " VALUES (?,?,?,?,?,?,?,?)");
+        } catch (SQLException e) {
+            throw new IllegalStateException("cache " + file + " is not a Veracity response cache: " + e.getMessage(), e);
+        }
+    }
+
+    /** Opens or creates a cache file for reading and writing. */
+    public static SqliteResponseCache open(Path file) {
+        return new SqliteResponseCache(file, false);
+    }
+
+    /** Opens an existing cache file without write access. */
+    public static SqliteResponseCache openReadOnly(Path file) {
+        return new SqliteResponseCache(file, true);
+    }
+
+    public Path file() {
+        return file;
+    }
+
+    @Override
+    public Optional<Completion> get(String key) {
+        lock.lock();
+        try {
+            select.setString(1, key);
+            try (ResultSet rs = select.executeQuery()) {
+                if (!rs.next()) {
+                    return Optional.empty();
+                }
+                TokenUsage usage = new TokenUsage(rs.getInt(3), rs.getInt(4), rs.getInt(5) != 0);
+                return Optional.of(new Completion(0, rs.getString(1), FinishReason.valueOf(rs.getString(2)), usage,
+                        Optional.ofNullable(rs.getString(6)).map(SqliteResponseCache::readLogprobs)));
+            }
+        } catch (SQLException | IllegalArgumentException e) {
+            throw new IllegalStateException("reading the response cache " + file + " failed: " + e.getMessage()
+                    + " (delete the file to rebuild the cache)", e);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public void put(String key, Completion c) {
+        if (insert == null) {
+            throw new IllegalStateException("cache " + file + " is open read-only");
+        }
+        lock.lock();
+        try {
+            insert.setString(1, key);
+            insert.setString(2, c.text());
+            insert.setString(3, c.finishReason().name());
+            insert.setInt(4, c.usage().promptTokens());
+            insert.setInt(5, c.usage().completionTokens());
+            insert.setInt(6, c.usage().exact() ? 1 : 0);
+            insert.setString(7, c.logprobs().map(SqliteResponseCache::writeLogprobs).orElse(null));
+            insert.setLong(8, System.currentTimeMillis());
+            insert.executeUpdate();
+        } catch (SQLException e) {
+            throw new IllegalStateException("writing the response cache " + file + " failed: " + e.getMessage(), e);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Number of stored samples. */
+    public long size() {
+        lock.lock();
+        try (PreparedStatement ps = db.prepareStatement("SELECT COUNT(*) FROM completions");
+             ResultSet rs = ps.executeQuery()) {
+            return rs.next() ? rs.getLong(1) : 0;
+        } catch (SQLException e) {
+            throw new IllegalStateException("counting the response cache " + file + ": " + e.getMessage(), e);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public void close() {
+        lock.lock();
+        try {
+            db.close();
+        } catch (SQLException e) {
+            throw new IllegalStateException("closing the response cache " + file + ": " + e.getMessage(), e);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private static String writeLogprobs(List<TokenLogprob> tokens) {
+        ArrayNode a = JSON.createArrayNode();
+        for (TokenLogprob t : tokens) {
+            var o = a.addObject().put("t", t.token()).put("p", t.logprob());
+            ArrayNode top = o.putArray("top");
+            t.top().forEach(alt -> top.addObject().put("t", alt.token()).put("p", alt.logprob()));
+        }
+        return a.toString();
+    }
+
+    private static List<TokenLogprob> readLogprobs(String json) {
+        try {
+            List<TokenLogprob> out = new ArrayList<>();
+            for (JsonNode t : JSON.readTree(json)) {
+                List<TokenLogprob.Alternative> top = new ArrayList<>();
+                t.path("top").forEach(a -> top.add(new TokenLogprob.Alternative(a.path("t").asText(), a.path("p").asDouble())));
+                out.add(new TokenLogprob(t.path("t").asText(), t.path("p").asDouble(), top));
+            }
+            return out;
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("corrupt logprobs in cache: " + e.getMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,82 @@
+package dev.veracity.llm.client;
+
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/** Live counters of one {@link LlmClient}: what it has done so far. Thread-safe. */
+public final class ClientCounters {
+
+    final AtomicLong calls = new AtomicLong();
+    final AtomicLong cacheHits = new AtomicLong();
+    final AtomicLong cachedSamples = new AtomicLong();
+    final AtomicLong attempts = new AtomicLong();
+    final AtomicLong retries = new AtomicLong();
+    final AtomicLong failures = new AtomicLong();
+    final AtomicLong promptTokens = new AtomicLong();
+    final AtomicLong completionTokens = new AtomicLong();
+    final AtomicInteger inFlight = new AtomicInteger();
+    final AtomicInteger peakInFlight = new AtomicInteger();
+
+    /** Logical calls made through the client. */
+    public long calls() {
+        return calls.get();
+    }
+
+    /** Calls answered entirely from the cache. */
+    public long cacheHits() {
+        return cacheHits.get();
+    }
+
+    /** Samples served from the cache (including partial hits). */
+    public long cachedSamples() {
+        return cachedSamples.get();
+    }
+
+    /** Backend attempts (HTTP requests for a server backend). */
+    public long attempts() {
+        return attempts.get();
+    }
+
+    public long retries() {
+        return retries.get();
+    }
+
+    /** Calls that ended in an error. */
+    public long failures() {
+        return failures.get();
+    }
+
+    public long promptTokens() {
+        return promptTokens.get();
+    }
+
+    public long completionTokens() {
+        return completionTokens.get();
+    }
+
+    /** Attempts running now. */
+    public int inFlight() {
+        return inFlight.get();
+    }
+
+    /** The most attempts that ran at once; never above the client's concurrency limit. */
+    public int peakInFlight() {
+        return peakInFlight.get();
+    }
+
+    void enter() {
+        int now = inFlight.incrementAndGet();
+        peakInFlight.accumulateAndGet(now, Math::max);
+    }
+
+    void exit() {
+        inFlight.decrementAndGet();
+    }
+
+    @Override
+    public String toString() {
+        return "calls=" + calls() + " cacheHits=" + cacheHits() + " attempts=" + attempts() + " retries=" + retries()
+                + " failures=" + failures() + " tokens=" + (promptTokens() + completionTokens())
+                + " peakInFlight=" + peakInFlight();
+    }
+}

@@ -1,0 +1,375 @@
+package dev.veracity.llm.client;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.failsafe.Failsafe;
+import dev.failsafe.FailsafeException;
+import dev.failsafe.RetryPolicy;
+import dev.veracity.llm.ChatMessage;
+import dev.veracity.llm.Completion;
+import dev.veracity.llm.ErrorKind;
+import dev.veracity.llm.LlmBackend;
+import dev.veracity.llm.LlmCallFailedException;
+import dev.veracity.llm.LlmException;
+import dev.veracity.llm.LlmRequest;
+import dev.veracity.llm.LlmResponse;
+import dev.veracity.llm.TokenUsage;
+import dev.veracity.llm.cache.CacheKey;
+import dev.veracity.llm.cache.CacheMode;
+import dev.veracity.llm.cache.ResponseCache;
+import dev.veracity.trace.CallContext;
+import dev.veracity.trace.CallRecord;
+import dev.veracity.trace.TraceSink;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The way every agent calls a model: one backend with a concurrency limit, a per-attempt timeout, retries,
+ * the response cache and tracing around it. Blocking calls made for virtual threads: run independent calls on
+ * their own virtual threads ({@link dev.veracity.concurrent.Parallel}) and the limit keeps the backend's load
+ * bounded. Use one client per backend, so that the limit is the backend's.
+ *
+ * <p>A call of n samples first takes what the cache holds, then asks the backend for the rest: in one request
+ * when the backend returns n samples natively, else as single-sample requests run concurrently. Each attempt
+ * holds a permit only while it runs, not while it backs off.
+ */
+public final class LlmClient implements AutoCloseable {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final LlmBackend backend;
+    private final int concurrency;
+    private final Semaphore permits;
+    private final Duration timeout;
+    private final RetrySettings retry;
+    private final ResponseCache cache;
+    private final CacheMode cacheMode;
+    private final TraceSink traces;
+    private final boolean closeBackend;
+    private final ClientCounters counters = new ClientCounters();
+    private final RetryPolicy<LlmResponse> retryPolicy;
+
+    private LlmClient(Builder b) {
+        this.backend = b.backend;
+        this.concurrency = b.concurrency;
+        this.permits = new Semaphore(b.concurrency, true);
+        this.timeout = b.timeout;
+        this.retry = b.retry;
+        this.cache = b.cacheMode == CacheMode.OFF ? ResponseCache.NONE : b.cache;
+        this.cacheMode = b.cache == ResponseCache.NONE ? CacheMode.OFF : b.cacheMode;
+        this.traces = b.traces;
+        this.closeBackend = b.closeBackend;
+        this.retryPolicy = RetryPolicy.<LlmResponse>builder()
+                .handleIf((result, failure) -> failure instanceof LlmException e && e.retryable())
+                .withMaxAttempts(retry.maxAttempts())
+                .withDelayFnOn(ctx -> retry.delayBefore(ctx.getAttemptCount(),
+                        ((LlmException) ctx.getLastException()).retryAfter().orElse(null),
+                        ThreadLocalRandom.current().nextDouble()), LlmException.class)
+                .build();
+    }
+
+    public static Builder builder(LlmBackend backend) {
+        return new Builder(backend);
+    }
+
+    public LlmBackend backend() {
+        return backend;
+    }
+
+    public int concurrency() {
+        return concurrency;
+    }
+
+    public ClientCounters counters() {
+        return counters;
+    }
+
+    /** Calls the model outside any run (traced with an empty context). */
+    public LlmResponse call(LlmRequest request) {
+        return call(CallContext.NONE, request);
+    }
+
+    /**
+     * Calls the model and returns {@code request.n()} completions numbered from
+     * {@code request.firstSampleIndex()}.
+     *
+     * @throws LlmCallFailedException when every attempt failed or the error cannot be retried
+     */
+    public LlmResponse call(CallContext context, LlmRequest request) {
+        Objects.requireNonNull(context, "context");
+        long submitted = Clock.micros();
+        String model = request.model() != null ? request.model() : backend.defaultModel();
+        counters.calls.incrementAndGet();
+
+        Completion[] samples = new Completion[request.n()];
+        String[] keys = new String[request.n()];
+        int cachedTokens = 0;
+        List<Integer> missing = new ArrayList<>();
+        for (int i = 0; i < request.n(); i++) {
+            int index = request.firstSampleIndex() + i;
+            if (cacheMode.reads()) {
+                keys[i] = CacheKey.of(backend.id(), model, request, index);
+                Completion hit = cache.get(keys[i]).orElse(null);
+                if (hit != null) {
+                    samples[i] = hit.withSampleIndex(index);
+                    cachedTokens += hit.usage().totalTokens();
+                    continue;
+                }
+            } else if (cacheMode.writes()) {
+                keys[i] = CacheKey.of(backend.id(), model, request, index);
+            }
+            missing.add(i);
+        }
+        counters.cachedSamples.addAndGet(request.n() - missing.size());
+
+        Attempts attempts = new Attempts();
+        long started = submitted;
+        TokenUsage fresh = TokenUsage.ZERO;
+        try {
+            if (missing.isEmpty()) {
+                counters.cacheHits.incrementAndGet();
+            } else {
+                FetchResult result = fetch(request, model, missing, attempts);
+                started = result.startedMicros;
+                fresh = result.usage;
+                for (int j = 0; j < missing.size(); j++) {
+                    int i = missing.get(j);
+                    samples[i] = result.completions.get(j).withSampleIndex(request.firstSampleIndex() + i);
+                    if (cacheMode.writes()) {
+                        cache.put(keys[i], samples[i]);
+                    }
+                }
+            }
+        } catch (LlmException e) {
+            counters.failures.incrementAndGet();
+            long ended = Clock.micros();
+            traces.record(record(context, model, request, List.of(), fresh, cachedTokens, submitted,
+                    attempts.firstStartMicros.get() == 0 ? ended : attempts.firstStartMicros.get(), ended, false,
+                    attempts, e.getMessage()));
+            throw e;
+        }
+        counters.promptTokens.addAndGet(fresh.promptTokens());
+        counters.completionTokens.addAndGet(fresh.completionTokens());
+        TokenUsage total = Arrays.stream(samples).map(Completion::usage).reduce(TokenUsage.ZERO, TokenUsage::plus);
+        LlmResponse response = new LlmResponse(model, List.of(samples), missing.isEmpty() ? total : fresh);
+        traces.record(record(context, model, request, List.of(samples), fresh, cachedTokens, submitted, started,
+                Clock.micros(), missing.isEmpty(), attempts, null));
+        return response;
+    }
+
+    private record FetchResult(List<Completion> completions, TokenUsage usage, long startedMicros) {
+    }
+
+    /** Gets the missing samples from the backend, in the order of {@code missing}. */
+    private FetchResult fetch(LlmRequest request, String model, List<Integer> missing, Attempts attempts) {
+        int first = request.firstSampleIndex();
+        if (missing.size() == 1 || backend.capabilities().nativeN()) {
+            LlmRequest ask = request.toBuilder().model(model).firstSampleIndex(first + missing.getFirst())
+                    .n(missing.size()).build();
+            LlmResponse r = withRetries(ask, attempts);
+            return new FetchResult(r.completions(), r.usage(), attempts.firstStartMicros.get());
+        }
+        // No native n: one single-sample request per missing sample, concurrently, each at its own index so
+        // that seeded backends give distinct, reproducible samples.
+        List<LlmRequest> asks = missing.stream()
+                .map(i -> request.toBuilder().model(model).firstSampleIndex(first + i).n(1).build()).toList();
+        List<LlmResponse> responses = dev.veracity.concurrent.Parallel.map(asks, a -> withRetries(a, attempts));
+        List<Completion> completions = new ArrayList<>();
+        TokenUsage usage = TokenUsage.ZERO;
+        for (LlmResponse r : responses) {
+            completions.add(r.first());
+            usage = usage.plus(r.usage());
+        }
+        return new FetchResult(completions, usage, attempts.firstStartMicros.get());
+    }
+
+    /** Attempt errors and timings of one logical call (several threads write when it is split). */
+    private static final class Attempts {
+        final List<LlmException> errors = new CopyOnWriteArrayList<>();
+        final AtomicLong count = new AtomicLong();
+        final AtomicLong firstStartMicros = new AtomicLong();
+    }
+
+    private LlmResponse withRetries(LlmRequest request, Attempts attempts) {
+        long t0 = System.nanoTime();
+        int before = attempts.errors.size();
+        try {
+            return Failsafe.with(retryPolicy).get(() -> attempt(request, attempts));
+        } catch (LlmException e) {
+            List<LlmException> mine = attempts.errors.subList(before, attempts.errors.size());
+            throw new LlmCallFailedException(describeTarget(request), mine.isEmpty() ? List.of(e) : List.copyOf(mine),
+                    Duration.ofNanos(System.nanoTime() - t0));
+        } catch (FailsafeException e) {
+            Thread.currentThread().interrupt();
+            throw new LlmException(ErrorKind.CANCELLED, "interrupted while waiting to retry a call to "
+                    + describeTarget(request), e);
+        }
+    }
+
+    private LlmResponse attempt(LlmRequest request, Attempts attempts) {
+        try {
+            permits.acquire();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new LlmException(ErrorKind.CANCELLED, "interrupted while waiting for a concurrency permit", e);
+        }
+        attempts.firstStartMicros.compareAndSet(0, Clock.micros());
+        long n = attempts.count.incrementAndGet();
+        counters.attempts.incrementAndGet();
+        if (n > 1) {
+            counters.retries.incrementAndGet();
+        }
+        counters.enter();
+        try {
+            LlmResponse r = backend.generate(request, timeout);
+            if (r == null || r.completions().size() != request.n()) {
+                throw new LlmException(ErrorKind.MALFORMED_RESPONSE, "asked " + backend.id() + " for " + request.n()
+                        + " samples, got " + (r == null ? "no response" : r.completions().size()));
+            }
+            return r;
+        } catch (LlmException e) {
+            attempts.errors.add(e);
+            throw e;
+        } catch (RuntimeException e) {
+            LlmException wrapped = new LlmException(ErrorKind.INTERNAL, "backend " + backend.id() + " failed with "
+                    + e.getClass().getSimpleName() + ": " + e.getMessage(), e);
+            attempts.errors.add(wrapped);
+            throw wrapped;
+        } finally {
+            counters.exit();
+            permits.release();
+        }
+    }
+
+    private String describeTarget(LlmRequest request) {
+        return backend.id() + " (model " + request.model() + ")";
+    }
+
+    private CallRecord record(CallContext ctx, String model, LlmRequest request, List<Completion> samples,
+                              TokenUsage fresh, int cachedTokens, long submitted, long started, long ended,
+                              boolean cacheHit, Attempts attempts, String error) {
+        int made = (int) attempts.count.get();
+        return new CallRecord(UUID.randomUUID().toString(), ctx, backend.id(), model, promptOf(request),
+                settingsOf(request), samples.stream().map(Completion::text).toList(),
+                samples.stream().map(c -> c.finishReason().name()).toList(), fresh.promptTokens(),
+                fresh.completionTokens(), cachedTokens, submitted, started, ended, cacheHit, made,
+                Math.max(0, made - 1), error);
+    }
+
+    static String promptOf(LlmRequest r) {
+        if (!r.isChat()) {
+            return r.prompt();
+        }
+        ArrayNode a = JSON.createArrayNode();
+        for (ChatMessage m : r.messages()) {
+            a.addObject().put("role", m.role().wireName()).put("content", m.content());
+        }
+        return a.toString();
+    }
+
+    static String settingsOf(LlmRequest r) {
+        ObjectNode o = JSON.createObjectNode();
+        o.put("n", r.n());
+        o.put("first_sample", r.firstSampleIndex());
+        if (r.temperature() != null) {
+            o.put("temperature", r.temperature());
+        }
+        if (r.topP() != null) {
+            o.put("top_p", r.topP());
+        }
+        if (r.topK() != null) {
+            o.put("top_k", r.topK());
+        }
+        if (r.maxTokens() != null) {
+            o.put("max_tokens", r.maxTokens());
+        }
+        if (r.seed() != null) {
+            o.put("seed", r.seed());
+        }
+        if (r.logprobs() != null) {
+            o.put("logprobs", r.logprobs());
+        }
+        r.stop().forEach(s -> o.withArray("stop").add(s));
+        if (!r.extras().isEmpty()) {
+            o.set("extras", JSON.valueToTree(r.extras()));
+        }
+        return o.toString();
+    }
+
+    /** Closes the backend if the builder was told the client owns it. Traces and cache belong to the caller. */
+    @Override
+    public void close() {
+        if (closeBackend) {
+            backend.close();
+        }
+    }
+
+    /** Builds a client; defaults: 16 concurrent attempts, 120 s per attempt, {@link RetrySettings#DEFAULT}, no cache, no traces. */
+    public static final class Builder {
+        private final LlmBackend backend;
+        private int concurrency = 16;
+        private Duration timeout = Duration.ofSeconds(120);
+        private RetrySettings retry = RetrySettings.DEFAULT;
+        private ResponseCache cache = ResponseCache.NONE;
+        private CacheMode cacheMode = CacheMode.OFF;
+        private TraceSink traces = TraceSink.NONE;
+        private boolean closeBackend;
+
+        private Builder(LlmBackend backend) {
+            this.backend = Objects.requireNonNull(backend, "backend");
+        }
+
+        /** Most attempts in flight at once against this backend. */
+        public Builder concurrency(int concurrency) {
+            if (concurrency < 1) {
+                throw new IllegalArgumentException("concurrency must be >= 1, was " + concurrency);
+            }
+            this.concurrency = concurrency;
+            return this;
+        }
+
+        /** The longest one attempt may take. */
+        public Builder timeout(Duration timeout) {
+            if (timeout.isNegative() || timeout.isZero()) {
+                throw new IllegalArgumentException("timeout must be positive, was " + timeout);
+            }
+            this.timeout = timeout;
+            return this;
+        }
+
+        public Builder retry(RetrySettings retry) {
+            this.retry = Objects.requireNonNull(retry, "retry");
+            return this;
+        }
+
+        public Builder cache(ResponseCache cache, CacheMode mode) {
+            this.cache = Objects.requireNonNull(cache, "cache");
+            this.cacheMode = Objects.requireNonNull(mode, "mode");
+            return this;
+        }
+
+        public Builder traces(TraceSink traces) {
+            this.traces = Objects.requireNonNull(traces, "traces");
+            return this;
+        }
+
+        /** Close the backend with the client. */
+        public Builder closeBackend(boolean close) {
+            this.closeBackend = close;
+            return this;
+        }
+
+        public LlmClient build() {
+            return new LlmClient(this);
+        }
+    }
+}

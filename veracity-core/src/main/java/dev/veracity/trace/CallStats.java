@@ -1,0 +1,106 @@
+package dev.veracity.trace;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What a set of calls cost: counts, tokens, wall time and critical-path time.
+ *
+ * <p>The critical path is the longest chain of dependent calls. A call depends on every call of the same
+ * question that had returned before it was submitted (happens-before): a method can only use an output it
+ * has received, so this chain is exact for calls that wait on each other and never shorter than the true one.
+ * Its time is the sum of the chain's call latencies (queueing in our client excluded): the latency a question
+ * would have with unlimited concurrency. A sequential implementation of independent calls shows a critical
+ * path equal to its wall time, which is the point: it measures what the code does, not what it could do.
+ *
+ * @param calls            calls made
+ * @param failedCalls      calls that ended in an error
+ * @param cacheHits        calls answered entirely from the cache
+ * @param retries          retries over all calls
+ * @param promptTokens     prompt tokens billed
+ * @param completionTokens completion tokens billed
+ * @param wall             first submission to last return
+ * @param criticalPath     for one question, its critical path; for a run, the sum over its questions
+ */
+public record CallStats(int calls, int failedCalls, int cacheHits, int retries, long promptTokens,
+                        long completionTokens, Duration wall, Duration criticalPath) {
+
+    public static final CallStats EMPTY = new CallStats(0, 0, 0, 0, 0, 0, Duration.ZERO, Duration.ZERO);
+
+    public long totalTokens() {
+        return promptTokens + completionTokens;
+    }
+
+    /** Statistics of the calls of one question. */
+    public static CallStats ofQuestion(Collection<CallRecord> calls) {
+        return of(calls, criticalPathMicros(calls));
+    }
+
+    /** Statistics of a run: counts summed, wall time over the run, critical paths summed over its questions. */
+    public static CallStats ofRun(Collection<CallRecord> calls) {
+        long cp = byQuestion(calls).values().stream().mapToLong(CallStats::criticalPathMicros).sum();
+        return of(calls, cp);
+    }
+
+    /** Per-question statistics, keyed by question id in order of first submission. */
+    public static Map<String, CallStats> byQuestion(Collection<CallRecord> calls) {
+        Map<String, List<CallRecord>> groups = new LinkedHashMap<>();
+        calls.stream().sorted(Comparator.comparingLong(CallRecord::submittedMicros))
+                .forEach(r -> groups.computeIfAbsent(r.context().questionId(), k -> new ArrayList<>()).add(r));
+        Map<String, CallStats> out = new LinkedHashMap<>();
+        groups.forEach((q, rs) -> out.put(q, ofQuestion(rs)));
+        return out;
+    }
+
+    private long criticalPathMicros() {
+        return criticalPath.toNanos() / 1000;
+    }
+
+    private static CallStats of(Collection<CallRecord> calls, long criticalPathMicros) {
+        if (calls.isEmpty()) {
+            return EMPTY;
+        }
+        int failed = 0;
+        int hits = 0;
+        int retries = 0;
+        long prompt = 0;
+        long completion = 0;
+        long first = Long.MAX_VALUE;
+        long last = Long.MIN_VALUE;
+        for (CallRecord r : calls) {
+            failed += r.failed() ? 1 : 0;
+            hits += r.cacheHit() ? 1 : 0;
+            retries += r.retries();
+            prompt += r.promptTokens();
+            completion += r.completionTokens();
+            first = Math.min(first, r.submittedMicros());
+            last = Math.max(last, r.endedMicros());
+        }
+        return new CallStats(calls.size(), failed, hits, retries, prompt, completion,
+                Duration.ofNanos((last - first) * 1000), Duration.ofNanos(criticalPathMicros * 1000));
+    }
+
+    /** Longest happens-before chain, summing latencies. Quadratic: questions make tens of calls, not thousands. */
+    static long criticalPathMicros(Collection<CallRecord> calls) {
+        List<CallRecord> sorted = calls.stream().sorted(Comparator.comparingLong(CallRecord::submittedMicros)).toList();
+        long[] chain = new long[sorted.size()];
+        long best = 0;
+        for (int i = 0; i < sorted.size(); i++) {
+            CallRecord c = sorted.get(i);
+            long before = 0;
+            for (int j = 0; j < i; j++) {
+                if (sorted.get(j).endedMicros() <= c.submittedMicros()) {
+                    before = Math.max(before, chain[j]);
+                }
+            }
+            chain[i] = before + Math.max(0, c.latencyMicros());
+            best = Math.max(best, chain[i]);
+        }
+        return best;
+    }
+}

@@ -1,0 +1,321 @@
+package dev.veracity.trace;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.veracity.config.Secrets;
+import dev.veracity.store.Sqlite;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Traces in SQLite. {@link #record} only enqueues: a background writer inserts batches in one transaction,
+ * so tracing adds microseconds to a call, not a disk write. {@link #flush()} waits until everything recorded
+ * is in the file; {@link #close()} flushes and closes it.
+ */
+public final class TraceStore implements TraceSink {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final TypeReference<List<String>> STRINGS = new TypeReference<>() {
+    };
+    private static final String COLUMNS = "call_id, run_id, question_id, method, role, step, backend, model, prompt,"
+            + " settings, outputs, finish_reasons, prompt_tokens, completion_tokens, cached_tokens, submitted_us,"
+            + " started_us, ended_us, cache_hit, attempts, retries, error";
+
+    private final Path file;
+    private final Connection db;
+    private final ReentrantLock dbLock = new ReentrantLock();
+    private final LinkedBlockingQueue<CallRecord> queue = new LinkedBlockingQueue<>();
+    private final Object progress = new Object();
+    private long enqueued;
+    private long written;
+    private volatile boolean closed;
+    private volatile RuntimeException writeFailure;
+    private final Thread writer;
+
+    private TraceStore(Path file) {
+        this.file = file;
+        this.db = Sqlite.open(file, false);
+        Sqlite.execute(db, "CREATE TABLE IF NOT EXISTS calls (call_id TEXT PRIMARY KEY, run_id TEXT NOT NULL,"
+                        + " question_id TEXT NOT NULL, method TEXT NOT NULL, role TEXT NOT NULL, step INTEGER NOT NULL,"
+                        + " backend TEXT, model TEXT, prompt TEXT, settings TEXT, outputs TEXT, finish_reasons TEXT,"
+                        + " prompt_tokens INTEGER, completion_tokens INTEGER, cached_tokens INTEGER,"
+                        + " submitted_us INTEGER, started_us INTEGER, ended_us INTEGER, cache_hit INTEGER,"
+                        + " attempts INTEGER, retries INTEGER, error TEXT)",
+                "CREATE INDEX IF NOT EXISTS calls_by_question ON calls(run_id, question_id, submitted_us)");
+        this.writer = Thread.ofPlatform().daemon().name("veracity-trace-writer").start(this::writeLoop);
+    }
+
+    /** Opens or creates the trace database at {@code file}. */
+    public static TraceStore open(Path file) {
+        return new TraceStore(file);
+    }
+
+    public Path file() {
+        return file;
+    }
+
+    @Override
+    public void record(CallRecord record) {
+        if (closed) {
+            throw new IllegalStateException("trace store " + file + " is closed");
+        }
+        synchronized (progress) {
+            enqueued++;
+        }
+        queue.add(record);
+    }
+
+    @Override
+    public void flush() {
+        synchronized (progress) {
+            long target = enqueued;
+            while (written < target && writeFailure == null) {
+                try {
+                    progress.wait(1000);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+        }
+        if (writeFailure != null) {
+            throw writeFailure;
+        }
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        flush();
+        closed = true;
+        writer.interrupt();
+        try {
+            writer.join(5000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        dbLock.lock();
+        try {
+            db.close();
+        } catch (SQLException e) {
+            throw new IllegalStateException("closing trace store " + file + ": " + e.getMessage(), e);
+        } finally {
+            dbLock.unlock();
+        }
+    }
+
+    private void writeLoop() {
+        List<CallRecord> batch = new ArrayList<>();
+        while (!closed || !queue.isEmpty()) {
+            try {
+                CallRecord first = queue.poll(200, TimeUnit.MILLISECONDS);
+                if (first == null) {
+                    continue;
+                }
+                batch.add(first);
+                queue.drainTo(batch, 1023);
+                insert(batch);
+            } catch (InterruptedException e) {
+                if (closed && queue.isEmpty()) {
+                    return;
+                }
+            } catch (RuntimeException e) {
+                writeFailure = e;
+            }
+            synchronized (progress) {
+                written += batch.size();
+                progress.notifyAll();
+            }
+            batch.clear();
+        }
+    }
+
+    private void insert(List<CallRecord> batch) {
+        dbLock.lock();
+        try (PreparedStatement ps = db.prepareStatement("INSERT OR REPLACE INTO calls (" + COLUMNS
+                + ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")) {
+            db.setAutoCommit(false);
+            for (CallRecord r : batch) {
+                int i = 1;
+                ps.setString(i++, r.callId());
+                ps.setString(i++, r.context().runId());
+                ps.setString(i++, r.context().questionId());
+                ps.setString(i++, r.context().method());
+                ps.setString(i++, r.context().role());
+                ps.setInt(i++, r.context().step());
+                ps.setString(i++, r.backendId());
+                ps.setString(i++, r.model());
+                ps.setString(i++, Secrets.redact(r.prompt()));
+                ps.setString(i++, r.settings());
+                ps.setString(i++, Secrets.redact(json(r.outputs())));
+                ps.setString(i++, json(r.finishReasons()));
+                ps.setInt(i++, r.promptTokens());
+                ps.setInt(i++, r.completionTokens());
+                ps.setInt(i++, r.cachedTokens());
+                ps.setLong(i++, r.submittedMicros());
+                ps.setLong(i++, r.startedMicros());
+                ps.setLong(i++, r.endedMicros());
+                ps.setInt(i++, r.cacheHit() ? 1 : 0);
+                ps.setInt(i++, r.attempts());
+                ps.setInt(i++, r.retries());
+                ps.setString(i, Secrets.redact(r.error()));
+                ps.addBatch();
+            }
+            ps.executeBatch();
+            db.commit();
+        } catch (SQLException e) {
+            throw new IllegalStateException("writing traces to " + file + " failed: " + e.getMessage(), e);
+        } finally {
+            try {
+                db.setAutoCommit(true);
+            } catch (SQLException ignored) {
+                // the next batch reports a broken connection
+            }
+            dbLock.unlock();
+        }
+    }
+
+    /** The calls of a run, in submission order. Flushes first. */
+    public List<CallRecord> calls(String runId) {
+        return query("SELECT " + COLUMNS + " FROM calls WHERE run_id = ? ORDER BY submitted_us", runId);
+    }
+
+    /** The calls of one question of a run, in submission order. Flushes first. */
+    public List<CallRecord> calls(String runId, String questionId) {
+        return query("SELECT " + COLUMNS + " FROM calls WHERE run_id = ? AND question_id = ? ORDER BY submitted_us",
+                runId, questionId);
+    }
+
+    /** The ids of the runs in the store, oldest first. */
+    public List<String> runs() {
+        flush();
+        dbLock.lock();
+        try (PreparedStatement ps = db.prepareStatement(
+                "SELECT run_id FROM calls GROUP BY run_id ORDER BY MIN(submitted_us)");
+             ResultSet rs = ps.executeQuery()) {
+            List<String> out = new ArrayList<>();
+            while (rs.next()) {
+                out.add(rs.getString(1));
+            }
+            return out;
+        } catch (SQLException e) {
+            throw new IllegalStateException("reading runs from " + file + ": " + e.getMessage(), e);
+        } finally {
+            dbLock.unlock();
+        }
+    }
+
+    /** Writes a run's calls as JSON lines, one object per call, in submission order. Returns the count. */
+    public int exportJsonl(String runId, Writer out) {
+        int n = 0;
+        try {
+            for (CallRecord r : calls(runId)) {
+                out.write(JSON.writeValueAsString(toJson(r)));
+                out.write('\n');
+                n++;
+            }
+            out.flush();
+        } catch (IOException e) {
+            throw new UncheckedIOException("exporting traces of run " + runId + ": " + e.getMessage(), e);
+        }
+        return n;
+    }
+
+    /** A call as a JSON object (the JSONL export format). */
+    public static ObjectNode toJson(CallRecord r) {
+        ObjectNode o = JSON.createObjectNode();
+        o.put("call_id", r.callId());
+        o.put("run", r.context().runId());
+        o.put("question", r.context().questionId());
+        o.put("method", r.context().method());
+        o.put("role", r.context().role());
+        o.put("step", r.context().step());
+        o.put("backend", r.backendId());
+        o.put("model", r.model());
+        o.put("prompt", Secrets.redact(r.prompt()));
+        o.put("settings", r.settings());
+        r.outputs().forEach(s -> o.withArray("outputs").add(Secrets.redact(s)));
+        r.finishReasons().forEach(s -> o.withArray("finish_reasons").add(s));
+        o.put("prompt_tokens", r.promptTokens());
+        o.put("completion_tokens", r.completionTokens());
+        o.put("cached_tokens", r.cachedTokens());
+        o.put("submitted_us", r.submittedMicros());
+        o.put("started_us", r.startedMicros());
+        o.put("ended_us", r.endedMicros());
+        o.put("latency_ms", r.latencyMicros() / 1000.0);
+        o.put("queue_ms", r.queueMicros() / 1000.0);
+        o.put("cache_hit", r.cacheHit());
+        o.put("attempts", r.attempts());
+        o.put("retries", r.retries());
+        if (r.error() != null) {
+            o.put("error", Secrets.redact(r.error()));
+        }
+        return o;
+    }
+
+    private List<CallRecord> query(String sql, String... args) {
+        flush();
+        dbLock.lock();
+        try (PreparedStatement ps = db.prepareStatement(sql)) {
+            for (int i = 0; i < args.length; i++) {
+                ps.setString(i + 1, args[i]);
+            }
+            List<CallRecord> out = new ArrayList<>();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(read(rs));
+                }
+            }
+            return out;
+        } catch (SQLException e) {
+            throw new IllegalStateException("reading traces from " + file + ": " + e.getMessage(), e);
+        } finally {
+            dbLock.unlock();
+        }
+    }
+
+    private static CallRecord read(ResultSet rs) throws SQLException {
+        CallContext ctx = new CallContext(rs.getString("run_id"), rs.getString("question_id"),
+                rs.getString("method"), rs.getString("role"), rs.getInt("step"));
+        return new CallRecord(rs.getString("call_id"), ctx, rs.getString("backend"), rs.getString("model"),
+                rs.getString("prompt"), rs.getString("settings"), strings(rs.getString("outputs")),
+                strings(rs.getString("finish_reasons")), rs.getInt("prompt_tokens"), rs.getInt("completion_tokens"),
+                rs.getInt("cached_tokens"), rs.getLong("submitted_us"), rs.getLong("started_us"),
+                rs.getLong("ended_us"), rs.getInt("cache_hit") != 0, rs.getInt("attempts"), rs.getInt("retries"),
+                rs.getString("error"));
+    }
+
+    private static String json(List<String> values) {
+        try {
+            return JSON.writeValueAsString(values);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static List<String> strings(String json) {
+        if (json == null || json.isEmpty()) {
+            return List.of();
+        }
+        try {
+            return JSON.readValue(json, STRINGS);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("corrupt trace row (outputs is not a JSON array): " + e.getMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,40 @@
+package dev.veracity.sim;
+
+/** The API endpoints the simulator serves, with the method each accepts. */
+public enum Endpoint {
+    CHAT_COMPLETIONS("POST", "/v1/chat/completions"),
+    COMPLETIONS("POST", "/v1/completions"),
+    /** {@code GET /v1/models} and {@code GET /v1/models/{id}}. */
+    MODELS("GET", "/v1/models");
+
+    private final String method;
+    private final String path;
+
+    Endpoint(String method, String path) {
+        this.method = method;
+        this.path = path;
+    }
+
+    public String method() {
+        return method;
+    }
+
+    public String path() {
+        return path;
+    }
+
+    /** Whether this endpoint generates text (and so is subject to faults, latency and capacity). */
+    public boolean generates() {
+        return this != MODELS;
+    }
+
+    /** The endpoint serving a request path, or {@code null} for an unknown path. */
+    static Endpoint forPath(String path) {
+        return switch (path) {
+            case "/v1/chat/completions" -> CHAT_COMPLETIONS;
+            case "/v1/completions" -> COMPLETIONS;
+            case "/v1/models" -> MODELS;
+            default -> path.startsWith("/v1/models/") && path.length() > "/v1/models/".length() ? MODELS : null;
+        };
+    }
+}

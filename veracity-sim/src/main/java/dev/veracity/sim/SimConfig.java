@@ -1,0 +1,210 @@
+package dev.veracity.sim;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+/**
+ * Everything a {@link SimServer} needs. Build with {@link #builder()}; every field has a default.
+ *
+ * @param port               TCP port on 127.0.0.1; 0 (default) picks a free one
+ * @param rules              how prompts are answered (default: no rules, answers "I don't know.")
+ * @param latency            service time of a generation (default: none)
+ * @param capacity           server-wide concurrent generation slots (default 1024)
+ * @param maxQueue           most requests allowed to wait for a slot; beyond it, 429 (default: unbounded)
+ * @param faults             fault injection (default: none)
+ * @param seed               seed of all deterministic choices when a request has no {@code seed} (default 0)
+ * @param models             model ids listed by {@code /v1/models}; the first answers requests naming no model
+ * @param refuseN            reject {@code n > 1} with 400, as some servers do (default false)
+ * @param requiredApiKey     if present, requests need {@code Authorization: Bearer <key>} or get 401
+ * @param retryAfter         what 429 answers advertise: {@code Retry-After} (whole seconds, rounded up)
+ *                           and {@code retry-after-ms} (default 1 s)
+ * @param recentRequestLimit how many requests {@link SimServer#recentRequests()} keeps (default 256; 0 = none)
+ */
+public record SimConfig(
+        int port,
+        RuleSet rules,
+        LatencyModel latency,
+        int capacity,
+        OptionalInt maxQueue,
+        FaultPlan faults,
+        long seed,
+        List<String> models,
+        boolean refuseN,
+        Optional<String> requiredApiKey,
+        Duration retryAfter,
+        int recentRequestLimit) {
+
+    public static final int DEFAULT_CAPACITY = 1024;
+    public static final String DEFAULT_MODEL = "sim-model";
+    public static final int DEFAULT_RECENT_REQUEST_LIMIT = 256;
+
+    public SimConfig {
+        if (port < 0 || port > 65535) {
+            throw new IllegalArgumentException("port must be in [0, 65535], got " + port);
+        }
+        Objects.requireNonNull(rules, "rules");
+        Objects.requireNonNull(latency, "latency");
+        if (capacity < 1) {
+            throw new IllegalArgumentException("capacity must be at least 1, got " + capacity);
+        }
+        Objects.requireNonNull(maxQueue, "maxQueue");
+        if (maxQueue.isPresent() && maxQueue.getAsInt() < 0) {
+            throw new IllegalArgumentException("maxQueue must not be negative, got " + maxQueue.getAsInt());
+        }
+        Objects.requireNonNull(faults, "faults");
+        models = List.copyOf(models);
+        if (models.isEmpty() || models.stream().anyMatch(String::isBlank)) {
+            throw new IllegalArgumentException("models must be a non-empty list of non-blank ids, got " + models);
+        }
+        Objects.requireNonNull(requiredApiKey, "requiredApiKey");
+        Objects.requireNonNull(retryAfter, "retryAfter");
+        if (retryAfter.isNegative()) {
+            throw new IllegalArgumentException("retryAfter must not be negative");
+        }
+        if (recentRequestLimit < 0) {
+            throw new IllegalArgumentException("recentRequestLimit must not be negative");
+        }
+    }
+
+    /** All defaults: an ephemeral port, no rules, no latency, no faults. */
+    public static SimConfig defaults() {
+        return builder().build();
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    public Builder toBuilder() {
+        return new Builder(this);
+    }
+
+    /** The model that answers requests naming none. */
+    public String defaultModel() {
+        return models.getFirst();
+    }
+
+    public static final class Builder {
+        private int port;
+        private RuleSet rules = RuleSet.empty();
+        private LatencyModel latency = LatencyModel.NONE;
+        private int capacity = DEFAULT_CAPACITY;
+        private OptionalInt maxQueue = OptionalInt.empty();
+        private FaultPlan faults = FaultPlan.none();
+        private long seed;
+        private List<String> models = List.of(DEFAULT_MODEL);
+        private boolean refuseN;
+        private Optional<String> requiredApiKey = Optional.empty();
+        private Duration retryAfter = Duration.ofSeconds(1);
+        private int recentRequestLimit = DEFAULT_RECENT_REQUEST_LIMIT;
+
+        private Builder() {
+        }
+
+        private Builder(SimConfig c) {
+            port = c.port;
+            rules = c.rules;
+            latency = c.latency;
+            capacity = c.capacity;
+            maxQueue = c.maxQueue;
+            faults = c.faults;
+            seed = c.seed;
+            models = c.models;
+            refuseN = c.refuseN;
+            requiredApiKey = c.requiredApiKey;
+            retryAfter = c.retryAfter;
+            recentRequestLimit = c.recentRequestLimit;
+        }
+
+        public Builder port(int port) {
+            this.port = port;
+            return this;
+        }
+
+        public Builder rules(RuleSet rules) {
+            this.rules = rules;
+            return this;
+        }
+
+        /** Shorthand for {@code rules(RuleSet.of(rules))}: these rules and the default fallback. */
+        public Builder rules(Rule... rules) {
+            this.rules = RuleSet.of(rules);
+            return this;
+        }
+
+        public Builder latency(LatencyModel latency) {
+            this.latency = latency;
+            return this;
+        }
+
+        public Builder latency(Duration timeToFirstToken, Duration perOutputToken) {
+            this.latency = new LatencyModel(timeToFirstToken, perOutputToken);
+            return this;
+        }
+
+        public Builder capacity(int capacity) {
+            this.capacity = capacity;
+            return this;
+        }
+
+        /** At most this many requests wait for a slot; more get 429. 0 = never wait. */
+        public Builder maxQueue(int maxQueue) {
+            this.maxQueue = OptionalInt.of(maxQueue);
+            return this;
+        }
+
+        public Builder unboundedQueue() {
+            this.maxQueue = OptionalInt.empty();
+            return this;
+        }
+
+        public Builder faults(FaultPlan faults) {
+            this.faults = faults;
+            return this;
+        }
+
+        public Builder seed(long seed) {
+            this.seed = seed;
+            return this;
+        }
+
+        public Builder models(List<String> models) {
+            this.models = models;
+            return this;
+        }
+
+        public Builder models(String... models) {
+            this.models = List.of(models);
+            return this;
+        }
+
+        public Builder refuseN(boolean refuseN) {
+            this.refuseN = refuseN;
+            return this;
+        }
+
+        /** Requires {@code Authorization: Bearer <key>}; {@code null} or blank requires nothing. */
+        public Builder requiredApiKey(String key) {
+            this.requiredApiKey = key == null || key.isBlank() ? Optional.empty() : Optional.of(key);
+            return this;
+        }
+
+        public Builder retryAfter(Duration retryAfter) {
+            this.retryAfter = retryAfter;
+            return this;
+        }
+
+        public Builder recentRequestLimit(int limit) {
+            this.recentRequestLimit = limit;
+            return this;
+        }
+
+        public SimConfig build() {
+            return new SimConfig(port, rules, latency, capacity, maxQueue, faults, seed, models, refuseN,
+                    requiredApiKey, retryAfter, recentRequestLimit);
+        }
+    }
+}

@@ -1,0 +1,83 @@
+package dev.veracity.sim;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The simulator's tokenizer: deterministic and crude, but enough for usage counts, {@code max_tokens}
+ * and logprobs to behave consistently.
+ *
+ * <p>A token is any leading whitespace followed by either a run of word characters (letters, digits,
+ * {@code _}) or a single other character. {@code "Hello, world!"} is {@code ["Hello", ",", " world",
+ * "!"]}. Trailing whitespace belongs to no token, so it counts for nothing and is dropped when a text
+ * is cut to a number of tokens.
+ */
+public final class Tokenizer {
+    private Tokenizer() {
+    }
+
+    /** The number of tokens in {@code text}. */
+    public static int count(String text) {
+        int n = 0;
+        int i = 0;
+        while ((i = nextEnd(text, i)) >= 0) {
+            n++;
+        }
+        return n;
+    }
+
+    /** The tokens of {@code text}, each with its leading whitespace. */
+    public static List<String> tokens(String text) {
+        List<String> out = new ArrayList<>();
+        int start = 0;
+        int end;
+        while ((end = nextEnd(text, start)) >= 0) {
+            out.add(text.substring(start, end));
+            start = end;
+        }
+        return out;
+    }
+
+    /**
+     * Where {@code text} ends after its first {@code maxTokens} tokens, or -1 when it has no more than
+     * {@code maxTokens} tokens (nothing to cut).
+     */
+    static int cutOffset(String text, int maxTokens) {
+        int i = 0;
+        for (int n = 0; n < maxTokens; n++) {
+            i = nextEnd(text, i);
+            if (i < 0) {
+                return -1;
+            }
+        }
+        return nextEnd(text, i) < 0 ? -1 : i;
+    }
+
+    /** The end of the token starting at {@code from}, or -1 if only whitespace is left. */
+    private static int nextEnd(String text, int from) {
+        int len = text.length();
+        int i = from;
+        while (i < len) {
+            int cp = text.codePointAt(i);
+            if (!Character.isWhitespace(cp)) {
+                break;
+            }
+            i += Character.charCount(cp);
+        }
+        if (i >= len) {
+            return -1;
+        }
+        int cp = text.codePointAt(i);
+        i += Character.charCount(cp);
+        if (isWord(cp)) {
+            while (i < len && isWord(cp = text.codePointAt(i))) {
+                i += Character.charCount(cp);
+            }
+        }
+        return i;
+    }
+
+    private static boolean isWord(int cp) {
+        return Character.isLetterOrDigit(cp) || cp == '_';
+    }
+}
