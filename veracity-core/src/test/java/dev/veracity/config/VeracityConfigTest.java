@@ -1,0 +1,72 @@
+package dev.veracity.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.veracity.llm.cache.CacheMode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class VeracityConfigTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void flagsBeatEnvironmentWhichBeatsTheFile() throws Exception {
+        Path file = dir.resolve("c.properties");
+        Files.writeString(file, "llm-base-url=http://file/v1\nmodel=file-model\nconcurrency=3\napi-key=file-key-123\n");
+        Map<String, String> env = Map.of("VERACITY_MODEL", "env-model", "VERACITY_CONCURRENCY", "5");
+        Map<String, String> flags = new HashMap<>();
+        flags.put("concurrency", "7");
+        flags.put("cache", null);
+
+        VeracityConfig c = VeracityConfig.resolve(env, file, true, flags);
+
+        assertThat(c.llmBaseUrl()).isEqualTo("http://file/v1");
+        assertThat(c.model()).isEqualTo("env-model");
+        assertThat(c.concurrency()).isEqualTo(7);
+        assertThat(c.cacheMode()).isEqualTo(CacheMode.READ_WRITE);
+        assertThat(c.apiKey()).hasValueSatisfying(k -> assertThat(k.reveal()).isEqualTo("file-key-123"));
+    }
+
+    @Test
+    void theApiKeyComesFromVeracityThenOpenAiVariables() {
+        VeracityConfig both = VeracityConfig.resolve(Map.of("VERACITY_API_KEY", "v-key-000", "OPENAI_API_KEY", "o-key-000"),
+                null, false, Map.of());
+        assertThat(both.apiKey().orElseThrow().reveal()).isEqualTo("v-key-000");
+        VeracityConfig openai = VeracityConfig.resolve(Map.of("OPENAI_API_KEY", "o-key-000"), null, false, Map.of());
+        assertThat(openai.apiKey().orElseThrow().reveal()).isEqualTo("o-key-000");
+    }
+
+    @Test
+    void theKeyNeverShowsInToStringOrRedactedText() {
+        VeracityConfig c = VeracityConfig.resolve(Map.of("VERACITY_API_KEY", "super-secret-key-42"), null, false, Map.of());
+        assertThat(c.toString()).doesNotContain("super-secret-key-42").contains("redacted");
+        assertThat(Secrets.redact("Authorization: Bearer super-secret-key-42")).doesNotContain("super-secret-key-42");
+    }
+
+    @Test
+    void badValuesGiveClearErrors() throws Exception {
+        assertThatThrownBy(() -> VeracityConfig.resolve(Map.of(), null, false, Map.of("concurrency", "zero")))
+                .hasMessageContaining("concurrency").hasMessageContaining("positive integer");
+        assertThatThrownBy(() -> VeracityConfig.resolve(Map.of(), null, false, Map.of("cache", "sometimes")))
+                .hasMessageContaining("off, read-only or read-write");
+        assertThatThrownBy(() -> VeracityConfig.resolve(Map.of(), dir.resolve("missing.properties"), true, Map.of()))
+                .hasMessageContaining("missing.properties");
+        Path file = dir.resolve("bad.properties");
+        Files.writeString(file, "modle=x\n");
+        assertThatThrownBy(() -> VeracityConfig.resolve(Map.of(), file, true, Map.of()))
+                .hasMessageContaining("unknown setting 'modle'");
+    }
+
+    @Test
+    void aMissingDefaultFileIsFine() {
+        VeracityConfig c = VeracityConfig.resolve(Map.of(), dir.resolve("nope.properties"), false, Map.of());
+        assertThat(c.concurrency()).isEqualTo(16);
+    }
+}

@@ -1,0 +1,116 @@
+package dev.veracity.llm;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+
+/**
+ * A backend whose behaviour a test scripts: a function from request and sample index to text, optional latency,
+ * and a queue of failures to throw on the next attempts. It records every request and the peak number of
+ * concurrent attempts, so tests check the client's behaviour, not canned results.
+ */
+public final class ScriptedBackend implements LlmBackend {
+
+    private final String id;
+    private final BackendCapabilities capabilities;
+    private final Function<LlmRequest, String> responder;
+    private volatile Duration latency = Duration.ZERO;
+    private final ConcurrentLinkedQueue<LlmException> failures = new ConcurrentLinkedQueue<>();
+    private final List<LlmRequest> requests = new ArrayList<>();
+    private final AtomicInteger inFlight = new AtomicInteger();
+    private final AtomicInteger peak = new AtomicInteger();
+
+    public ScriptedBackend(String id, boolean nativeN, Function<LlmRequest, String> responder) {
+        this.id = id;
+        this.capabilities = new BackendCapabilities(true, true, nativeN, true, false, true);
+        this.responder = responder;
+    }
+
+    /** Answers "echo:&lt;prompt&gt;#&lt;sample index&gt;", which makes every sample distinct and traceable. */
+    public static ScriptedBackend echo() {
+        return new ScriptedBackend("scripted", true, r -> "echo:" + r.promptText());
+    }
+
+    public ScriptedBackend latency(Duration latency) {
+        this.latency = latency;
+        return this;
+    }
+
+    /** The next attempts throw these, in order. */
+    public ScriptedBackend failNext(LlmException... errors) {
+        failures.addAll(List.of(errors));
+        return this;
+    }
+
+    public synchronized List<LlmRequest> requests() {
+        return List.copyOf(requests);
+    }
+
+    public int peakConcurrency() {
+        return peak.get();
+    }
+
+    @Override
+    public String id() {
+        return id;
+    }
+
+    @Override
+    public String defaultModel() {
+        return "scripted-model";
+    }
+
+    @Override
+    public BackendCapabilities capabilities() {
+        return capabilities;
+    }
+
+    @Override
+    public LlmResponse generate(LlmRequest request, Duration timeout) {
+        synchronized (this) {
+            requests.add(request);
+        }
+        int now = inFlight.incrementAndGet();
+        peak.accumulateAndGet(now, Math::max);
+        try {
+            LlmException failure = failures.poll();
+            if (failure != null) {
+                throw failure;
+            }
+            if (!latency.isZero()) {
+                if (latency.compareTo(timeout) > 0) {
+                    sleep(timeout);
+                    throw new LlmException(ErrorKind.TIMEOUT, "no answer within " + timeout.toMillis() + " ms");
+                }
+                sleep(latency);
+            }
+            String base = responder.apply(request);
+            List<Completion> out = new ArrayList<>();
+            for (int i = 0; i < request.n(); i++) {
+                int index = request.firstSampleIndex() + i;
+                String text = base + "#" + index;
+                out.add(Completion.of(index, text, FinishReason.STOP, TokenUsage.of(tokens(request.promptText()), tokens(text))));
+            }
+            int completion = out.stream().mapToInt(c -> c.usage().completionTokens()).sum();
+            return new LlmResponse(request.model(), out, TokenUsage.of(tokens(request.promptText()), completion));
+        } finally {
+            inFlight.decrementAndGet();
+        }
+    }
+
+    private static int tokens(String s) {
+        return Math.max(1, s.split("\\s+").length);
+    }
+
+    private static void sleep(Duration d) {
+        try {
+            Thread.sleep(d);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new LlmException(ErrorKind.CANCELLED, "interrupted", e);
+        }
+    }
+}

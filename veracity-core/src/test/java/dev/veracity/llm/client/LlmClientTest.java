@@ -1,0 +1,234 @@
+package dev.veracity.llm.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.veracity.concurrent.Parallel;
+import dev.veracity.llm.ErrorKind;
+import dev.veracity.llm.LlmCallFailedException;
+import dev.veracity.llm.LlmException;
+import dev.veracity.llm.LlmRequest;
+import dev.veracity.llm.LlmResponse;
+import dev.veracity.llm.ScriptedBackend;
+import dev.veracity.llm.cache.CacheMode;
+import dev.veracity.llm.cache.SqliteResponseCache;
+import dev.veracity.trace.CallContext;
+import dev.veracity.trace.CallRecord;
+import dev.veracity.trace.InMemoryTraces;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class LlmClientTest {
+
+    private static final RetrySettings FAST = new RetrySettings(4, Duration.ofMillis(5), Duration.ofMillis(20), 2.0,
+            0.2, Duration.ofSeconds(5));
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void neverRunsMoreAttemptsAtOnceThanTheLimit() {
+        ScriptedBackend backend = ScriptedBackend.echo().latency(Duration.ofMillis(20));
+        LlmClient client = LlmClient.builder(backend).concurrency(4).build();
+
+        List<LlmResponse> out = Parallel.map(IntStream.range(0, 40).boxed().toList(),
+                i -> client.call(LlmRequest.user("q" + i).build()));
+
+        assertThat(out).hasSize(40);
+        assertThat(backend.peakConcurrency()).isEqualTo(4);
+        assertThat(client.counters().peakInFlight()).isEqualTo(4);
+        assertThat(client.counters().attempts()).isEqualTo(40);
+    }
+
+    @Test
+    void retriesRetryableErrorsThenSucceeds() {
+        ScriptedBackend backend = ScriptedBackend.echo().failNext(
+                new LlmException(ErrorKind.RATE_LIMITED, "429", 429, null, null),
+                new LlmException(ErrorKind.SERVER_ERROR, "500", 500, null, null),
+                new LlmException(ErrorKind.CONNECTION, "reset"));
+        InMemoryTraces traces = new InMemoryTraces();
+        LlmClient client = LlmClient.builder(backend).retry(FAST).traces(traces).build();
+
+        LlmResponse r = client.call(LlmRequest.user("hello").build());
+
+        assertThat(r.text()).isEqualTo("echo:hello#0");
+        assertThat(backend.requests()).hasSize(4);
+        assertThat(client.counters().retries()).isEqualTo(3);
+        CallRecord rec = traces.all().getFirst();
+        assertThat(rec.attempts()).isEqualTo(4);
+        assertThat(rec.retries()).isEqualTo(3);
+        assertThat(rec.error()).isNull();
+    }
+
+    @Test
+    void givesUpWithATypedErrorListingEveryAttempt() {
+        ScriptedBackend backend = ScriptedBackend.echo();
+        for (int i = 0; i < 4; i++) {
+            backend.failNext(new LlmException(ErrorKind.SERVER_ERROR, "boom " + i, 503, null, null));
+        }
+        InMemoryTraces traces = new InMemoryTraces();
+        LlmClient client = LlmClient.builder(backend).retry(FAST).traces(traces).build();
+
+        assertThatThrownBy(() -> client.call(LlmRequest.user("hello").build()))
+                .isInstanceOfSatisfying(LlmCallFailedException.class, e -> {
+                    assertThat(e.kind()).isEqualTo(ErrorKind.SERVER_ERROR);
+                    assertThat(e.attempts()).hasSize(4);
+                    assertThat(e.httpStatus()).hasValue(503);
+                    assertThat(e.getMessage()).contains("4 attempts").contains("scripted").contains("What to do");
+                });
+        assertThat(backend.requests()).hasSize(4);
+        assertThat(traces.all()).singleElement().satisfies(rec -> {
+            assertThat(rec.error()).contains("SERVER_ERROR");
+            assertThat(rec.outputs()).isEmpty();
+        });
+        assertThat(client.counters().failures()).isEqualTo(1);
+    }
+
+    @Test
+    void doesNotRetryABadRequest() {
+        ScriptedBackend backend = ScriptedBackend.echo()
+                .failNext(new LlmException(ErrorKind.BAD_REQUEST, "unknown model", 404, null, null));
+        LlmClient client = LlmClient.builder(backend).retry(FAST).build();
+
+        assertThatThrownBy(() -> client.call(LlmRequest.user("x").build()))
+                .isInstanceOfSatisfying(LlmCallFailedException.class, e -> {
+                    assertThat(e.kind()).isEqualTo(ErrorKind.BAD_REQUEST);
+                    assertThat(e.attempts()).hasSize(1);
+                });
+        assertThat(backend.requests()).hasSize(1);
+    }
+
+    @Test
+    void waitsAtLeastRetryAfter() {
+        ScriptedBackend backend = ScriptedBackend.echo()
+                .failNext(new LlmException(ErrorKind.RATE_LIMITED, "slow down", 429, Duration.ofMillis(300), null));
+        LlmClient client = LlmClient.builder(backend).retry(FAST).build();
+
+        long t0 = System.nanoTime();
+        client.call(LlmRequest.user("x").build());
+        long ms = (System.nanoTime() - t0) / 1_000_000;
+
+        assertThat(ms).isGreaterThanOrEqualTo(300);
+    }
+
+    @Test
+    void aRerunFromTheCacheMakesNoBackendCallAndReturnsIdenticalOutputs() {
+        ScriptedBackend backend = ScriptedBackend.echo();
+        LlmRequest req = LlmRequest.user("what is 2+2?").temperature(0.7).n(3).build();
+        List<String> first;
+        try (SqliteResponseCache cache = SqliteResponseCache.open(dir.resolve("cache.db"))) {
+            first = LlmClient.builder(backend).cache(cache, CacheMode.READ_WRITE).build().call(req).texts();
+        }
+        assertThat(backend.requests()).hasSize(1);
+
+        ScriptedBackend fresh = ScriptedBackend.echo();
+        InMemoryTraces traces = new InMemoryTraces();
+        try (SqliteResponseCache cache = SqliteResponseCache.open(dir.resolve("cache.db"))) {
+            LlmClient client = LlmClient.builder(fresh).cache(cache, CacheMode.READ_ONLY).traces(traces).build();
+            assertThat(client.call(req).texts()).isEqualTo(first);
+            assertThat(client.counters().cacheHits()).isEqualTo(1);
+        }
+        assertThat(fresh.requests()).isEmpty();
+        assertThat(traces.all().getFirst().cacheHit()).isTrue();
+        assertThat(traces.all().getFirst().attempts()).isZero();
+    }
+
+    @Test
+    void asksOnlyForTheSamplesTheCacheLacks() {
+        ScriptedBackend backend = ScriptedBackend.echo();
+        try (SqliteResponseCache cache = SqliteResponseCache.open(dir.resolve("c.db"))) {
+            LlmClient client = LlmClient.builder(backend).cache(cache, CacheMode.READ_WRITE).build();
+            client.call(LlmRequest.user("q").temperature(1.0).n(2).build());
+            LlmResponse more = client.call(LlmRequest.user("q").temperature(1.0).n(5).build());
+
+            assertThat(more.texts()).containsExactly("echo:q#0", "echo:q#1", "echo:q#2", "echo:q#3", "echo:q#4");
+            assertThat(backend.requests()).hasSize(2);
+            LlmRequest second = backend.requests().get(1);
+            assertThat(second.n()).isEqualTo(3);
+            assertThat(second.firstSampleIndex()).isEqualTo(2);
+        }
+    }
+
+    @Test
+    void differentSettingsOrSampleIndicesAreDifferentCacheEntries() {
+        ScriptedBackend backend = ScriptedBackend.echo();
+        try (SqliteResponseCache cache = SqliteResponseCache.open(dir.resolve("c.db"))) {
+            LlmClient client = LlmClient.builder(backend).cache(cache, CacheMode.READ_WRITE).build();
+            client.call(LlmRequest.user("q").temperature(0.0).build());
+            client.call(LlmRequest.user("q").temperature(0.5).build());
+            client.call(LlmRequest.user("q").temperature(0.0).firstSampleIndex(1).build());
+            client.call(LlmRequest.user("q").temperature(0.0).seed(3L).build());
+            client.call(LlmRequest.user("q").temperature(0.0).build());
+            assertThat(backend.requests()).hasSize(4);
+            assertThat(cache.size()).isEqualTo(4);
+        }
+    }
+
+    @Test
+    void cacheOffAlwaysCallsAndReadOnlyNeverWrites() {
+        ScriptedBackend backend = ScriptedBackend.echo();
+        try (SqliteResponseCache cache = SqliteResponseCache.open(dir.resolve("c.db"))) {
+            LlmClient off = LlmClient.builder(backend).cache(cache, CacheMode.OFF).build();
+            off.call(LlmRequest.user("q").build());
+            off.call(LlmRequest.user("q").build());
+            assertThat(backend.requests()).hasSize(2);
+            LlmClient ro = LlmClient.builder(backend).cache(cache, CacheMode.READ_ONLY).build();
+            ro.call(LlmRequest.user("q").build());
+            assertThat(cache.size()).isZero();
+        }
+    }
+
+    @Test
+    void withoutNativeNSplitsIntoConcurrentSingleSampleRequests() {
+        ScriptedBackend backend = new ScriptedBackend("no-n", false, r -> "s").latency(Duration.ofMillis(100));
+        LlmClient client = LlmClient.builder(backend).concurrency(8).build();
+
+        long t0 = System.nanoTime();
+        LlmResponse r = client.call(LlmRequest.user("q").n(4).firstSampleIndex(10).build());
+        long ms = (System.nanoTime() - t0) / 1_000_000;
+
+        assertThat(r.texts()).containsExactly("s#10", "s#11", "s#12", "s#13");
+        assertThat(backend.requests()).extracting(LlmRequest::n).containsOnly(1);
+        assertThat(backend.requests()).extracting(LlmRequest::firstSampleIndex).containsExactlyInAnyOrder(10, 11, 12, 13);
+        assertThat(backend.peakConcurrency()).isEqualTo(4);
+        assertThat(ms).isLessThan(350);
+    }
+
+    @Test
+    void tracesCarryTheContextAndTheCost() {
+        ScriptedBackend backend = ScriptedBackend.echo();
+        InMemoryTraces traces = new InMemoryTraces();
+        LlmClient client = LlmClient.builder(backend).traces(traces).build();
+        CallContext ctx = CallContext.of("run1", "q7", "march").role("checker").step(2);
+
+        client.call(ctx, LlmRequest.user("check this").n(2).seed(9L).build());
+
+        CallRecord rec = traces.all().getFirst();
+        assertThat(rec.context()).isEqualTo(ctx);
+        assertThat(rec.prompt()).contains("check this").contains("\"role\":\"user\"");
+        assertThat(rec.settings()).contains("\"n\":2").contains("\"seed\":9");
+        assertThat(rec.outputs()).containsExactly("echo:check this#0", "echo:check this#1");
+        assertThat(rec.promptTokens()).isPositive();
+        assertThat(rec.completionTokens()).isPositive();
+        assertThat(rec.endedMicros()).isGreaterThanOrEqualTo(rec.startedMicros());
+        assertThat(rec.startedMicros()).isGreaterThanOrEqualTo(rec.submittedMicros());
+    }
+
+    @Test
+    void aNonLlmExceptionFromABackendBecomesAnInternalError() {
+        ScriptedBackend backend = new ScriptedBackend("buggy", true, r -> {
+            throw new IllegalStateException("bug");
+        });
+        LlmClient client = LlmClient.builder(backend).retry(FAST).build();
+        assertThatThrownBy(() -> client.call(LlmRequest.user("x").build()))
+                .isInstanceOfSatisfying(LlmCallFailedException.class, e -> {
+                    assertThat(e.kind()).isEqualTo(ErrorKind.INTERNAL);
+                    assertThat(e.getMessage()).contains("IllegalStateException: bug");
+                });
+        assertThat(backend.requests()).hasSize(1);
+    }
+}

@@ -1,0 +1,87 @@
+package dev.veracity.trace;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.veracity.concurrent.Parallel;
+import dev.veracity.config.ApiKey;
+import dev.veracity.llm.LlmRequest;
+import dev.veracity.llm.ScriptedBackend;
+import dev.veracity.llm.client.LlmClient;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class TraceStoreTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void recordsEveryConcurrentCallAndReadsThemBackPerQuestion() {
+        try (TraceStore store = TraceStore.open(dir.resolve("traces.db"))) {
+            LlmClient client = LlmClient.builder(ScriptedBackend.echo()).traces(store).build();
+            Parallel.map(IntStream.range(0, 200).boxed().toList(), i -> client.call(
+                    CallContext.of("run-a", "q" + (i % 10), "demo").role("agent").step(i),
+                    LlmRequest.user("prompt " + i).build()));
+
+            assertThat(store.calls("run-a")).hasSize(200);
+            assertThat(store.calls("run-a", "q3")).hasSize(20)
+                    .allSatisfy(r -> assertThat(r.context().role()).isEqualTo("agent"));
+            assertThat(store.runs()).containsExactly("run-a");
+        }
+        // Durable: a new store on the same file sees them.
+        try (TraceStore again = TraceStore.open(dir.resolve("traces.db"))) {
+            assertThat(again.calls("run-a")).hasSize(200);
+        }
+    }
+
+    @Test
+    void exportsJsonLinesWithTheTraceFields() throws Exception {
+        try (TraceStore store = TraceStore.open(dir.resolve("t.db"))) {
+            LlmClient client = LlmClient.builder(ScriptedBackend.echo()).traces(store).build();
+            client.call(CallContext.of("r", "q1", "march").role("solver"), LlmRequest.user("hi").build());
+            client.call(CallContext.of("r", "q1", "march").role("checker").step(1), LlmRequest.user("check").n(3).build());
+            StringWriter out = new StringWriter();
+
+            assertThat(store.exportJsonl("r", out)).isEqualTo(2);
+
+            List<JsonNode> lines = out.toString().lines().map(l -> {
+                try {
+                    return new ObjectMapper().readTree(l);
+                } catch (Exception e) {
+                    throw new AssertionError(e);
+                }
+            }).toList();
+            assertThat(lines).hasSize(2);
+            JsonNode checker = lines.get(1);
+            assertThat(checker.get("role").asText()).isEqualTo("checker");
+            assertThat(checker.get("question").asText()).isEqualTo("q1");
+            assertThat(checker.get("method").asText()).isEqualTo("march");
+            assertThat(checker.get("step").asInt()).isEqualTo(1);
+            assertThat(checker.get("outputs")).hasSize(3);
+            assertThat(checker.get("prompt").asText()).contains("check");
+            for (String field : List.of("prompt_tokens", "completion_tokens", "latency_ms", "cache_hit", "retries")) {
+                assertThat(checker.has(field)).as(field).isTrue();
+            }
+        }
+    }
+
+    @Test
+    void neverStoresARegisteredApiKey() throws Exception {
+        String secret = "sk-test-" + "0123456789abcdef";
+        ApiKey.of(secret);
+        try (TraceStore store = TraceStore.open(dir.resolve("t.db"))) {
+            LlmClient client = LlmClient.builder(ScriptedBackend.echo()).traces(store).build();
+            client.call(CallContext.of("r", "q", "m"), LlmRequest.user("my key is " + secret).build());
+            StringWriter out = new StringWriter();
+            store.exportJsonl("r", out);
+            assertThat(out.toString()).doesNotContain(secret).contains("redacted");
+            assertThat(store.calls("r").getFirst().prompt()).doesNotContain(secret);
+        }
+    }
+}
