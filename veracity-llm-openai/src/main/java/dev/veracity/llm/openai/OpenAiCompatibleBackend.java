@@ -1,0 +1,400 @@
+package dev.veracity.llm.openai;
+
+import com.openai.client.OpenAIClient;
+import com.openai.client.okhttp.OpenAIOkHttpClient;
+import com.openai.core.JsonValue;
+import com.openai.core.RequestOptions;
+import com.openai.errors.OpenAIException;
+import com.openai.errors.OpenAIInvalidDataException;
+import com.openai.errors.OpenAIIoException;
+import com.openai.errors.OpenAIServiceException;
+import com.openai.models.chat.completions.ChatCompletion;
+import com.openai.models.chat.completions.ChatCompletionCreateParams;
+import com.openai.models.completions.CompletionChoice;
+import com.openai.models.completions.CompletionCreateParams;
+import com.openai.models.completions.CompletionUsage;
+import dev.veracity.config.ApiKey;
+import dev.veracity.llm.BackendCapabilities;
+import dev.veracity.llm.ChatMessage;
+import dev.veracity.llm.Completion;
+import dev.veracity.llm.ErrorKind;
+import dev.veracity.llm.FinishReason;
+import dev.veracity.llm.LlmBackend;
+import dev.veracity.llm.LlmException;
+import dev.veracity.llm.LlmRequest;
+import dev.veracity.llm.LlmResponse;
+import dev.veracity.llm.TokenLogprob;
+import dev.veracity.llm.TokenUsage;
+import java.io.InterruptedIOException;
+import java.net.SocketTimeoutException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Pattern;
+
+/**
+ * Any OpenAI-compatible server — vLLM, Ollama, the llama.cpp server, SGLang, OpenAI, a gateway — through the
+ * official openai-java SDK: chat completions for messages, completions for a raw prompt, n samples in one
+ * request, and vendor extras ({@code top_k}, {@code min_p}, ...) passed through as body fields.
+ *
+ * <p>Why the SDK rather than our own HTTP: it tracks the protocol, types every error with its status and
+ * headers (Retry-After), and measured against the simulator its overhead is well inside our budget (see the
+ * {@code bench llm} figures in the README). Its own retries are switched off: {@link dev.veracity.llm.client.LlmClient}
+ * retries, so that retries are counted, traced and bounded by our concurrency limit.
+ *
+ * <p>The SDK runs on OkHttp, which re-sends a request once, transparently, when its connection closed before any
+ * response (a stale keep-alive connection); such a re-send is not an attempt in our counts and traces.
+ *
+ * <p>Some servers refuse n &gt; 1 (HTTP 400 naming {@code n}); on the first such refusal this backend answers that
+ * call with n single-sample requests and from then on reports {@code nativeN = false} for that model, so the
+ * client splits later calls itself, concurrently.
+ */
+public final class OpenAiCompatibleBackend implements LlmBackend {
+
+    /** How servers word a refusal of n &gt; 1. */
+    private static final Pattern N_REFUSAL = Pattern.compile(
+            "(?i)(\\bn\\b\\s*(>|must|should|is not|isn't|only|greater|larger|not supported|unsupported))"
+                    + "|((only|support|supports|allowed)[^.]{0,40}\\bn\\s*(=|==)\\s*1\\b)");
+
+    private final OpenAIClient client;
+    private final String baseUrl;
+    private final String defaultModel;
+    private final Map<String, Boolean> refusesN = new ConcurrentHashMap<>();
+
+    private OpenAiCompatibleBackend(Builder b) {
+        this.baseUrl = stripSlash(b.baseUrl);
+        this.defaultModel = b.model;
+        OpenAIOkHttpClient.Builder sdk = OpenAIOkHttpClient.builder()
+                .baseUrl(baseUrl)
+                // A local server needs no key, but the SDK wants one: send a placeholder that is not a secret.
+                .apiKey(b.apiKey == null ? "no-key" : b.apiKey.reveal())
+                .maxRetries(0)
+                .timeout(b.defaultTimeout);
+        b.headers.forEach(sdk::putHeader);
+        this.client = sdk.build();
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    @Override
+    public String id() {
+        return "openai:" + baseUrl;
+    }
+
+    @Override
+    public String defaultModel() {
+        return defaultModel;
+    }
+
+    public String baseUrl() {
+        return baseUrl;
+    }
+
+    @Override
+    public BackendCapabilities capabilities() {
+        boolean nativeN = !refusesN.getOrDefault(defaultModel, false);
+        return new BackendCapabilities(true, true, nativeN, true, true, true);
+    }
+
+    /** Whether the server has refused n &gt; 1 for this model. */
+    public boolean refusesN(String model) {
+        return refusesN.getOrDefault(model, false);
+    }
+
+    @Override
+    public LlmResponse generate(LlmRequest request, Duration timeout) {
+        String model = request.model() != null ? request.model() : defaultModel;
+        RequestOptions options = RequestOptions.builder().timeout(timeout).build();
+        if (request.n() > 1 && refusesN.getOrDefault(model, false)) {
+            return oneByOne(request, model, options);
+        }
+        try {
+            return request.isChat() ? chat(request, model, options) : complete(request, model, options);
+        } catch (LlmException e) {
+            if (request.n() > 1 && e.kind() == ErrorKind.BAD_REQUEST && N_REFUSAL.matcher(e.getMessage()).find()) {
+                refusesN.put(model, true);
+                return oneByOne(request, model, options);
+            }
+            throw e;
+        }
+    }
+
+    /** n single-sample requests, used once a server has refused n &gt; 1. */
+    private LlmResponse oneByOne(LlmRequest request, String model, RequestOptions options) {
+        List<Completion> out = new ArrayList<>();
+        TokenUsage usage = TokenUsage.ZERO;
+        String served = model;
+        for (int i = 0; i < request.n(); i++) {
+            LlmRequest one = request.withSamples(request.firstSampleIndex() + i, 1);
+            LlmResponse r = one.isChat() ? chat(one, model, options) : complete(one, model, options);
+            out.add(r.first());
+            usage = usage.plus(r.usage());
+            served = r.model();
+        }
+        return new LlmResponse(served, out, usage);
+    }
+
+    private LlmResponse chat(LlmRequest r, String model, RequestOptions options) {
+        ChatCompletionCreateParams.Builder p = ChatCompletionCreateParams.builder().model(model);
+        for (ChatMessage m : r.messages()) {
+            switch (m.role()) {
+                case SYSTEM -> p.addSystemMessage(m.content());
+                case USER -> p.addUserMessage(m.content());
+                case ASSISTANT -> p.addAssistantMessage(m.content());
+            }
+        }
+        if (r.n() > 1) {
+            p.n(r.n());
+        }
+        if (r.temperature() != null) {
+            p.temperature(r.temperature());
+        }
+        if (r.topP() != null) {
+            p.topP(r.topP());
+        }
+        if (r.maxTokens() != null) {
+            // max_tokens, not max_completion_tokens: every compatible server understands the older name.
+            p.maxTokens(r.maxTokens().longValue());
+        }
+        if (!r.stop().isEmpty()) {
+            p.stop(ChatCompletionCreateParams.Stop.ofStrings(r.stop()));
+        }
+        if (r.seed() != null) {
+            p.seed(r.seed());
+        }
+        if (r.logprobs() != null) {
+            p.logprobs(true);
+            if (r.logprobs() > 0) {
+                p.topLogprobs(r.logprobs().longValue());
+            }
+        }
+        extras(r).forEach(p::putAdditionalBodyProperty);
+
+        ChatCompletion resp = call(() -> client.chat().completions().create(p.build(), options));
+        return read(() -> {
+            List<ChatCompletion.Choice> choices = resp.choices();
+            List<String> texts = new ArrayList<>();
+            List<FinishReason> reasons = new ArrayList<>();
+            List<Optional<List<TokenLogprob>>> logprobs = new ArrayList<>();
+            for (ChatCompletion.Choice c : choices) {
+                texts.add(c._message().asKnown().flatMap(m -> m.content()).orElse(""));
+                reasons.add(FinishReason.fromWire(c._finishReason().asKnown().map(f -> f.asString()).orElse(null)));
+                logprobs.add(r.logprobs() == null ? Optional.empty() : c.logprobs().flatMap(l -> l.content()).map(
+                        list -> list.stream().map(t -> new TokenLogprob(t.token(), t.logprob(), t.topLogprobs().stream()
+                                .map(a -> new TokenLogprob.Alternative(a.token(), a.logprob())).toList())).toList()));
+            }
+            return assemble(r, resp._model().asKnown().orElse(model), texts, reasons, logprobs, resp.usage());
+        });
+    }
+
+    private LlmResponse complete(LlmRequest r, String model, RequestOptions options) {
+        CompletionCreateParams.Builder p = CompletionCreateParams.builder().model(model).prompt(r.prompt());
+        if (r.n() > 1) {
+            p.n((long) r.n());
+        }
+        if (r.temperature() != null) {
+            p.temperature(r.temperature());
+        }
+        if (r.topP() != null) {
+            p.topP(r.topP());
+        }
+        if (r.maxTokens() != null) {
+            p.maxTokens(r.maxTokens().longValue());
+        }
+        if (!r.stop().isEmpty()) {
+            p.stop(CompletionCreateParams.Stop.ofStrings(r.stop()));
+        }
+        if (r.seed() != null) {
+            p.seed(r.seed());
+        }
+        if (r.logprobs() != null) {
+            p.logprobs(r.logprobs().longValue());
+        }
+        extras(r).forEach(p::putAdditionalBodyProperty);
+
+        com.openai.models.completions.Completion resp = call(() -> client.completions().create(p.build(), options));
+        return read(() -> {
+            List<String> texts = new ArrayList<>();
+            List<FinishReason> reasons = new ArrayList<>();
+            List<Optional<List<TokenLogprob>>> logprobs = new ArrayList<>();
+            for (CompletionChoice c : resp.choices()) {
+                texts.add(c._text().asKnown().orElse(""));
+                reasons.add(FinishReason.fromWire(c._finishReason().asKnown().map(f -> f.asString()).orElse(null)));
+                logprobs.add(r.logprobs() == null ? Optional.empty() : c.logprobs().map(OpenAiCompatibleBackend::textLogprobs));
+            }
+            return assemble(r, resp._model().asKnown().orElse(model), texts, reasons, logprobs, resp.usage());
+        });
+    }
+
+    private static List<TokenLogprob> textLogprobs(CompletionChoice.Logprobs l) {
+        List<String> tokens = l.tokens().orElse(List.of());
+        List<Double> lps = l.tokenLogprobs().orElse(List.of());
+        List<CompletionChoice.Logprobs.TopLogprob> tops = l.topLogprobs().orElse(List.of());
+        List<TokenLogprob> out = new ArrayList<>();
+        for (int i = 0; i < tokens.size(); i++) {
+            List<TokenLogprob.Alternative> alts = new ArrayList<>();
+            if (i < tops.size()) {
+                tops.get(i)._additionalProperties().forEach((tok, v) -> v.asNumber()
+                        .ifPresent(num -> alts.add(new TokenLogprob.Alternative(tok, ((Number) num).doubleValue()))));
+            }
+            Double lp = i < lps.size() ? lps.get(i) : null;
+            out.add(new TokenLogprob(tokens.get(i), lp == null ? Double.NEGATIVE_INFINITY : lp, alts));
+        }
+        return out;
+    }
+
+    /** Builds the response: checks the choice count and splits usage across samples. */
+    private static LlmResponse assemble(LlmRequest r, String model, List<String> texts, List<FinishReason> reasons,
+                                        List<Optional<List<TokenLogprob>>> logprobs, Optional<CompletionUsage> usage) {
+        if (texts.size() != r.n()) {
+            throw new LlmException(ErrorKind.MALFORMED_RESPONSE, "asked for " + r.n() + " choices, the server returned "
+                    + texts.size());
+        }
+        TokenUsage total = usage.map(u -> TokenUsage.of((int) u.promptTokens(), (int) u.completionTokens()))
+                .orElseGet(() -> estimate(r, texts));
+        long chars = texts.stream().mapToLong(String::length).sum();
+        List<Completion> out = new ArrayList<>();
+        for (int i = 0; i < texts.size(); i++) {
+            TokenUsage share;
+            if (texts.size() == 1) {
+                share = total;
+            } else {
+                // Servers report one total for n choices: apportion by length and say it is an estimate.
+                int completion = chars == 0 ? total.completionTokens() / texts.size()
+                        : (int) Math.round((double) total.completionTokens() * texts.get(i).length() / chars);
+                share = new TokenUsage(total.promptTokens(), completion, false);
+            }
+            out.add(new Completion(r.firstSampleIndex() + i, texts.get(i), reasons.get(i), share, logprobs.get(i)));
+        }
+        return new LlmResponse(model, out, total);
+    }
+
+    /** A server without a usage block: about four characters a token, marked inexact. */
+    private static TokenUsage estimate(LlmRequest r, List<String> texts) {
+        int prompt = Math.max(1, r.promptText().length() / 4);
+        int completion = texts.stream().mapToInt(t -> (t.length() + 3) / 4).sum();
+        return new TokenUsage(prompt, completion, false);
+    }
+
+    private static Map<String, JsonValue> extras(LlmRequest r) {
+        Map<String, JsonValue> out = new java.util.TreeMap<>();
+        if (r.topK() != null) {
+            out.put("top_k", JsonValue.from(r.topK()));
+        }
+        r.extras().forEach((k, v) -> out.put(k, JsonValue.from(v)));
+        return out;
+    }
+
+    private <T> T call(java.util.function.Supplier<T> call) {
+        try {
+            return call.get();
+        } catch (OpenAIServiceException e) {
+            int status = e.statusCode();
+            throw new LlmException(ErrorKind.forHttpStatus(status), "HTTP " + status + " from " + baseUrl + ": "
+                    + serverMessage(e), status, RetryAfter.parse(e.headers().values("retry-after-ms"),
+                    e.headers().values("retry-after")).orElse(null), e);
+        } catch (OpenAIIoException e) {
+            if (isTimeout(e)) {
+                throw new LlmException(ErrorKind.TIMEOUT, "no answer from " + baseUrl + " within the timeout", e);
+            }
+            throw new LlmException(ErrorKind.CONNECTION, "connection to " + baseUrl + " failed: " + rootMessage(e), e);
+        } catch (OpenAIInvalidDataException e) {
+            throw new LlmException(ErrorKind.MALFORMED_RESPONSE, "unreadable answer from " + baseUrl + ": "
+                    + rootMessage(e), e);
+        } catch (OpenAIException e) {
+            throw new LlmException(ErrorKind.MALFORMED_RESPONSE, "call to " + baseUrl + " failed: " + rootMessage(e), e);
+        }
+    }
+
+    /** Reads fields of a parsed response; the SDK parses lazily, so a wrong shape surfaces here. */
+    private <T> T read(java.util.function.Supplier<T> reader) {
+        try {
+            return reader.get();
+        } catch (OpenAIException e) {
+            throw new LlmException(ErrorKind.MALFORMED_RESPONSE, "answer from " + baseUrl
+                    + " does not have the OpenAI shape: " + rootMessage(e), e);
+        }
+    }
+
+    private static String serverMessage(OpenAIServiceException e) {
+        String msg = e.getMessage();
+        return msg == null ? "(no message)" : msg.length() > 500 ? msg.substring(0, 500) + "..." : msg;
+    }
+
+    private static boolean isTimeout(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SocketTimeoutException
+                    || (t instanceof InterruptedIOException && String.valueOf(t.getMessage()).contains("timeout"))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static String rootMessage(Throwable e) {
+        Throwable t = e;
+        while (t.getCause() != null && t.getCause() != t) {
+            t = t.getCause();
+        }
+        return t.getClass().getSimpleName() + (t.getMessage() == null ? "" : ": " + t.getMessage());
+    }
+
+    private static String stripSlash(String url) {
+        Objects.requireNonNull(url, "baseUrl");
+        return url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
+    }
+
+    @Override
+    public void close() {
+        client.close();
+    }
+
+    /** Builds a backend; the base URL is the server's {@code /v1} root. */
+    public static final class Builder {
+        private String baseUrl = "http://127.0.0.1:8000/v1";
+        private String model = "default";
+        private ApiKey apiKey;
+        private Duration defaultTimeout = Duration.ofSeconds(120);
+        private final Map<String, String> headers = new java.util.LinkedHashMap<>();
+
+        private Builder() {
+        }
+
+        public Builder baseUrl(String baseUrl) {
+            this.baseUrl = baseUrl;
+            return this;
+        }
+
+        public Builder model(String model) {
+            this.model = model;
+            return this;
+        }
+
+        public Builder apiKey(ApiKey apiKey) {
+            this.apiKey = apiKey;
+            return this;
+        }
+
+        /** Timeout for calls made without one (the client always passes its own). */
+        public Builder defaultTimeout(Duration timeout) {
+            this.defaultTimeout = timeout;
+            return this;
+        }
+
+        /** An extra header on every request (a gateway's routing header, say). */
+        public Builder header(String name, String value) {
+            headers.put(name, value);
+            return this;
+        }
+
+        public OpenAiCompatibleBackend build() {
+            return new OpenAiCompatibleBackend(this);
+        }
+    }
+}
