@@ -1,0 +1,18 @@
+package dev.veracity.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** {@code ./veracity bench}: benchmarks that print numbers. */
+@Command(name = "bench", mixinStandardHelpOptions = true, description = "Benchmarks that print their figures.",
+        subcommands = {LlmBench.class})
+final class BenchCommand implements Runnable {
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(System.out);
+    }
+}

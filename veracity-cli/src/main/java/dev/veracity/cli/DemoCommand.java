@@ -1,0 +1,169 @@
+package dev.veracity.cli;
+
+import dev.veracity.concurrent.Parallel;
+import dev.veracity.config.VeracityConfig;
+import dev.veracity.llm.LlmRequest;
+import dev.veracity.llm.client.LlmClient;
+import dev.veracity.sim.LatencyModel;
+import dev.veracity.sim.Rule;
+import dev.veracity.sim.RuleMatch;
+import dev.veracity.sim.SimConfig;
+import dev.veracity.sim.SimServer;
+import dev.veracity.trace.CallContext;
+import dev.veracity.trace.CallRecord;
+import dev.veracity.trace.CallStats;
+import dev.veracity.trace.TraceStore;
+import java.io.PrintStream;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.Callable;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.IntStream;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+
+/**
+ * {@code ./veracity demo}: one small multi-agent exchange through the whole stack — simulator over HTTP, the
+ * openai-java backend, the client's limits, retries and cache, the trace store — printed call by call. Three agents
+ * read one document each, concurrently; an aggregator reads their answers. Then the same exchange again, answered
+ * from the cache. With {@code --llm-base-url} (or VERACITY_LLM_BASE_URL) it runs against that server instead.
+ */
+@Command(name = "demo", mixinStandardHelpOptions = true,
+        description = "Run a small multi-agent exchange through the whole stack and print the traced calls.")
+final class DemoCommand implements Callable<Integer> {
+
+    static final String QUESTION = "In which year was the Eiffel Tower completed?";
+    static final List<String> DOCUMENTS = List.of(
+            "The Eiffel Tower, on the Champ de Mars in Paris, was completed in 1889 as the entrance arch to the World's Fair.",
+            "Gustave Eiffel's company built the tower between 1887 and 1889; it was completed in 1889 and opened to the public that May.",
+            "According to a travel blog, the Eiffel Tower was completed in 1925 after long delays caused by the war.");
+
+    @Mixin
+    ModelOptions model;
+
+    @Override
+    public Integer call() {
+        PrintStream out = System.out;
+        SimServer sim = model.namesAServer() ? null : SimServer.start(simConfig());
+        try {
+            VeracityConfig base = model.resolve();
+            VeracityConfig cfg = sim == null ? base : new VeracityConfig(sim.baseUrl(), sim.config().defaultModel(),
+                    base.apiKey(), base.concurrency(), base.cacheMode(), base.cacheFile(), base.traceFile(), base.timeout(),
+                    base.maxAttempts());
+            out.println("Veracity demo: " + (sim == null ? "server " + cfg.llmBaseUrl() : "simulator at " + sim.baseUrl()
+                    + " (60 ms to first token + 3 ms per token)") + ", model " + cfg.model() + ", concurrency "
+                    + cfg.concurrency() + ", cache " + cfg.cacheMode().name().toLowerCase(Locale.ROOT) + " " + cfg.cacheFile()
+                    + ", traces " + cfg.traceFile());
+            out.println("Question: " + QUESTION);
+            try (TraceStore traces = TraceStore.open(cfg.traceFile()); Stack stack = new Stack(cfg, traces)) {
+                String run = "demo-" + Instant.now().toString();
+                // The first HTTP call of a JVM loads the SDK's classes (seconds): pay it before the timed exchange.
+                stack.client.call(CallContext.of(run + "-warm-up", "", "demo").role("warm-up"),
+                        LlmRequest.user("warm-up").maxTokens(1).build());
+                String answer = exchange(stack.client, run);
+                print(out, "First run", traces.calls(run));
+                out.println("Final answer: " + answer);
+
+                long httpBefore = stack.client.counters().attempts();
+                exchange(stack.client, run + "-rerun");
+                List<CallRecord> rerun = traces.calls(run + "-rerun");
+                print(out, "Same exchange again", rerun);
+                out.printf(Locale.ROOT, "Rerun: %d calls, %d answered from the cache, %d new requests to the model.%n",
+                        rerun.size(), rerun.stream().filter(CallRecord::cacheHit).count(),
+                        stack.client.counters().attempts() - httpBefore);
+                out.println("Export a run's trace as JSONL with TraceStore.exportJsonl; run id: " + run);
+            }
+        } finally {
+            if (sim != null) {
+                sim.close();
+            }
+        }
+        return 0;
+    }
+
+    /** Agents answer from their documents concurrently, then the aggregator reads their answers. */
+    static String exchange(LlmClient client, String run) {
+        CallContext ctx = CallContext.of(run, "eiffel", "demo");
+        List<String> answers = Parallel.map(IntStream.range(0, DOCUMENTS.size()).boxed().toList(), i -> client.call(
+                ctx.role("agent-" + (i + 1)).step(1),
+                LlmRequest.user("You are an agent reading a document to answer a question.\n\nQuestion: " + QUESTION
+                        + "\nDocument: " + DOCUMENTS.get(i) + "\n\nAnswer the question based only on this document. "
+                        + "Please follow the format: 'Answer: {}. Explanation: {}.'").temperature(0.0).maxTokens(128)
+                        .build()).text());
+        StringBuilder prompt = new StringBuilder("You are an aggregator reading answers from multiple agents.\n\nQuestion: ")
+                .append(QUESTION).append("\nAgent responses:\n");
+        for (int i = 0; i < answers.size(); i++) {
+            prompt.append("Agent ").append(i + 1).append(": ").append(answers.get(i)).append('\n');
+        }
+        prompt.append("\nGive the answer the evidence supports. Please follow the format: 'All Correct Answers: []. Explanation: {}.'");
+        return client.call(ctx.role("aggregator").step(2), LlmRequest.user(prompt.toString()).temperature(0.0)
+                .maxTokens(128).build()).text();
+    }
+
+    private static void print(PrintStream out, String title, List<CallRecord> calls) {
+        out.println();
+        out.println("== " + title + ": traced calls");
+        out.printf(Locale.ROOT, "%-3s %-11s %-4s %9s %9s %13s %-5s  %s%n", "#", "role", "step", "queue ms", "latency ms",
+                "tokens p/c", "cache", "output");
+        int i = 1;
+        for (CallRecord c : calls) {
+            String output = c.error() != null ? "ERROR " + c.error() : String.join(" | ", c.outputs());
+            out.printf(Locale.ROOT, "%-3d %-11s %-4d %9.1f %9.1f %13s %-5s  %s%n", i++, c.context().role(),
+                    c.context().step(), c.queueMicros() / 1e3, c.latencyMicros() / 1e3,
+                    c.promptTokens() + "/" + c.completionTokens(), c.cacheHit() ? "hit" : "-", abbreviate(output, 90));
+        }
+        CallStats s = CallStats.ofQuestion(calls);
+        out.printf(Locale.ROOT, "calls %d, tokens %d (prompt %d, completion %d), wall %.1f ms, critical path %.1f ms,"
+                        + " sum of latencies %.1f ms%n", s.calls(), s.totalTokens(), s.promptTokens(), s.completionTokens(),
+                s.wall().toNanos() / 1e6, s.criticalPath().toNanos() / 1e6,
+                calls.stream().mapToLong(CallRecord::latencyMicros).sum() / 1e3);
+    }
+
+    private static String abbreviate(String s, int max) {
+        String one = s.replace('\n', ' ');
+        return one.length() <= max ? one : one.substring(0, max - 3) + "...";
+    }
+
+    /** The simulator scripted for the demo: agents read the year out of their document, the aggregator counts. */
+    static SimConfig simConfig() {
+        return SimConfig.builder().latency(LatencyModel.ofMillis(60, 3)).rules(
+                Rule.of("(?s)Question: (.*?)\\nDocument: (.*?)\\n\\n", DemoCommand::agent),
+                Rule.of("(?s)Agent responses:\\n(.*?)\\n\\n", DemoCommand::aggregator)).build();
+    }
+
+    private static final Pattern COMPLETED = Pattern.compile("completed in (\\d{4})");
+    private static final Pattern YEAR = Pattern.compile("\\b(1[0-9]{3}|20[0-9]{2})\\b");
+    private static final Pattern ANSWER = Pattern.compile("Answer: ([^.]+)\\.");
+
+    private static String agent(RuleMatch m) {
+        String doc = m.group(2);
+        Matcher c = COMPLETED.matcher(doc);
+        Matcher y = YEAR.matcher(doc);
+        String year = c.find() ? c.group(1) : y.find() ? y.group(1) : null;
+        return year == null ? "Answer: unknown. Explanation: The document gives no year."
+                : "Answer: " + year + ". Explanation: The document states that the tower was completed in " + year + ".";
+    }
+
+    private static String aggregator(RuleMatch m) {
+        Map<String, Integer> votes = new TreeMap<>();
+        Matcher a = ANSWER.matcher(m.group(1));
+        while (a.find()) {
+            votes.merge(a.group(1).trim(), 1, Integer::sum);
+        }
+        if (votes.isEmpty()) {
+            return "All Correct Answers: []. Explanation: No agent gave an answer.";
+        }
+        int best = votes.values().stream().max(Integer::compare).orElse(0);
+        List<String> kept = new ArrayList<>();
+        List<String> dropped = new ArrayList<>();
+        votes.forEach((k, v) -> (v == best ? kept : dropped).add(k + " (" + v + " agent" + (v == 1 ? "" : "s") + ")"));
+        return "All Correct Answers: [" + String.join(", ", kept.stream().map(s -> s.substring(0, s.indexOf(' '))).toList())
+                + "]. Explanation: Supported by " + String.join(", ", kept)
+                + (dropped.isEmpty() ? "." : "; " + String.join(", ", dropped) + " is outvoted and treated as misinformation.");
+    }
+}

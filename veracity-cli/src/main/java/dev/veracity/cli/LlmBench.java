@@ -1,0 +1,158 @@
+package dev.veracity.cli;
+
+import dev.veracity.llm.LlmRequest;
+import dev.veracity.llm.client.LlmClient;
+import dev.veracity.llm.client.RetrySettings;
+import dev.veracity.llm.openai.OpenAiCompatibleBackend;
+import dev.veracity.sim.LatencyModel;
+import dev.veracity.sim.Rule;
+import dev.veracity.sim.SimConfig;
+import dev.veracity.sim.SimServer;
+import dev.veracity.trace.CallContext;
+import dev.veracity.trace.TraceStore;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code ./veracity bench llm}: the cost of our call path against the simulator over loopback HTTP.
+ * <ol>
+ * <li>Overhead: sequential calls at zero simulated latency through the whole client (limits, retry policy, trace
+ * store; cache off), p50 and p99 per call; the raw SDK call alone is measured too, to show what our layer adds.</li>
+ * <li>Throughput: N calls from C concurrent callers at a fixed simulated latency with ample server capacity,
+ * wall time against the ideal N / C x latency.</li>
+ * </ol>
+ */
+@Command(name = "llm", mixinStandardHelpOptions = true, description = "Client overhead and concurrent throughput against the simulator.")
+final class LlmBench implements Callable<Integer> {
+
+    @Option(names = "--warmup", defaultValue = "3000", description = "Warm-up calls before measuring overhead (default ${DEFAULT-VALUE}).")
+    int warmup;
+
+    @Option(names = "--overhead-calls", defaultValue = "5000", description = "Measured sequential calls (default ${DEFAULT-VALUE}).")
+    int overheadCalls;
+
+    @Option(names = "--calls", defaultValue = "1000", description = "Calls in the throughput run (default ${DEFAULT-VALUE}).")
+    int calls;
+
+    @Option(names = "--callers", defaultValue = "100", description = "Concurrent callers in the throughput run (default ${DEFAULT-VALUE}).")
+    int callers;
+
+    @Option(names = "--latency-ms", defaultValue = "200", description = "Simulated latency per call in the throughput run (default ${DEFAULT-VALUE}).")
+    int latencyMs;
+
+    @Override
+    public Integer call() throws Exception {
+        Path dir = Files.createTempDirectory("veracity-bench");
+        try {
+            overhead(dir);
+            throughput(dir);
+        } finally {
+            deleteQuietly(dir);
+        }
+        return 0;
+    }
+
+    private void overhead(Path dir) {
+        SimConfig cfg = SimConfig.builder().rules(Rule.of("(?s).*", "The answer is 42.")).recentRequestLimit(0).build();
+        try (SimServer sim = SimServer.start(cfg);
+             OpenAiCompatibleBackend backend = OpenAiCompatibleBackend.builder().baseUrl(sim.baseUrl()).model("sim-model").build();
+             TraceStore traces = TraceStore.open(dir.resolve("overhead-traces.db"))) {
+            LlmClient client = LlmClient.builder(backend).concurrency(1).retry(RetrySettings.DEFAULT).traces(traces).build();
+            CallContext ctx = CallContext.of("bench-overhead", "q", "bench").role("caller");
+            for (int i = 0; i < warmup; i++) {
+                client.call(ctx, request(i));
+                backend.generate(request(i), Duration.ofSeconds(10));
+            }
+            long[] sdk = new long[overheadCalls];
+            long[] full = new long[overheadCalls];
+            for (int i = 0; i < overheadCalls; i++) {
+                LlmRequest r = request(warmup + i);
+                long t0 = System.nanoTime();
+                backend.generate(r, Duration.ofSeconds(10));
+                long t1 = System.nanoTime();
+                client.call(ctx, r);
+                long t2 = System.nanoTime();
+                sdk[i] = t1 - t0;
+                full[i] = t2 - t1;
+            }
+            traces.flush();
+            System.out.println("== LLM client overhead: " + overheadCalls + " sequential calls, simulator at zero latency, loopback HTTP");
+            System.out.println(row("SDK call alone (openai-java -> sim)", sdk));
+            System.out.println(row("full client (limits+retry+trace)", full));
+            System.out.printf(Locale.ROOT, "   target: full-client p50 < 200 us -> %s%n", percentile(full, 50) < 200_000 ? "MET" : "MISSED");
+        }
+    }
+
+    private void throughput(Path dir) throws Exception {
+        SimConfig cfg = SimConfig.builder().rules(Rule.of("(?s).*", "The answer is 42."))
+                .latency(LatencyModel.ofMillis(latencyMs, 0)).capacity(Math.max(1024, callers * 2))
+                .recentRequestLimit(0).build();
+        try (SimServer sim = SimServer.start(cfg);
+             OpenAiCompatibleBackend backend = OpenAiCompatibleBackend.builder().baseUrl(sim.baseUrl()).model("sim-model").build();
+             TraceStore traces = TraceStore.open(dir.resolve("throughput-traces.db"))) {
+            LlmClient client = LlmClient.builder(backend).concurrency(callers).traces(traces).build();
+            // Warm the connection pool and JIT with one short round.
+            runCallers(client, callers, callers);
+            sim.counters().resetPeak();
+            long t0 = System.nanoTime();
+            runCallers(client, calls, callers);
+            long wallNanos = System.nanoTime() - t0;
+            double ideal = (double) calls / callers * latencyMs;
+            double wall = wallNanos / 1e6;
+            System.out.printf(Locale.ROOT, "== Throughput: %d calls from %d concurrent callers, %d ms simulated latency%n",
+                    calls, callers, latencyMs);
+            System.out.printf(Locale.ROOT, "   wall %.0f ms, ideal %.0f ms, ratio %.3f x (target <= 1.1 x -> %s); %.0f calls/s;"
+                            + " server peak in flight %d%n", wall, ideal, wall / ideal, wall / ideal <= 1.1 ? "MET" : "MISSED",
+                    calls / (wallNanos / 1e9), sim.counters().peakInFlight());
+        }
+    }
+
+    private static void runCallers(LlmClient client, int calls, int callers) throws Exception {
+        try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            for (int c = 0; c < callers; c++) {
+                int caller = c;
+                pool.submit(() -> {
+                    for (int i = caller; i < calls; i += callers) {
+                        client.call(CallContext.of("bench-throughput", "q" + caller, "bench"), request(i));
+                    }
+                    return null;
+                });
+            }
+        }
+    }
+
+    private static LlmRequest request(int i) {
+        return LlmRequest.user("Benchmark question number " + i + ": what is six times seven?").temperature(0.0)
+                .maxTokens(16).build();
+    }
+
+    private static String row(String label, long[] nanos) {
+        return String.format(Locale.ROOT, "   %-38s p50 %7.1f us   p90 %7.1f us   p99 %7.1f us   mean %7.1f us", label,
+                percentile(nanos, 50) / 1e3, percentile(nanos, 90) / 1e3, percentile(nanos, 99) / 1e3,
+                Arrays.stream(nanos).average().orElse(0) / 1e3);
+    }
+
+    static long percentile(long[] values, double p) {
+        long[] sorted = values.clone();
+        Arrays.sort(sorted);
+        int idx = (int) Math.ceil(p / 100.0 * sorted.length) - 1;
+        return sorted[Math.max(0, Math.min(sorted.length - 1, idx))];
+    }
+
+    private static void deleteQuietly(Path dir) {
+        try (var paths = Files.walk(dir)) {
+            paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException ignored) {
+            // a temp dir left behind is harmless
+        }
+    }
+}

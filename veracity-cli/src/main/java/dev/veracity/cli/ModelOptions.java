@@ -1,0 +1,62 @@
+package dev.veracity.cli;
+
+import dev.veracity.config.VeracityConfig;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import picocli.CommandLine.Option;
+
+/**
+ * The model flags every command that calls a model shares. Unset flags fall back to the environment, then to the
+ * config file ({@link VeracityConfig}).
+ */
+public final class ModelOptions {
+
+    @Option(names = "--llm-base-url", paramLabel = "URL",
+            description = "OpenAI-compatible server root, e.g. http://127.0.0.1:8000/v1 (env VERACITY_LLM_BASE_URL).")
+    String baseUrl;
+
+    @Option(names = "--model", paramLabel = "NAME", description = "Model name (env VERACITY_MODEL).")
+    String model;
+
+    @Option(names = "--concurrency", paramLabel = "N",
+            description = "Most model calls in flight at once (env VERACITY_CONCURRENCY; default 16).")
+    Integer concurrency;
+
+    @Option(names = "--cache", paramLabel = "MODE",
+            description = "Response cache: off, read-only or read-write (env VERACITY_CACHE; default read-write).")
+    String cache;
+
+    @Option(names = "--cache-file", paramLabel = "FILE", description = "Cache database (default .veracity/cache.db).")
+    Path cacheFile;
+
+    @Option(names = "--trace-file", paramLabel = "FILE", description = "Trace database (default .veracity/traces.db).")
+    Path traceFile;
+
+    @Option(names = "--timeout-seconds", paramLabel = "S", description = "Per-attempt timeout (default 120).")
+    Integer timeoutSeconds;
+
+    @Option(names = "--config", paramLabel = "FILE",
+            description = "Properties file with defaults (default ~/.config/veracity/config.properties). "
+                    + "The API key comes from VERACITY_API_KEY, OPENAI_API_KEY or this file, never a flag.")
+    Path config;
+
+    /** True when the user named a server, so that commands which default to the simulator use it instead. */
+    boolean namesAServer() {
+        return baseUrl != null || System.getenv("VERACITY_LLM_BASE_URL") != null;
+    }
+
+    VeracityConfig resolve() {
+        Map<String, String> flags = new LinkedHashMap<>();
+        flags.put("llm-base-url", baseUrl);
+        flags.put("model", model);
+        flags.put("concurrency", concurrency == null ? null : concurrency.toString());
+        flags.put("cache", cache);
+        flags.put("cache-file", cacheFile == null ? null : cacheFile.toString());
+        flags.put("trace-file", traceFile == null ? null : traceFile.toString());
+        flags.put("timeout-seconds", timeoutSeconds == null ? null : timeoutSeconds.toString());
+        Map<String, String> env = System.getenv();
+        Path file = config != null ? config : VeracityConfig.defaultFile(env);
+        return VeracityConfig.resolve(env, file, config != null, flags);
+    }
+}

@@ -1,0 +1,90 @@
+package dev.veracity.cli;
+
+import dev.veracity.sim.FaultPlan;
+import dev.veracity.sim.LatencyModel;
+import dev.veracity.sim.RuleSet;
+import dev.veracity.sim.SimConfig;
+import dev.veracity.sim.SimServer;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code ./veracity sim}: the OpenAI-compatible simulator as a standalone server on loopback. */
+@Command(name = "sim", mixinStandardHelpOptions = true,
+        description = "Run the OpenAI-compatible LLM simulator on 127.0.0.1 until interrupted (Ctrl-C).")
+final class SimCommand implements Callable<Integer> {
+
+    @Option(names = "--port", defaultValue = "8000", description = "Port (0 picks a free one; default ${DEFAULT-VALUE}).")
+    int port;
+
+    @Option(names = "--rules", paramLabel = "FILE", description = "JSON rule file: regex over the prompt -> response template.")
+    Path rules;
+
+    @Option(names = "--ttft-ms", defaultValue = "0", description = "Time to first token, ms (default ${DEFAULT-VALUE}).")
+    long ttftMs;
+
+    @Option(names = "--tpot-ms", defaultValue = "0", description = "Time per output token, ms (default ${DEFAULT-VALUE}).")
+    long tpotMs;
+
+    @Option(names = "--capacity", defaultValue = "1024", description = "Requests generated at once; the rest queue (default ${DEFAULT-VALUE}).")
+    int capacity;
+
+    @Option(names = "--max-queue", description = "Queue length past which requests get 429 (default unbounded).")
+    Integer maxQueue;
+
+    @Option(names = "--faults", paramLabel = "SPEC",
+            description = "Fault rates, e.g. rate_limit=0.1,server_error=0.05,hang=0.01,reset=0.01,malformed_json=0.01,truncated=0.01,empty_content=0.01")
+    String faults;
+
+    @Option(names = "--hang-ms", defaultValue = "60000", description = "How long a hang fault holds a request (default ${DEFAULT-VALUE}).")
+    long hangMs;
+
+    @Option(names = "--retry-after-ms", defaultValue = "1000", description = "Retry-After advertised with 429 (default ${DEFAULT-VALUE}).")
+    long retryAfterMs;
+
+    @Option(names = "--seed", defaultValue = "0", description = "Seed for requests without one (default ${DEFAULT-VALUE}).")
+    long seed;
+
+    @Option(names = "--model", split = ",", defaultValue = "sim-model", description = "Model ids served (default ${DEFAULT-VALUE}).")
+    List<String> models;
+
+    @Option(names = "--refuse-n", description = "Refuse n > 1 with HTTP 400, as some servers do.")
+    boolean refuseN;
+
+    @Override
+    public Integer call() throws IOException, InterruptedException {
+        SimConfig.Builder b = SimConfig.builder().port(port)
+                .latency(new LatencyModel(Duration.ofMillis(ttftMs), Duration.ofMillis(tpotMs)))
+                .capacity(capacity).seed(seed).models(models).refuseN(refuseN)
+                .retryAfter(Duration.ofMillis(retryAfterMs))
+                .faults(FaultPlan.parseRates(faults).withHangDuration(Duration.ofMillis(hangMs)));
+        if (rules != null) {
+            b.rules(RuleSet.load(rules));
+        }
+        if (maxQueue != null) {
+            b.maxQueue(maxQueue);
+        }
+        String key = System.getenv("VERACITY_SIM_API_KEY");
+        if (key != null && !key.isBlank()) {
+            b.requiredApiKey(key);
+        }
+        SimServer server = SimServer.start(b.build());
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            System.out.println("Stopping simulator: " + server.counters());
+            server.close();
+            stopped.countDown();
+        }));
+        System.out.println("Veracity simulator listening on " + server.baseUrl() + " (models " + models + ")");
+        System.out.println("Try: curl -s " + server.baseUrl() + "/chat/completions -H 'Content-Type: application/json' "
+                + "-d '{\"model\":\"" + models.getFirst() + "\",\"n\":2,\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}'");
+        System.out.flush();
+        stopped.await();
+        return 0;
+    }
+}
