@@ -58,6 +58,23 @@ final class SimCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException, InterruptedException {
+        SimServer server = startServer();
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            System.out.println("Stopping simulator: " + server.counters());
+            server.close();
+            stopped.countDown();
+        }));
+        System.out.println("Veracity simulator listening on " + server.baseUrl() + " (models " + models + ")");
+        System.out.println("Try: curl -s " + server.baseUrl() + "/chat/completions -H 'Content-Type: application/json' "
+                + "-d '{\"model\":\"" + models.getFirst() + "\",\"n\":2,\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}'");
+        System.out.flush();
+        stopped.await();
+        return 0;
+    }
+
+    /** Starts the simulator the flags describe. */
+    SimServer startServer() throws IOException {
         SimConfig.Builder b = SimConfig.builder().port(port)
                 .latency(new LatencyModel(Duration.ofMillis(ttftMs), Duration.ofMillis(tpotMs)))
                 .capacity(capacity).seed(seed).models(models).refuseN(refuseN)
@@ -73,18 +90,6 @@ final class SimCommand implements Callable<Integer> {
         if (key != null && !key.isBlank()) {
             b.requiredApiKey(key);
         }
-        SimServer server = SimServer.start(b.build());
-        CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            System.out.println("Stopping simulator: " + server.counters());
-            server.close();
-            stopped.countDown();
-        }));
-        System.out.println("Veracity simulator listening on " + server.baseUrl() + " (models " + models + ")");
-        System.out.println("Try: curl -s " + server.baseUrl() + "/chat/completions -H 'Content-Type: application/json' "
-                + "-d '{\"model\":\"" + models.getFirst() + "\",\"n\":2,\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}'");
-        System.out.flush();
-        stopped.await();
-        return 0;
+        return SimServer.start(b.build());
     }
 }

@@ -121,8 +121,11 @@ public final class SimCounters {
         inFlight.decrementAndGet();
     }
 
-    void enqueued() {
-        peak(peakQueued, queued.incrementAndGet());
+    /** Returns how many are queued now, this request included. */
+    int enqueued() {
+        int q = queued.incrementAndGet();
+        peak(peakQueued, q);
+        return q;
     }
 
     void dequeued() {

@@ -1,0 +1,59 @@
+package dev.veracity.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+class DemoCommandTest {
+
+    @TempDir
+    Path dir;
+
+    private String run(String... args) {
+        PrintStream old = System.out;
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        System.setOut(new PrintStream(buf, true, StandardCharsets.UTF_8));
+        try {
+            int code = VeracityCli.commandLine().execute(args);
+            assertThat(code).isZero();
+        } finally {
+            System.setOut(old);
+        }
+        return buf.toString(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void runsTheExchangeThroughTheWholeStackAndReplaysItFromTheCache() {
+        String out = run("demo", "--cache-file", dir.resolve("cache.db").toString(),
+                "--trace-file", dir.resolve("traces.db").toString());
+
+        assertThat(out).contains("agent-1", "agent-2", "agent-3", "aggregator");
+        assertThat(out).contains("Final answer: All Correct Answers: [1889]");
+        assertThat(out).contains("Rerun: 4 calls, 4 answered from the cache, 0 new requests to the model.");
+        // The agents ran concurrently: the first run's critical path is well under the sum of its latencies.
+        Matcher m = Pattern.compile("critical path ([\\d.]+) ms, sum of latencies ([\\d.]+) ms").matcher(out);
+        assertThat(m.find()).isTrue();
+        assertThat(Double.parseDouble(m.group(1))).isLessThan(0.75 * Double.parseDouble(m.group(2)));
+        assertThat(dir.resolve("traces.db")).exists();
+    }
+
+    @Test
+    void aBadSettingIsOneClearErrorLine() {
+        StringWriter err = new StringWriter();
+        CommandLine cl = VeracityCli.commandLine();
+        cl.setErr(new PrintWriter(err));
+        int code = cl.execute("demo", "--cache", "sometimes", "--cache-file", dir.resolve("c.db").toString());
+        assertThat(code).isEqualTo(2);
+        assertThat(err.toString()).contains("veracity demo: unknown cache mode 'sometimes': use off, read-only or read-write");
+    }
+}

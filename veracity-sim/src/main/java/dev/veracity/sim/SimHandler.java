@@ -1,0 +1,255 @@
+package dev.veracity.sim;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.MissingNode;
+import com.sun.net.httpserver.Headers;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpHandler;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Serves every request of a {@link SimServer}, each on its own virtual thread: route, record,
+ * authorize, validate, draw a fault, generate, wait for capacity and latency, answer.
+ */
+final class SimHandler implements HttpHandler {
+
+    /** Ends a request with no response at all: the connection is closed. */
+    private static final class Abort extends RuntimeException {
+        Abort() {
+            super(null, null, false, false);
+        }
+    }
+
+    private static final Abort ABORT = new Abort();
+
+    private final SimConfig config;
+    private final SimCounters counters;
+    private final RequestLog log;
+    private final CountDownLatch closed;
+    private final Semaphore slots;
+    private final AtomicLong requestSeq = new AtomicLong();
+    private final AtomicLong faultSeq = new AtomicLong();
+    private final long startedEpochSecond;
+    private final String expectedAuthorization;
+    private final String retryAfterSeconds;
+    private final String retryAfterMillis;
+
+    SimHandler(SimConfig config, SimCounters counters, RequestLog log, CountDownLatch closed) {
+        this.config = config;
+        this.counters = counters;
+        this.log = log;
+        this.closed = closed;
+        // Fair, so queued requests are served first come, first served, like a real server's queue.
+        this.slots = new Semaphore(config.capacity(), true);
+        this.startedEpochSecond = System.currentTimeMillis() / 1000;
+        this.expectedAuthorization = config.requiredApiKey().map(k -> "Bearer " + k).orElse(null);
+        long ms = config.retryAfter().toMillis();
+        this.retryAfterSeconds = Long.toString((ms + 999) / 1000);
+        this.retryAfterMillis = Long.toString(ms);
+    }
+
+    @Override
+    public void handle(HttpExchange ex) {
+        String method = ex.getRequestMethod();
+        String path = ex.getRequestURI().getPath(); // decoded: model ids may be escaped
+        Endpoint endpoint = Endpoint.forPath(path);
+        long seq = requestSeq.getAndIncrement();
+        counters.arrived(endpoint);
+        try {
+            if (endpoint == null) {
+                throw new ApiError(404, "Invalid URL (" + method + " " + path + ")", "invalid_request_error", null, null);
+            }
+            if (!endpoint.method().equals(method)) {
+                ex.getResponseHeaders().set("Allow", endpoint.method());
+                throw new ApiError(405, "Method " + method + " not allowed for " + path + "; use " + endpoint.method() + ".",
+                        "invalid_request_error", null, "method_not_allowed");
+            }
+            JsonNode body = MissingNode.getInstance();
+            String bodyProblem = null;
+            if (endpoint.generates()) {
+                byte[] bytes = ex.getRequestBody().readAllBytes();
+                if (bytes.length == 0) {
+                    bodyProblem = "the request body is empty";
+                } else {
+                    try {
+                        body = Json.MAPPER.readTree(bytes);
+                    } catch (JsonProcessingException e) {
+                        bodyProblem = e.getOriginalMessage();
+                    }
+                }
+            }
+            if (log.enabled()) {
+                log.add(new RecordedRequest(seq, method, path, headersWithoutAuthorization(ex.getRequestHeaders()), body));
+            }
+            authorize(ex.getRequestHeaders());
+            if (bodyProblem != null) {
+                throw ApiError.invalid("We could not parse the JSON body of your request: " + bodyProblem, null);
+            }
+            if (endpoint == Endpoint.MODELS) {
+                serveModels(ex, path);
+            } else {
+                generate(ex, endpoint, body, seq);
+            }
+        } catch (ApiError e) {
+            if (e.status == 429) {
+                ex.getResponseHeaders().set("Retry-After", retryAfterSeconds);
+                ex.getResponseHeaders().set("retry-after-ms", retryAfterMillis);
+            }
+            send(ex, e.status, OpenAiJson.error(e));
+        } catch (Abort a) {
+            // Close below, before any response: the client sees the connection drop.
+        } catch (IOException e) {
+            // The client went away; nothing to answer.
+        } catch (RuntimeException e) {
+            // A scripted responder threw, or a bug: answer like a server with a crashed worker.
+            send(ex, 500, OpenAiJson.error(new ApiError(500, "Simulator failure: " + e, "server_error", null, null)));
+        } finally {
+            counters.left();
+            ex.close();
+        }
+    }
+
+    private void authorize(Headers headers) {
+        if (expectedAuthorization == null) {
+            return;
+        }
+        String given = headers.getFirst("Authorization");
+        if (given == null || given.isBlank()) {
+            throw new ApiError(401, "You didn't provide an API key. You need to provide your API key in an Authorization"
+                    + " header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY).", "invalid_request_error", null, null);
+        }
+        if (!given.equals(expectedAuthorization)) {
+            throw new ApiError(401, "Incorrect API key provided.", "invalid_request_error", null, "invalid_api_key");
+        }
+    }
+
+    private void serveModels(HttpExchange ex, String path) {
+        if (path.equals(Endpoint.MODELS.path())) {
+            send(ex, 200, OpenAiJson.models(config.models(), startedEpochSecond));
+            return;
+        }
+        String id = path.substring(Endpoint.MODELS.path().length() + 1);
+        if (!config.models().contains(id)) {
+            throw new ApiError(404, "The model '" + id + "' does not exist", "invalid_request_error", "model", "model_not_found");
+        }
+        send(ex, 200, OpenAiJson.model(id, startedEpochSecond));
+    }
+
+    private void generate(HttpExchange ex, Endpoint endpoint, JsonNode body, long seq) {
+        GenerationRequest req = GenerationRequest.parse(endpoint, body, config);
+
+        FaultKind fault = config.faults().isNone() ? FaultKind.NONE
+                : config.faults().choose(faultSeq.getAndIncrement(), config.seed());
+        counters.fault(fault);
+        switch (fault) {
+            case RATE_LIMIT -> throw new ApiError(429, "Rate limit reached for requests (simulated). Please try again later.",
+                    "requests", null, "rate_limit_exceeded");
+            case SERVER_ERROR -> throw new ApiError(500, "The server had an error while processing your request. Sorry about that! (simulated)",
+                    "server_error", null, null);
+            case RESET -> throw ABORT;
+            case HANG -> pause(config.faults().hangDuration());
+            default -> {
+            }
+        }
+
+        Generator.Generation gen = Generator.generate(req, config.rules(), fault);
+        acquireSlot();
+        counters.startedGenerating();
+        try {
+            pause(config.latency().serviceTime(gen.maxChoiceTokens()));
+        } finally {
+            counters.stoppedGenerating();
+            slots.release();
+        }
+
+        long created = System.currentTimeMillis() / 1000;
+        String id = Long.toHexString(Mix.mix(startedEpochSecond, seq));
+        byte[] json = endpoint == Endpoint.CHAT_COMPLETIONS
+                ? OpenAiJson.chat("chatcmpl-sim-" + id, created, req, gen)
+                : OpenAiJson.completion("cmpl-sim-" + id, created, req, gen);
+        if (fault == FaultKind.MALFORMED_JSON) {
+            json = Arrays.copyOf(json, json.length / 2); // an unterminated object: no JSON parser accepts it
+        }
+        send(ex, 200, json);
+    }
+
+    /** Waits for a generation slot, or answers 429 when {@code maxQueue} requests already wait. */
+    private void acquireSlot() {
+        try {
+            // The timed form honours fairness (the untimed tryAcquire would barge past the queue).
+            if (slots.tryAcquire(0, TimeUnit.NANOSECONDS)) {
+                return;
+            }
+            int queued = counters.enqueued();
+            try {
+                if (config.maxQueue().isPresent() && queued > config.maxQueue().getAsInt()) {
+                    counters.queueRejected();
+                    throw new ApiError(429, "The server is overloaded: " + config.maxQueue().getAsInt()
+                            + " requests are already waiting (simulated). Please try again later.", "requests", null, "queue_full");
+                }
+                slots.acquire();
+            } finally {
+                counters.dequeued();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw ABORT; // the server is closing
+        }
+    }
+
+    /** Sleeps, unless the server closes first: then the request is aborted. */
+    private void pause(Duration d) {
+        if (d.isZero()) {
+            return;
+        }
+        long nanos;
+        try {
+            nanos = d.toNanos();
+        } catch (ArithmeticException e) {
+            nanos = Long.MAX_VALUE; // "forever" as a Duration of centuries
+        }
+        try {
+            if (closed.await(nanos, TimeUnit.NANOSECONDS)) {
+                throw ABORT;
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw ABORT;
+        }
+    }
+
+    private static Map<String, List<String>> headersWithoutAuthorization(Headers headers) {
+        Map<String, List<String>> out = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+        for (Map.Entry<String, List<String>> e : headers.entrySet()) {
+            if (!e.getKey().equalsIgnoreCase("Authorization")) {
+                out.put(e.getKey(), List.copyOf(e.getValue()));
+            }
+        }
+        return Collections.unmodifiableMap(out);
+    }
+
+    private static void send(HttpExchange ex, int status, byte[] body) {
+        try {
+            ex.getResponseHeaders().set("Content-Type", "application/json");
+            ex.sendResponseHeaders(status, body.length == 0 ? -1 : body.length);
+            try (OutputStream out = ex.getResponseBody()) {
+                out.write(body);
+            }
+        } catch (IOException e) {
+            // The client went away mid-answer; nothing more to do.
+        }
+    }
+}
