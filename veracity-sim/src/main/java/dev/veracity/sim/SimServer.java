@@ -52,8 +52,9 @@ public final class SimServer implements AutoCloseable {
         InetSocketAddress address = new InetSocketAddress(InetAddress.getByAddress(new byte[]{127, 0, 0, 1}), config.port());
         this.http = HttpServer.create(address, 1024);
         this.executor = Executors.newVirtualThreadPerTaskExecutor();
-        http.setExecutor(executor);
-        http.createContext("/", new SimHandler(config, counters, log, closing));
+        // No server executor: the dispatcher thread runs the handler, which hands requests that may wait
+        // (latency, queue, faults) to virtual threads and answers the others at once.
+        http.createContext("/", new SimHandler(config, counters, log, closing, executor));
         http.start();
         this.port = http.getAddress().getPort();
     }

@@ -71,25 +71,26 @@ public final class TinyGguf {
      * @param feedForward  feed-forward width
      * @param contextLength training context length written to the metadata
      * @param chatTemplate a Jinja chat template to embed as {@code tokenizer.chat_template}, or null for none
+     * @param architecture the {@code general.architecture} value ("llama"; anything else makes llama.cpp refuse
+     *                     the file, which error tests want)
      * @param seed         the weights' random seed
      */
     public record Spec(int layers, int width, int heads, int feedForward, int contextLength, String chatTemplate,
-                       long seed) {
+                       String architecture, long seed) {
 
-        /** 2 layers, width 64, 4 heads, no chat template. */
+        /** 2 layers, width 64, 4 heads, a 2048-token context, no chat template. */
         public static Spec tiny(long seed) {
-            return new Spec(2, 64, 4, 128, 512, null, seed);
+            return new Spec(2, 64, 4, 128, 2048, null, "llama", seed);
         }
 
         public Spec withChatTemplate(String template) {
-            return new Spec(layers, width, heads, feedForward, contextLength, template, seed);
+            return new Spec(layers, width, heads, feedForward, contextLength, template, architecture, seed);
+        }
+
+        public Spec withArchitecture(String name) {
+            return new Spec(layers, width, heads, feedForward, contextLength, chatTemplate, name, seed);
         }
     }
-
-    /** A ChatML Jinja template, as real instruction-tuned GGUFs embed one. */
-    public static final String CHATML_TEMPLATE = "{% for message in messages %}{{'<|im_start|>' + message['role']"
-            + " + '\\n' + message['content'] + '<|im_end|>' + '\\n'}}{% endfor %}"
-            + "{% if add_generation_prompt %}{{ '<|im_start|>assistant\\n' }}{% endif %}";
 
     private TinyGguf() {
     }
@@ -182,7 +183,7 @@ public final class TinyGguf {
 
     private static List<Runnable> metadata(Writer w, Spec spec, List<String> vocab) {
         List<Runnable> kv = new ArrayList<>();
-        kv.add(() -> w.kvString("general.architecture", "llama"));
+        kv.add(() -> w.kvString("general.architecture", spec.architecture()));
         kv.add(() -> w.kvString("general.name", "veracity-tiny-random"));
         kv.add(() -> w.kvU32("general.file_type", 0)); // all F32
         kv.add(() -> w.kvU32("general.alignment", ALIGNMENT));
