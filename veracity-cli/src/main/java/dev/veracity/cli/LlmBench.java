@@ -34,10 +34,10 @@ import picocli.CommandLine.Option;
 @Command(name = "llm", mixinStandardHelpOptions = true, description = "Client overhead and concurrent throughput against the simulator.")
 final class LlmBench implements Callable<Integer> {
 
-    @Option(names = "--warmup", defaultValue = "3000", description = "Warm-up calls before measuring overhead (default ${DEFAULT-VALUE}).")
+    @Option(names = "--warmup", defaultValue = "15000", description = "Warm-up calls before measuring overhead (default ${DEFAULT-VALUE}).")
     int warmup;
 
-    @Option(names = "--overhead-calls", defaultValue = "5000", description = "Measured sequential calls (default ${DEFAULT-VALUE}).")
+    @Option(names = "--overhead-calls", defaultValue = "10000", description = "Measured sequential calls (default ${DEFAULT-VALUE}).")
     int overheadCalls;
 
     @Option(names = "--calls", defaultValue = "1000", description = "Calls in the throughput run (default ${DEFAULT-VALUE}).")
