@@ -8,7 +8,9 @@ import java.util.Objects;
  *
  * @param model       the model that answered (as the server names it)
  * @param completions the samples, one per requested sample index
- * @param usage       the tokens the whole request consumed
+ * @param usage       the tokens this call billed: the backend's usage for the samples it generated, zero for
+ *                    samples served from the cache (each {@link Completion#usage()} keeps what its sample cost
+ *                    when it was generated)
  */
 public record LlmResponse(String model, List<Completion> completions, TokenUsage usage) {
 

@@ -23,11 +23,9 @@ import dev.veracity.trace.CallRecord;
 import dev.veracity.trace.TraceSink;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
@@ -159,8 +157,7 @@ public final class LlmClient implements AutoCloseable {
         }
         counters.promptTokens.addAndGet(fresh.promptTokens());
         counters.completionTokens.addAndGet(fresh.completionTokens());
-        TokenUsage total = Arrays.stream(samples).map(Completion::usage).reduce(TokenUsage.ZERO, TokenUsage::plus);
-        LlmResponse response = new LlmResponse(model, List.of(samples), missing.isEmpty() ? total : fresh);
+        LlmResponse response = new LlmResponse(model, List.of(samples), fresh);
         traces.record(record(context, model, request, List.of(samples), fresh, cachedTokens, submitted, started,
                 Clock.micros(), missing.isEmpty(), attempts, null));
         return response;
@@ -192,30 +189,31 @@ public final class LlmClient implements AutoCloseable {
         return new FetchResult(completions, usage, attempts.firstStartMicros.get());
     }
 
-    /** Attempt errors and timings of one logical call (several threads write when it is split). */
+    /** Attempt count and first start of one logical call (several threads update it when the call is split). */
     private static final class Attempts {
-        final List<LlmException> errors = new CopyOnWriteArrayList<>();
         final AtomicLong count = new AtomicLong();
         final AtomicLong firstStartMicros = new AtomicLong();
     }
 
+    /** One request with its retries; its own attempts' errors make the failure's story. */
     private LlmResponse withRetries(LlmRequest request, Attempts attempts) {
         long t0 = System.nanoTime();
-        int before = attempts.errors.size();
+        List<LlmException> errors = new ArrayList<>();
         try {
-            return Failsafe.with(retryPolicy).get(() -> attempt(request, attempts));
+            return Failsafe.with(retryPolicy).get(() -> attempt(request, attempts, errors));
         } catch (LlmException e) {
-            List<LlmException> mine = attempts.errors.subList(before, attempts.errors.size());
-            throw new LlmCallFailedException(describeTarget(request), mine.isEmpty() ? List.of(e) : List.copyOf(mine),
+            throw new LlmCallFailedException(describeTarget(request), errors.isEmpty() ? List.of(e) : errors,
                     Duration.ofNanos(System.nanoTime() - t0));
         } catch (FailsafeException e) {
-            Thread.currentThread().interrupt();
+            if (e.getCause() instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
             throw new LlmException(ErrorKind.CANCELLED, "interrupted while waiting to retry a call to "
                     + describeTarget(request), e);
         }
     }
 
-    private LlmResponse attempt(LlmRequest request, Attempts attempts) {
+    private LlmResponse attempt(LlmRequest request, Attempts attempts, List<LlmException> errors) {
         try {
             permits.acquire();
         } catch (InterruptedException e) {
@@ -237,12 +235,12 @@ public final class LlmClient implements AutoCloseable {
             }
             return r;
         } catch (LlmException e) {
-            attempts.errors.add(e);
+            errors.add(e);
             throw e;
         } catch (RuntimeException e) {
             LlmException wrapped = new LlmException(ErrorKind.INTERNAL, "backend " + backend.id() + " failed with "
                     + e.getClass().getSimpleName() + ": " + e.getMessage(), e);
-            attempts.errors.add(wrapped);
+            errors.add(wrapped);
             throw wrapped;
         } finally {
             counters.exit();

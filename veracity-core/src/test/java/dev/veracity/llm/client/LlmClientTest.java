@@ -129,7 +129,10 @@ class LlmClientTest {
         InMemoryTraces traces = new InMemoryTraces();
         try (SqliteResponseCache cache = SqliteResponseCache.open(dir.resolve("cache.db"))) {
             LlmClient client = LlmClient.builder(fresh).cache(cache, CacheMode.READ_ONLY).traces(traces).build();
-            assertThat(client.call(req).texts()).isEqualTo(first);
+            LlmResponse rerun = client.call(req);
+            assertThat(rerun.texts()).isEqualTo(first);
+            assertThat(rerun.usage()).isEqualTo(dev.veracity.llm.TokenUsage.ZERO);
+            assertThat(rerun.completions()).allSatisfy(c -> assertThat(c.usage().completionTokens()).isPositive());
             assertThat(client.counters().cacheHits()).isEqualTo(1);
         }
         assertThat(fresh.requests()).isEmpty();
@@ -196,6 +199,21 @@ class LlmClientTest {
         assertThat(backend.requests()).extracting(LlmRequest::firstSampleIndex).containsExactlyInAnyOrder(10, 11, 12, 13);
         assertThat(backend.peakConcurrency()).isEqualTo(4);
         assertThat(ms).isLessThan(350);
+    }
+
+    @Test
+    void aFailedSampleOfASplitCallReportsOnlyItsOwnAttempts() {
+        ScriptedBackend backend = new ScriptedBackend("no-n", false, r -> "s")
+                .failNext(new LlmException(ErrorKind.BAD_REQUEST, "bad sample", 400, null, null));
+        LlmClient client = LlmClient.builder(backend).retry(FAST).build();
+
+        assertThatThrownBy(() -> client.call(LlmRequest.user("q").n(3).build()))
+                .isInstanceOfSatisfying(LlmCallFailedException.class, e -> {
+                    assertThat(e.kind()).isEqualTo(ErrorKind.BAD_REQUEST);
+                    assertThat(e.attempts()).singleElement().extracting(LlmException::getMessage).isEqualTo("bad sample");
+                });
+        assertThat(backend.requests()).hasSize(3);
+        assertThat(client.counters().failures()).isEqualTo(1);
     }
 
     @Test
