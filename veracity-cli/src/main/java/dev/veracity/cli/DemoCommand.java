@@ -76,7 +76,9 @@ final class DemoCommand implements Callable<Integer> {
                 out.printf(Locale.ROOT, "Rerun: %d calls, %d answered from the cache, %d new requests to the model.%n",
                         rerun.size(), rerun.stream().filter(CallRecord::cacheHit).count(),
                         stack.client.counters().attempts() - httpBefore);
-                out.println("Export a run's trace as JSONL with TraceStore.exportJsonl; run id: " + run);
+                out.println("Read the traces: ./veracity traces stats " + run + " --trace-file " + cfg.traceFile());
+                out.println("                 ./veracity traces export " + run + " --trace-file " + cfg.traceFile()
+                        + " --out calls.jsonl");
             }
         } finally {
             if (sim != null) {

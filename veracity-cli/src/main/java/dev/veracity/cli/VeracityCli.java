@@ -6,7 +6,8 @@ import picocli.CommandLine.Command;
 /** The {@code ./veracity} command line. */
 @Command(name = "veracity", mixinStandardHelpOptions = true, version = "Veracity 0.1.0",
         description = "Trustworthy retrieval-augmented answers: multi-agent methods against hallucination.",
-        subcommands = {SimCommand.class, DemoCommand.class, BenchCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {DemoCommand.class, SimCommand.class, BenchCommand.class, TracesCommand.class,
+                CommandLine.HelpCommand.class})
 public final class VeracityCli implements Runnable {
 
     @CommandLine.Spec

@@ -48,6 +48,24 @@ class DemoCommandTest {
     }
 
     @Test
+    void theTracesCommandListsSummarisesAndExportsTheDemoRun() throws Exception {
+        String traces = dir.resolve("traces.db").toString();
+        String demo = run("demo", "--cache-file", dir.resolve("cache.db").toString(), "--trace-file", traces);
+        Matcher m = Pattern.compile("traces stats (demo-\\S+) ").matcher(demo);
+        assertThat(m.find()).isTrue();
+        String runId = m.group(1);
+
+        assertThat(run("traces", "runs", "--trace-file", traces)).contains(runId + "  calls 4 ")
+                .contains(runId + "-rerun  calls 4 (failed 0, cache hits 4");
+        assertThat(run("traces", "stats", runId, "--trace-file", traces)).contains("question eiffel  calls 4");
+        Path out = dir.resolve("calls.jsonl");
+        run("traces", "export", runId, "--trace-file", traces, "--out", out.toString());
+        java.util.List<String> lines = java.nio.file.Files.readAllLines(out);
+        assertThat(lines).hasSize(4);
+        assertThat(lines.getLast()).contains("\"role\":\"aggregator\"").contains("\"question\":\"eiffel\"");
+    }
+
+    @Test
     void aBadSettingIsOneClearErrorLine() {
         StringWriter err = new StringWriter();
         CommandLine cl = VeracityCli.commandLine();
