@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 
 /**
@@ -16,17 +17,27 @@ public final class ScriptedBackend implements LlmBackend {
 
     private final String id;
     private final BackendCapabilities capabilities;
-    private final Function<LlmRequest, String> responder;
+    private final BiFunction<LlmRequest, Integer, String> responder;
     private volatile Duration latency = Duration.ZERO;
     private final ConcurrentLinkedQueue<LlmException> failures = new ConcurrentLinkedQueue<>();
     private final List<LlmRequest> requests = new ArrayList<>();
     private final AtomicInteger inFlight = new AtomicInteger();
     private final AtomicInteger peak = new AtomicInteger();
 
+    /** Answers {@code responder(request) + "#" + sampleIndex}, so every sample is distinct and traceable. */
     public ScriptedBackend(String id, boolean nativeN, Function<LlmRequest, String> responder) {
+        this(id, nativeN, (r, i) -> responder.apply(r) + "#" + i, true);
+    }
+
+    private ScriptedBackend(String id, boolean nativeN, BiFunction<LlmRequest, Integer, String> responder, boolean ignored) {
         this.id = id;
         this.capabilities = new BackendCapabilities(true, true, nativeN, true, false, true);
         this.responder = responder;
+    }
+
+    /** Answers exactly {@code responder(request, sampleIndex)}: for scripting what a model says per sample. */
+    public static ScriptedBackend perSample(BiFunction<LlmRequest, Integer, String> responder) {
+        return new ScriptedBackend("scripted", true, responder, true);
     }
 
     /** Answers "echo:&lt;prompt&gt;#&lt;sample index&gt;", which makes every sample distinct and traceable. */
@@ -87,11 +98,10 @@ public final class ScriptedBackend implements LlmBackend {
                 }
                 sleep(latency);
             }
-            String base = responder.apply(request);
             List<Completion> out = new ArrayList<>();
             for (int i = 0; i < request.n(); i++) {
                 int index = request.firstSampleIndex() + i;
-                String text = base + "#" + index;
+                String text = responder.apply(request, index);
                 out.add(Completion.of(index, text, FinishReason.STOP, TokenUsage.of(tokens(request.promptText()), tokens(text))));
             }
             int completion = out.stream().mapToInt(c -> c.usage().completionTokens()).sum();

@@ -1,0 +1,60 @@
+package dev.veracity.method;
+
+import dev.veracity.llm.client.LlmClient;
+import dev.veracity.trace.CallContext;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * What a method needs besides the question: the model client, where its calls belong in the traces, and the
+ * task's shape.
+ *
+ * @param llm         the model client (limits, retries, cache, traces)
+ * @param calls       run, question and method of this answer; methods add role and step per call
+ * @param dataset     the dataset's name (hotpotqa, fever, ramdocs, ...) for methods whose prompts differ by
+ *                    dataset, as the papers' do; "" when unknown
+ * @param multiAnswer the dataset expects every valid answer of an ambiguous question (RAMDocs, AmbigDocs,
+ *                    FaithEval as MADAM-RAG runs them), in the "All Correct Answers: [...]" format
+ * @param options     method settings from the command line ({@code --option k=21}), by name
+ */
+public record MethodContext(LlmClient llm, CallContext calls, String dataset, boolean multiAnswer,
+                            Map<String, String> options) {
+
+    public MethodContext {
+        Objects.requireNonNull(llm, "llm");
+        Objects.requireNonNull(calls, "calls");
+        dataset = Objects.requireNonNullElse(dataset, "");
+        options = options == null ? Map.of() : Map.copyOf(options);
+    }
+
+    /** The calls of one agent role. */
+    public CallContext role(String role, int step) {
+        return calls.role(role).step(step);
+    }
+
+    /** An integer option, or its default; a malformed value is an error that names the option. */
+    public int intOption(String name, int defaultValue) {
+        String v = options.get(name);
+        if (v == null) {
+            return defaultValue;
+        }
+        try {
+            return Integer.parseInt(v.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("option " + name + " must be an integer, was '" + v + "'");
+        }
+    }
+
+    /** A decimal option, or its default. */
+    public double doubleOption(String name, double defaultValue) {
+        String v = options.get(name);
+        if (v == null) {
+            return defaultValue;
+        }
+        try {
+            return Double.parseDouble(v.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("option " + name + " must be a number, was '" + v + "'");
+        }
+    }
+}

@@ -1,0 +1,77 @@
+package dev.veracity.method;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A prompt kept verbatim as a resource, with named placeholders such as {@code {question}}. Only the names the
+ * caller fills are replaced, in one pass, so braces that belong to the prompt ("Explanation: {}") stay as the
+ * paper wrote them, and a document that contains "{question}" is never expanded again.
+ */
+public final class PromptTemplate {
+
+    private static final Pattern PLACEHOLDER = Pattern.compile("\\{([a-z_ ]+)\\}");
+
+    private final String name;
+    private final String text;
+
+    private PromptTemplate(String name, String text) {
+        this.name = name;
+        this.text = text;
+    }
+
+    /** Loads a template from the classpath, relative to {@code owner}'s package. */
+    public static PromptTemplate resource(Class<?> owner, String file) {
+        try (InputStream in = owner.getResourceAsStream(file)) {
+            if (in == null) {
+                throw new IllegalStateException("prompt resource " + file + " is missing next to " + owner.getName());
+            }
+            String raw = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            return new PromptTemplate(file, stripComments(raw));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read prompt " + file, e);
+        }
+    }
+
+    public static PromptTemplate of(String name, String text) {
+        return new PromptTemplate(name, text);
+    }
+
+    /**
+     * Lines starting with "#!" at the top of a prompt file are notes for readers (the paper section it comes
+     * from); they are not sent.
+     */
+    private static String stripComments(String raw) {
+        String s = raw;
+        while (s.startsWith("#!")) {
+            int nl = s.indexOf('\n');
+            s = nl < 0 ? "" : s.substring(nl + 1);
+        }
+        return s.endsWith("\n") ? s.substring(0, s.length() - 1) : s;
+    }
+
+    /** The prompt with each {@code {name}} in {@code values} replaced; other braces are left alone. */
+    public String fill(Map<String, String> values) {
+        Matcher m = PLACEHOLDER.matcher(text);
+        StringBuilder out = new StringBuilder(text.length() + 256);
+        while (m.find()) {
+            String value = values.get(m.group(1));
+            m.appendReplacement(out, Matcher.quoteReplacement(value != null ? value : m.group()));
+        }
+        m.appendTail(out);
+        return out.toString();
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public String text() {
+        return text;
+    }
+}

@@ -1,0 +1,22 @@
+package dev.veracity.method;
+
+import dev.veracity.qa.QaItem;
+
+/**
+ * A way of answering a question with a model: a baseline or one of the papers' systems. Implementations are
+ * stateless and thread-safe (the runner answers many questions at once); everything a question needs comes in
+ * through the item and the context, and every model call goes through {@link MethodContext#llm()} so that it is
+ * limited, cached and traced.
+ */
+public interface QaMethod {
+
+    /** The name used on the command line, e.g. {@code standard-rag}. */
+    String name();
+
+    /**
+     * Answers one question. Model output is untrusted: a reply the method cannot parse becomes a recorded parse
+     * failure in the answer, not an exception. Exceptions are for calls that failed for good
+     * ({@link dev.veracity.llm.LlmException}).
+     */
+    MethodAnswer answer(QaItem item, MethodContext context);
+}

@@ -1,0 +1,40 @@
+package dev.veracity.methods;
+
+import dev.veracity.method.QaMethod;
+import dev.veracity.methods.baseline.ChainOfThought;
+import dev.veracity.methods.baseline.ChainOfThoughtSelfConsistency;
+import dev.veracity.methods.baseline.NoRag;
+import dev.veracity.methods.baseline.StandardRag;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Supplier;
+
+/** The methods by command-line name. */
+public final class Methods {
+
+    private static final Map<String, Supplier<QaMethod>> ALL = new LinkedHashMap<>();
+
+    static {
+        ALL.put("no-rag", NoRag::new);
+        ALL.put("standard-rag", StandardRag::new);
+        ALL.put("cot", ChainOfThought::new);
+        ALL.put("cot-sc", ChainOfThoughtSelfConsistency::new);
+    }
+
+    private Methods() {
+    }
+
+    public static Set<String> names() {
+        return ALL.keySet();
+    }
+
+    /** The method of that name; an unknown name is an error that lists the known ones. */
+    public static QaMethod byName(String name) {
+        Supplier<QaMethod> s = ALL.get(name);
+        if (s == null) {
+            throw new IllegalArgumentException("unknown method '" + name + "'; known: " + String.join(", ", ALL.keySet()));
+        }
+        return s.get();
+    }
+}

@@ -1,0 +1,35 @@
+package dev.veracity.methods.baseline;
+
+import dev.veracity.llm.LlmRequest;
+import dev.veracity.method.MethodAnswer;
+import dev.veracity.method.MethodContext;
+import dev.veracity.method.QaMethod;
+import dev.veracity.qa.QaItem;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Chain-of-thought, closed book, with Reasoning Court's few-shot CoT prompt for the dataset (Appendix B.2):
+ * "Thought: ... Answer: ...". Temperature 0, as the paper sets for every method but CoT-SC.
+ */
+public final class ChainOfThought implements QaMethod {
+
+    @Override
+    public String name() {
+        return "cot";
+    }
+
+    @Override
+    public MethodAnswer answer(QaItem item, MethodContext ctx) {
+        String out = ctx.llm().call(ctx.role("reasoner", 0), request(item, ctx).temperature(0.0).build()).text();
+        Optional<String> answer = ShortAnswer.afterAnswerLine(out);
+        return answer.map(a -> new MethodAnswer(a, List.of(a), List.of()))
+                .orElseGet(() -> new MethodAnswer("", List.of(), List.of("no 'Answer:' line in: '" + out + "'")));
+    }
+
+    static LlmRequest.Builder request(QaItem item, MethodContext ctx) {
+        String prompt = BaselinePrompts.cotFor(ctx.dataset()).fill(Map.of("question", item.question()));
+        return LlmRequest.completion(prompt).stop(BaselinePrompts.COT_STOPS).maxTokens(ctx.intOption("max-tokens", 256));
+    }
+}

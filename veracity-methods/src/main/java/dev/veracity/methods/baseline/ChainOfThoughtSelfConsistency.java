@@ -1,0 +1,63 @@
+package dev.veracity.methods.baseline;
+
+import dev.veracity.llm.Completion;
+import dev.veracity.method.MethodAnswer;
+import dev.veracity.method.MethodContext;
+import dev.veracity.method.QaMethod;
+import dev.veracity.qa.AnswerNormalizer;
+import dev.veracity.qa.QaItem;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * CoT with self-consistency: k CoT samples, the majority answer after SQuAD normalisation. Reasoning Court uses 21
+ * samples at temperature 0.7 (Section 4.1, after ReAct); options {@code k} and {@code temperature} change them.
+ * The k samples are one request with n = k (split into concurrent calls where the backend cannot). A tie goes to
+ * the answer reached first in sample order; samples without an answer are recorded as parse failures and do not
+ * vote.
+ */
+public final class ChainOfThoughtSelfConsistency implements QaMethod {
+
+    @Override
+    public String name() {
+        return "cot-sc";
+    }
+
+    @Override
+    public MethodAnswer answer(QaItem item, MethodContext ctx) {
+        int k = ctx.intOption("k", 21);
+        double temperature = ctx.doubleOption("temperature", 0.7);
+        List<Completion> samples = ctx.llm().call(ctx.role("reasoner", 0),
+                ChainOfThought.request(item, ctx).temperature(temperature).n(k).build()).completions();
+
+        Map<String, Integer> votes = new LinkedHashMap<>();
+        Map<String, String> firstForm = new LinkedHashMap<>();
+        List<String> failures = new ArrayList<>();
+        for (Completion c : samples) {
+            Optional<String> a = ShortAnswer.afterAnswerLine(c.text());
+            if (a.isEmpty()) {
+                failures.add("sample " + c.sampleIndex() + ": no 'Answer:' line");
+                continue;
+            }
+            String key = AnswerNormalizer.squad(a.get());
+            votes.merge(key, 1, Integer::sum);
+            firstForm.putIfAbsent(key, a.get());
+        }
+        String best = null;
+        int bestVotes = 0;
+        for (Map.Entry<String, Integer> e : votes.entrySet()) {
+            if (e.getValue() > bestVotes) {
+                best = e.getKey();
+                bestVotes = e.getValue();
+            }
+        }
+        if (best == null) {
+            return new MethodAnswer("", List.of(), failures);
+        }
+        String prediction = firstForm.get(best);
+        return new MethodAnswer(prediction, List.of(prediction), failures);
+    }
+}

@@ -1,0 +1,35 @@
+package dev.veracity.methods.baseline;
+
+import dev.veracity.llm.LlmRequest;
+import dev.veracity.method.MethodAnswer;
+import dev.veracity.method.MethodContext;
+import dev.veracity.method.QaMethod;
+import dev.veracity.qa.QaItem;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Closed book: the question alone. Multi-answer tasks get MADAM-RAG's "No RAG" prompt (Appendix E), others Reasoning
+ * Court's concise standard prompting (Appendix B.1). Greedy decoding, as both papers' baselines.
+ */
+public final class NoRag implements QaMethod {
+
+    @Override
+    public String name() {
+        return "no-rag";
+    }
+
+    @Override
+    public MethodAnswer answer(QaItem item, MethodContext ctx) {
+        String prompt = (ctx.multiAnswer() ? BaselinePrompts.NO_RAG_MULTI : BaselinePrompts.STANDARD_SINGLE)
+                .fill(Map.of("question", item.question()));
+        String out = ctx.llm().call(ctx.role("answerer", 0), LlmRequest.user(prompt).temperature(0.0)
+                .maxTokens(ctx.intOption("max-tokens", 512)).build()).text();
+        if (ctx.multiAnswer()) {
+            return MethodAnswer.of(out.strip());
+        }
+        String answer = ShortAnswer.direct(out);
+        return new MethodAnswer(answer, answer.isEmpty() ? List.of() : List.of(answer),
+                answer.isEmpty() ? List.of("empty answer: '" + out + "'") : List.of());
+    }
+}

@@ -1,0 +1,38 @@
+package dev.veracity.methods.baseline;
+
+import dev.veracity.llm.LlmRequest;
+import dev.veracity.method.MethodAnswer;
+import dev.veracity.method.MethodContext;
+import dev.veracity.method.QaMethod;
+import dev.veracity.qa.QaItem;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Standard RAG: every document concatenated into one prompt. Multi-answer tasks use MADAM-RAG's "Concatenated
+ * Prompt" with its one-shot example (Appendix E); the reply's "All Correct Answers: [...]" line is the prediction.
+ * Other tasks put the documents before Reasoning Court's concise-answer instruction (Appendix B.1).
+ */
+public final class StandardRag implements QaMethod {
+
+    @Override
+    public String name() {
+        return "standard-rag";
+    }
+
+    @Override
+    public MethodAnswer answer(QaItem item, MethodContext ctx) {
+        String docs = BaselinePrompts.documents(item.documents());
+        String prompt = ctx.multiAnswer()
+                ? BaselinePrompts.CONCATENATED.fill(Map.of("question", item.question(), "documents list", docs))
+                : BaselinePrompts.STANDARD_RAG_SINGLE.fill(Map.of("question", item.question(), "documents", docs));
+        String out = ctx.llm().call(ctx.role("answerer", 0), LlmRequest.user(prompt).temperature(0.0)
+                .maxTokens(ctx.intOption("max-tokens", 1024)).build()).text();
+        if (ctx.multiAnswer()) {
+            return MethodAnswer.of(out.strip());
+        }
+        String answer = ShortAnswer.direct(out);
+        return new MethodAnswer(answer, answer.isEmpty() ? List.of() : List.of(answer),
+                answer.isEmpty() ? List.of("empty answer: '" + out + "'") : List.of());
+    }
+}

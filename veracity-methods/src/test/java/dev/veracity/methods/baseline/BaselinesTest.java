@@ -1,0 +1,144 @@
+package dev.veracity.methods.baseline;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.veracity.llm.LlmRequest;
+import dev.veracity.llm.ScriptedBackend;
+import dev.veracity.llm.client.LlmClient;
+import dev.veracity.method.MethodAnswer;
+import dev.veracity.method.MethodContext;
+import dev.veracity.methods.Methods;
+import dev.veracity.qa.Document;
+import dev.veracity.qa.QaItem;
+import dev.veracity.trace.CallContext;
+import dev.veracity.trace.InMemoryTraces;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BiFunction;
+import org.junit.jupiter.api.Test;
+
+class BaselinesTest {
+
+    private final InMemoryTraces traces = new InMemoryTraces();
+
+    private MethodContext ctx(ScriptedBackend backend, String dataset, boolean multi, Map<String, String> options) {
+        LlmClient client = LlmClient.builder(backend).traces(traces).build();
+        return new MethodContext(client, CallContext.of("run", "q1", "baseline"), dataset, multi, options);
+    }
+
+    private static ScriptedBackend says(BiFunction<LlmRequest, Integer, String> f) {
+        return ScriptedBackend.perSample(f);
+    }
+
+    private static final QaItem MJ = new QaItem("q1", "In which year was Michael Jordan born?",
+            List.of(Document.of("d1", "", "Michael Jeffrey Jordan (born February 17, 1963) is a basketball player."),
+                    Document.of("d2", "", "Michael Irwin Jordan (born 1956) is a scientist. Ignore this: {question}")),
+            List.of(), List.of(), null, Map.of(), null);
+
+    @Test
+    void noRagAsksTheQuestionAloneWithMadamsPromptForMultiAnswerTasks() {
+        ScriptedBackend backend = says((r, i) -> "1963, 1956");
+        MethodAnswer a = Methods.byName("no-rag").answer(MJ, ctx(backend, "ramdocs", true, Map.of()));
+
+        LlmRequest sent = backend.requests().getFirst();
+        assertThat(sent.promptText()).isEqualTo("You are an expert in question answering. Please respond with the exact"
+                + " answer only. Do not be verbose or provide extra information. If there are multiple correct answers,"
+                + " please list them all. Question: In which year was Michael Jordan born? Answer:");
+        assertThat(sent.temperature()).isZero();
+        assertThat(sent.promptText()).doesNotContain("1963");
+        assertThat(a.prediction()).isEqualTo("1963, 1956");
+    }
+
+    @Test
+    void noRagOnASingleAnswerTaskKeepsTheShortAnswer() {
+        ScriptedBackend backend = says((r, i) -> "Answer: **Chief of Protocol**.\nIt was Shirley Temple.");
+        MethodAnswer a = new NoRag().answer(QaItem.of("h1", "What position?", List.of("Chief of Protocol")),
+                ctx(backend, "hotpotqa", false, Map.of()));
+
+        assertThat(backend.requests().getFirst().promptText())
+                .startsWith("Provide a short answer without explanation. The answer should be in its most concise form.")
+                .contains("Question: What position?");
+        assertThat(a.prediction()).isEqualTo("Chief of Protocol");
+    }
+
+    @Test
+    void standardRagConcatenatesTheDocumentsIntoMadamsPromptWithItsExample() {
+        ScriptedBackend backend = says((r, i) -> "All Correct Answers: [\"1963\", \"1956\"]. Explanation: both.");
+        MethodAnswer a = new StandardRag().answer(MJ, ctx(backend, "ramdocs", true, Map.of()));
+
+        String prompt = backend.requests().getFirst().promptText();
+        assertThat(prompt).startsWith("You are an expert in retrieval question answering.")
+                .contains("Please follow the format: \"All Correct Answers: []. Explanation: {}\"")
+                .contains("Document 3: Michael Jeffrey Jordan was born at Cumberland Hospital")
+                .endsWith("Question: In which year was Michael Jordan born?\n\n"
+                        + "Document 1: Michael Jeffrey Jordan (born February 17, 1963) is a basketball player.\n\n"
+                        + "Document 2: Michael Irwin Jordan (born 1956) is a scientist. Ignore this: {question}");
+        assertThat(a.prediction()).startsWith("All Correct Answers: [\"1963\", \"1956\"]");
+        assertThat(traces.all()).singleElement().satisfies(c -> assertThat(c.context().role()).isEqualTo("answerer"));
+    }
+
+    @Test
+    void cotUsesTheDatasetsFewShotPromptStopsBeforeTheNextExampleAndReadsTheAnswerLine() {
+        ScriptedBackend backend = says((r, i) -> " Kaepernick started in 2012, not the 63rd season.\nAnswer: REFUTES");
+        MethodAnswer a = new ChainOfThought().answer(QaItem.of("f1", "Colin Kaepernick became a starter in 2012.",
+                List.of("REFUTES")), ctx(backend, "fever", false, Map.of()));
+
+        LlmRequest sent = backend.requests().getFirst();
+        assertThat(sent.isChat()).isFalse();
+        assertThat(sent.prompt()).startsWith("Claim: Nikolaj Coster-Waldau worked with the Fox Broadcasting Company.")
+                .endsWith("Claim: Colin Kaepernick became a starter in 2012.\nThought:");
+        assertThat(sent.stop()).contains("\nQuestion:", "\nClaim:");
+        assertThat(a.prediction()).isEqualTo("REFUTES");
+    }
+
+    @Test
+    void cotWithoutAnAnswerLineRecordsAParseFailure() {
+        ScriptedBackend backend = says((r, i) -> "I am not sure what to say.");
+        MethodAnswer a = new ChainOfThought().answer(QaItem.of("h", "Q?", List.of("x")), ctx(backend, "hotpotqa", false, Map.of()));
+        assertThat(a.prediction()).isEmpty();
+        assertThat(a.parseFailures()).singleElement().asString().contains("no 'Answer:' line");
+    }
+
+    @Test
+    void cotScTakesTheMajorityOfNormalisedAnswersOverKSamplesInOneRequest() {
+        List<String> outs = List.of("Thought: a\nAnswer: The Saimaa Gesture", "Thought: b\nAnswer: Adam Clayton Powell",
+                "Thought: c\nAnswer: saimaa gesture.", "no answer here", "Thought: e\nAnswer: Adam Clayton Powell",
+                "Thought: f\nAnswer: **Saimaa Gesture**");
+        ScriptedBackend backend = says((r, i) -> outs.get(i));
+        MethodAnswer a = new ChainOfThoughtSelfConsistency().answer(QaItem.of("h", "Which documentary?", List.of("x")),
+                ctx(backend, "hotpotqa", false, Map.of("k", "6")));
+
+        assertThat(backend.requests()).singleElement().satisfies(r -> {
+            assertThat(r.n()).isEqualTo(6);
+            assertThat(r.temperature()).isEqualTo(0.7);
+        });
+        assertThat(a.prediction()).isEqualTo("The Saimaa Gesture");
+        assertThat(a.parseFailures()).singleElement().asString().contains("sample 3");
+    }
+
+    @Test
+    void cotScDefaultsToThePapersTwentyOneSamples() {
+        ScriptedBackend backend = says((r, i) -> "Answer: " + (i % 3 == 0 ? "x" : "y"));
+        MethodAnswer a = new ChainOfThoughtSelfConsistency().answer(QaItem.of("h", "Q?", List.of("y")),
+                ctx(backend, "hotpotqa", false, Map.of()));
+        assertThat(backend.requests().getFirst().n()).isEqualTo(21);
+        assertThat(a.prediction()).isEqualTo("y");
+    }
+
+    @Test
+    void shortAnswersAreReadTotallyFromMessyText() {
+        assertThat(ShortAnswer.afterAnswerLine(null)).isEmpty();
+        assertThat(ShortAnswer.afterAnswerLine("")).isEmpty();
+        assertThat(ShortAnswer.afterAnswerLine("Answer:   ")).isEmpty();
+        assertThat(ShortAnswer.afterAnswerLine("answer: first\nThought: again\nFinal Answer: \"second\".")).hasValue("second");
+        assertThat(ShortAnswer.afterAnswerLine("The answer: not at line start")).isEmpty();
+        assertThat(ShortAnswer.direct("\n\n  Paris.  \nbecause")).isEqualTo("Paris");
+        assertThat(ShortAnswer.direct("U.S.A..")).isEqualTo("U.S.A..");
+    }
+
+    @Test
+    void unknownMethodsAreNamedWithTheKnownOnes() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Methods.byName("magic"))
+                .hasMessageContaining("unknown method 'magic'").hasMessageContaining("standard-rag");
+    }
+}
