@@ -12,7 +12,7 @@ import java.util.Locale;
 public final class AnswerNormalizer {
 
     /** Python's {@code string.punctuation}: ASCII only. */
-    static final String PUNCTUATION = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~";
+    public static final String PUNCTUATION = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~";
     /** TriviaQA adds these to {@code string.punctuation} in {@code handle_punc}. */
     static final String TRIVIAQA_EXTRA_PUNCTUATION = "\u2018\u2019\u00b4`";
     private static final String[] ARTICLES = {"a", "an", "the"};
@@ -105,7 +105,7 @@ public final class AnswerNormalizer {
         return tokens;
     }
 
-    static String text(String s) {
+    public static String text(String s) {
         return s == null ? "" : s;
     }
 }
