@@ -6,7 +6,9 @@ import picocli.CommandLine.Command;
 /** The {@code ./veracity} command line. */
 @Command(name = "veracity", mixinStandardHelpOptions = true, version = "Veracity 0.1.0",
         description = "Trustworthy retrieval-augmented answers: multi-agent methods against hallucination.",
-        subcommands = {DemoCommand.class, SimCommand.class, BenchCommand.class, TracesCommand.class,
+        subcommands = {DemoCommand.class, EvalCommand.class, ScoreCommand.class, ReportCommand.class, SimCommand.class,
+                BenchCommand.class,
+                TracesCommand.class,
                 CommandLine.HelpCommand.class})
 public final class VeracityCli implements Runnable {
 

@@ -1,0 +1,121 @@
+package dev.veracity.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.veracity.config.VeracityConfig;
+import dev.veracity.eval.data.Datasets;
+import dev.veracity.eval.run.DatasetProfile;
+import dev.veracity.eval.run.EvalRunner;
+import dev.veracity.method.QaMethod;
+import dev.veracity.methods.Methods;
+import dev.veracity.trace.TraceStore;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import me.tongfei.progressbar.ConsoleProgressBarConsumer;
+import me.tongfei.progressbar.ProgressBar;
+import me.tongfei.progressbar.ProgressBarBuilder;
+import me.tongfei.progressbar.ProgressBarStyle;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code ./veracity eval}: a method over a dataset, resumable, with the dataset's official metrics. */
+@Command(name = "eval", mixinStandardHelpOptions = true,
+        description = "Run a method over a dataset and score it. Killed and started again with the same --out, it"
+                + " finishes only the missing questions.")
+final class EvalCommand implements Callable<Integer> {
+
+    @Option(names = "--method", required = true, paramLabel = "NAME", description = "Method: ${COMPLETION-CANDIDATES}.",
+            completionCandidates = MethodNames.class)
+    String method;
+
+    @Option(names = "--dataset", required = true, paramLabel = "NAME", description = "Dataset format: ${COMPLETION-CANDIDATES}.",
+            completionCandidates = DatasetNames.class)
+    String dataset;
+
+    @Option(names = "--data", required = true, paramLabel = "FILE", description = "The dataset file (its release format).")
+    Path data;
+
+    @Option(names = "--limit", defaultValue = "0", paramLabel = "N", description = "Only the first N questions (0 = all).")
+    int limit;
+
+    @Option(names = "--out", required = true, paramLabel = "DIR",
+            description = "Output folder: results.jsonl, summary.json, traces.db.")
+    Path out;
+
+    @Option(names = "--metric", split = ",", paramLabel = "NAME",
+            description = "Metrics (default: the dataset's official ones), e.g. em,f1.")
+    List<String> metrics;
+
+    @Option(names = "--option", paramLabel = "KEY=VALUE", description = "Method option, e.g. --option k=21.")
+    Map<String, String> options = new LinkedHashMap<>();
+
+    @Option(names = "--questions-at-once", paramLabel = "N",
+            description = "Questions answered at once (default: --concurrency).")
+    Integer questionsAtOnce;
+
+    @Mixin
+    ModelOptions model;
+
+    static final class MethodNames extends java.util.ArrayList<String> {
+        MethodNames() {
+            super(Methods.names());
+        }
+    }
+
+    static final class DatasetNames extends java.util.ArrayList<String> {
+        DatasetNames() {
+            super(Datasets.names());
+        }
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        QaMethod m = Methods.byName(method);
+        Datasets.byName(dataset);
+        if (!Files.isRegularFile(data)) {
+            throw new IllegalArgumentException("no dataset file at " + data);
+        }
+        if (limit < 0) {
+            throw new IllegalArgumentException("--limit must be >= 0");
+        }
+        Files.createDirectories(out);
+        VeracityConfig base = model.resolve();
+        // The run folder keeps its own traces, so that a report reads one place.
+        VeracityConfig cfg = new VeracityConfig(base.llmBaseUrl(), base.model(), base.apiKey(), base.concurrency(),
+                base.cacheMode(), base.cacheFile(), out.resolve("traces.db"), base.timeout(), base.maxAttempts());
+        DatasetProfile profile = DatasetProfile.of(dataset).withMetrics(metrics);
+        EvalRunner.Spec spec = new EvalRunner.Spec(m, dataset, data, limit, out,
+                questionsAtOnce != null ? questionsAtOnce : cfg.concurrency(), profile, options,
+                EvalRunner.labels("model", cfg.model(), "llm_base_url", cfg.llmBaseUrl()));
+        String traceRun = out.toAbsolutePath().normalize().getFileName() + "@" + Instant.now();
+        EvalRunner.Outcome outcome;
+        try (TraceStore store = TraceStore.open(cfg.traceFile())) {
+            EvalRunner.QuestionTraces traces = new EvalRunner.QuestionTraces(store);
+            try (Stack stack = new Stack(cfg, traces);
+                 ProgressBar bar = new ProgressBarBuilder().setTaskName(method + " on " + dataset)
+                         .setStyle(ProgressBarStyle.ASCII).setUpdateIntervalMillis(500).showSpeed()
+                         .setConsumer(new ConsoleProgressBarConsumer(System.err)).setInitialMax(1).build()) {
+                outcome = EvalRunner.run(spec, stack.client, traces, traceRun, p -> {
+                    bar.maxHint(p.total());
+                    bar.stepTo(p.done());
+                    bar.setExtraMessage(" calls " + p.calls() + ", tokens " + p.tokens());
+                });
+            }
+        }
+        System.out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(outcome.summary()));
+        System.err.printf("%d questions: %d already done, %d answered now, %d failed. Results in %s%n", outcome.total(),
+                outcome.alreadyDone(), outcome.answered(), outcome.failures().size(), out.resolve("results.jsonl"));
+        if (!outcome.failures().isEmpty()) {
+            outcome.failures().stream().limit(10).forEach(f -> System.err.println("  failed " + f));
+            System.err.println("Run the same command again to retry the failed questions; finished ones are kept.");
+            return 1;
+        }
+        return 0;
+    }
+}

@@ -1,0 +1,138 @@
+package dev.veracity.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.veracity.sim.LatencyModel;
+import dev.veracity.sim.Rule;
+import dev.veracity.sim.RuleMatch;
+import dev.veracity.sim.SimConfig;
+import dev.veracity.sim.SimServer;
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The evaluation runner end to end in a separate JVM against the simulator: killed with SIGKILL mid-way and started
+ * again, it ends with exactly the asked number of distinct result lines and does not ask the model again for the
+ * questions it had finished.
+ */
+class EvalCommandTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Pattern DOC1_NUMBER = Pattern.compile("Document 1: .*?(\\d[\\d,.]*)");
+
+    @TempDir
+    Path dir;
+
+    /** A model that answers the concatenated prompt with the first number of the first document. */
+    private static String answer(RuleMatch m) {
+        String prompt = m.prompt();
+        int question = prompt.lastIndexOf("\nQuestion: ");
+        Matcher n = DOC1_NUMBER.matcher(prompt.substring(Math.max(0, question)));
+        return "All Correct Answers: [\"" + (n.find() ? n.group(1) : "unknown") + "\"]. Explanation: from Document 1.";
+    }
+
+    private Process eval(SimServer sim, Path data, Path out) throws Exception {
+        String java = ProcessHandle.current().info().command().orElse("java");
+        List<String> cmd = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED",
+                "-cp", System.getProperty("java.class.path"), "dev.veracity.cli.VeracityCli", "eval",
+                "--method", "standard-rag", "--dataset", "ramdocs", "--data", data.toString(), "--limit", "60",
+                "--out", out.toString(), "--llm-base-url", sim.baseUrl(), "--model", "sim-model", "--concurrency", "4",
+                "--cache-file", dir.resolve("cache.db").toString()));
+        return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(dir.resolve("eval-" + System.nanoTime() + ".log").toFile())
+                .start();
+    }
+
+    private static List<JsonNode> lines(Path results) throws Exception {
+        if (!Files.exists(results)) {
+            return List.of();
+        }
+        List<JsonNode> out = new ArrayList<>();
+        for (String l : Files.readAllLines(results)) {
+            if (!l.isBlank()) {
+                out.add(JSON.readTree(l));
+            }
+        }
+        return out;
+    }
+
+    private static int completeLines(Path results) throws Exception {
+        if (!Files.exists(results)) {
+            return 0;
+        }
+        String s = Files.readString(results);
+        return (int) s.chars().filter(c -> c == '\n').count();
+    }
+
+    @Test
+    void aKilledRunResumesToExactlyTheAskedQuestionsWithoutRedoingFinishedOnes() throws Exception {
+        Path ramdocs = SharedData.file("ramdocs/RAMDocs_test.jsonl").orElse(null);
+        assumeTrue(ramdocs != null, "../shared/data/ramdocs is not beside the repository");
+        Path out = dir.resolve("run");
+        Path results = out.resolve("results.jsonl");
+        try (SimServer sim = SimServer.start(SimConfig.builder().latency(LatencyModel.ofMillis(40, 0))
+                .rules(Rule.of("(?s)All Correct Answers", EvalCommandTest::answer)).build())) {
+            Process first = eval(sim, ramdocs, out);
+            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            while (completeLines(results) < 15 && first.isAlive() && System.nanoTime() < deadline) {
+                Thread.sleep(5);
+            }
+            assertThat(first.isAlive()).as("first run still going when killed").isTrue();
+            first.destroyForcibly(); // SIGKILL
+            first.waitFor();
+            long requestsAtKill = sim.counters().totalRequests();
+            int linesAtKill = completeLines(results);
+            assertThat(linesAtKill).isBetween(15, 59);
+
+            Process second = eval(sim, ramdocs, out);
+            assertThat(second.waitFor()).isZero();
+
+            List<JsonNode> all = lines(results);
+            Set<String> ids = new HashSet<>();
+            all.forEach(l -> ids.add(l.get("id").asText()));
+            assertThat(all).hasSize(60);
+            assertThat(ids).hasSize(60);
+            // Finished questions were not asked again; questions in flight at the kill may be (once each).
+            long secondRunRequests = sim.counters().totalRequests() - requestsAtKill;
+            assertThat(secondRunRequests).isLessThanOrEqualTo(60 - linesAtKill);
+            JsonNode summary = JSON.readTree(out.resolve("summary.json").toFile());
+            assertThat(summary.get("n").asInt()).isEqualTo(60);
+            assertThat(summary.get("method").asText()).isEqualTo("standard-rag");
+            assertThat(summary.at("/metrics/strict-multi").isNumber()).isTrue();
+            assertThat(summary.at("/metrics/strict-multi.precision").isNumber()).isTrue();
+            assertThat(summary.get("calls_per_question").asDouble()).isBetween(0.0, 1.0);
+            JsonNode line = all.getFirst();
+            assertThat(line.get("prediction").asText()).startsWith("All Correct Answers:");
+            assertThat(line.get("answers")).isNotEmpty();
+            assertThat(line.get("gold")).isNotEmpty();
+            assertThat(line.has("trace_run")).isTrue();
+            assertThat(out.resolve("traces.db")).exists();
+        }
+    }
+
+    @Test
+    void badArgumentsAreClearErrors() throws Exception {
+        Path out = dir.resolve("x");
+        java.io.StringWriter err = new java.io.StringWriter();
+        picocli.CommandLine cl = VeracityCli.commandLine();
+        cl.setErr(new java.io.PrintWriter(err));
+        int code = cl.execute("eval", "--method", "nope", "--dataset", "ramdocs", "--data", "missing.jsonl",
+                "--out", out.toString());
+        assertThat(code).isEqualTo(2);
+        assertThat(err.toString()).contains("unknown method 'nope'").contains("standard-rag");
+        File none = out.toFile();
+        assertThat(none).doesNotExist();
+    }
+}

@@ -1,0 +1,59 @@
+package dev.veracity.eval.metrics;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Extracts the final answer from {@code \boxed{...}}. TruthRL's code takes the first non-greedy
+ * {@code \boxed{(.*?)}}, which cuts {@code \boxed{\text{Paris}}} at the first {@code }}; this reads the first box
+ * with balanced braces instead ({@code \{} and {@code \}} are literal braces and do not count), then unwraps a
+ * whole-content {@code \text{...}}, {@code \textbf{...}}, {@code \mathrm{...}} or {@code \mbox{...}}.
+ * A box that is never closed counts as no box.
+ */
+public final class BoxedAnswer {
+
+    private static final String OPEN = "\\boxed{";
+    private static final List<String> WRAPPERS = List.of("\\text{", "\\textbf{", "\\mathrm{", "\\mbox{");
+
+    private BoxedAnswer() {}
+
+    public static Optional<String> extract(String text) {
+        if (text == null) return Optional.empty();
+        int start = text.indexOf(OPEN);
+        if (start < 0) return Optional.empty();
+        int contentStart = start + OPEN.length();
+        int end = matchingClose(text, contentStart);
+        if (end < 0) return Optional.empty();
+        return Optional.of(unwrap(text.substring(contentStart, end).strip()));
+    }
+
+    /** Index of the {@code }} closing a group whose content starts at {@code from}, or -1. */
+    private static int matchingClose(String t, int from) {
+        int depth = 1;
+        for (int i = from; i < t.length(); i++) {
+            char c = t.charAt(i);
+            if (c == '\\' && i + 1 < t.length() && (t.charAt(i + 1) == '{' || t.charAt(i + 1) == '}')) {
+                i++;
+            } else if (c == '{') {
+                depth++;
+            } else if (c == '}' && --depth == 0) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private static String unwrap(String s) {
+        boolean changed = true;
+        while (changed) {
+            changed = false;
+            for (String w : WRAPPERS) {
+                if (s.startsWith(w) && matchingClose(s, w.length()) == s.length() - 1) {
+                    s = s.substring(w.length(), s.length() - 1).strip();
+                    changed = true;
+                }
+            }
+        }
+        return s;
+    }
+}

@@ -1,0 +1,489 @@
+package dev.veracity.eval.report;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.samskivert.mustache.Mustache;
+import com.samskivert.mustache.Template;
+import dev.veracity.trace.CallRecord;
+import dev.veracity.trace.TraceStore;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.OptionalDouble;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * A static HTML report of evaluation runs: a comparison table with charts ({@code index.html}), each run's
+ * questions ({@code <run>/index.html}) and each question's full agent transcript ({@code <run>/q/<id>.html}).
+ *
+ * <p>Every page is self-contained (inline CSS, no scripts, no external URLs). All run content (questions,
+ * predictions, prompts, model outputs, errors) is untrusted and HTML-escaped by the templates; file names are
+ * derived from ids through {@link #safeName}, so no id can escape the output folder.
+ */
+public final class HtmlReport {
+
+    static {
+        System.setProperty("java.awt.headless", "true");
+    }
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Pattern UNSAFE = Pattern.compile("[^A-Za-z0-9_-]");
+    private static final int MAX_NAME = 80;
+    private static final String RESOURCES = "/dev/veracity/eval/report/";
+    private static final Mustache.Compiler MUSTACHE = Mustache.compiler().escapeHTML(true).defaultValue("")
+            .zeroIsFalse(true).emptyStringIsFalse(true);
+
+    private HtmlReport() {
+    }
+
+    /**
+     * Writes the report of {@code runDirs} into {@code outDir} (created if needed) and returns the path of its
+     * {@code index.html}.
+     */
+    public static Path write(List<Path> runDirs, Path outDir) {
+        List<RunDir> runs = runDirs.stream().map(RunDir::load).toList();
+        try {
+            Files.createDirectories(outDir);
+        } catch (IOException e) {
+            throw new UncheckedIOException("creating " + outDir + ": " + e.getMessage(), e);
+        }
+        String css = resource("style.css");
+        List<String> slugs = new ArrayList<>();
+        Set<String> used = new HashSet<>();
+        used.add("index");
+        for (RunDir run : runs) {
+            Path name = run.dir().toAbsolutePath().normalize().getFileName();
+            slugs.add(unique(safeName(name == null ? run.method() : name.toString()), used));
+        }
+        for (int i = 0; i < runs.size(); i++) {
+            writeRun(runs.get(i), slugs.get(i), outDir.resolve(slugs.get(i)), css);
+        }
+        List<Map<String, Object>> charts = writeCharts(runs, slugs, outDir);
+        List<String> metricNames = new ArrayList<>(new LinkedHashSet<>(
+                runs.stream().flatMap(r -> r.metrics().keySet().stream()).toList()));
+        List<Map<String, Object>> rows = new ArrayList<>();
+        for (int i = 0; i < runs.size(); i++) {
+            RunDir r = runs.get(i);
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put("slug", slugs.get(i));
+            row.put("method", r.method());
+            row.put("dataset", r.text("dataset"));
+            row.put("data", r.text("data"));
+            row.put("model", r.text("model"));
+            row.put("baseUrl", r.text("llm_base_url"));
+            row.put("traceRun", r.text("trace_run"));
+            row.put("started", r.text("started"));
+            row.put("finished", r.text("finished"));
+            row.put("wallSeconds", number(r.number("wall_seconds"), 1));
+            row.put("dir", r.dir().toString());
+            row.put("n", r.n());
+            row.put("skipped", r.skippedLines());
+            row.put("metrics", metricNames.stream().map(m -> {
+                Double v = r.metrics().get(m);
+                return v == null ? "" : metric(v);
+            }).toList());
+            row.put("calls", number(r.perQuestion("calls_per_question", "calls"), 2));
+            OptionalDouble prompt = r.perQuestion("prompt_tokens_per_question", "prompt_tokens");
+            OptionalDouble completion = r.perQuestion("completion_tokens_per_question", "completion_tokens");
+            row.put("tokens", prompt.isPresent() || completion.isPresent()
+                    ? number(prompt.orElse(0) + completion.orElse(0), 1) : "");
+            row.put("tokensDetail", "prompt " + number(prompt, 1) + ", completion " + number(completion, 1));
+            row.put("wallMs", number(r.perQuestion("wall_ms_per_question", "wall_ms"), 1));
+            row.put("criticalPathMs", number(r.perQuestion("critical_path_ms_per_question", "critical_path_ms"), 1));
+            row.put("parseFailures", String.valueOf(r.parseFailures()));
+            row.put("errors", String.valueOf(r.errors()));
+            rows.add(row);
+        }
+        Map<String, Object> page = new LinkedHashMap<>();
+        page.put("css", css);
+        page.put("runCount", String.valueOf(runs.size()));
+        page.put("generated", Instant.now().truncatedTo(ChronoUnit.SECONDS).toString());
+        page.put("metricNames", metricNames);
+        page.put("runs", rows);
+        page.put("charts", charts);
+        page.put("hasCharts", !charts.isEmpty());
+        Path index = outDir.resolve("index.html");
+        render("index.mustache", page, index);
+        return index;
+    }
+
+    // ---------------------------------------------------------------- charts
+
+    private static List<Map<String, Object>> writeCharts(List<RunDir> runs, List<String> slugs, Path outDir) {
+        List<Map<String, Object>> charts = new ArrayList<>();
+        if (runs.isEmpty()) {
+            return charts;
+        }
+        // metrics in [0, 1] in every run that has them, as percentages; one bar per run
+        List<String> fractions = new ArrayList<>();
+        runs.stream().flatMap(r -> r.metrics().keySet().stream()).distinct().forEach(m -> {
+            if (runs.stream().map(r -> r.metrics().get(m)).filter(Objects::nonNull).allMatch(v -> v >= 0 && v <= 1)) {
+                fractions.add(m);
+            }
+        });
+        Map<String, List<Double>> metricSeries = new LinkedHashMap<>();
+        for (int i = 0; i < runs.size(); i++) {
+            RunDir r = runs.get(i);
+            metricSeries.put(slugs.get(i), fractions.stream().map(m -> {
+                Double v = r.metrics().get(m);
+                return v == null ? null : v * 100;
+            }).toList());
+        }
+        chart(charts, outDir, "metrics.png", "Metrics per run (%)", "%", fractions, metricSeries,
+                "bar chart of the metrics per run");
+
+        Map<String, List<Double>> calls = new LinkedHashMap<>();
+        calls.put("calls / question", runs.stream().map(r -> value(r.perQuestion("calls_per_question", "calls"))).toList());
+        chart(charts, outDir, "calls.png", "Model calls per question", "calls", slugs, calls,
+                "bar chart of model calls per question per run");
+
+        Map<String, List<Double>> tokens = new LinkedHashMap<>();
+        tokens.put("prompt tokens / question", runs.stream()
+                .map(r -> value(r.perQuestion("prompt_tokens_per_question", "prompt_tokens"))).toList());
+        tokens.put("completion tokens / question", runs.stream()
+                .map(r -> value(r.perQuestion("completion_tokens_per_question", "completion_tokens"))).toList());
+        chart(charts, outDir, "tokens.png", "Tokens per question", "tokens", slugs, tokens,
+                "bar chart of prompt and completion tokens per question per run");
+
+        Map<String, List<Double>> latency = new LinkedHashMap<>();
+        latency.put("wall ms / question", runs.stream()
+                .map(r -> value(r.perQuestion("wall_ms_per_question", "wall_ms"))).toList());
+        latency.put("critical path ms / question", runs.stream()
+                .map(r -> value(r.perQuestion("critical_path_ms_per_question", "critical_path_ms"))).toList());
+        chart(charts, outDir, "latency.png", "Latency per question", "ms", slugs, latency,
+                "bar chart of wall and critical-path milliseconds per question per run");
+        return charts;
+    }
+
+    private static void chart(List<Map<String, Object>> charts, Path outDir, String file, String title, String yTitle,
+                              List<String> categories, Map<String, List<Double>> series, String alt) {
+        if (Charts.bars(outDir.resolve(file), title, yTitle, categories, series)) {
+            charts.add(Map.of("file", file, "alt", alt, "width", Charts.WIDTH, "height", Charts.HEIGHT));
+        }
+    }
+
+    private static Double value(OptionalDouble v) {
+        return v.isPresent() ? v.getAsDouble() : null;
+    }
+
+    // ---------------------------------------------------------------- run pages
+
+    private static void writeRun(RunDir run, String slug, Path dir, String css) {
+        Path qDir = dir.resolve("q");
+        try {
+            Files.createDirectories(qDir);
+        } catch (IOException e) {
+            throw new UncheckedIOException("creating " + qDir + ": " + e.getMessage(), e);
+        }
+        String traceRun = run.text("trace_run");
+        String traceNote = "";
+        TraceStore store = null;
+        if (!Files.isRegularFile(run.traces())) {
+            traceNote = "No traces.db in " + run.dir() + ": transcripts are not available for this run.";
+        } else {
+            try {
+                store = TraceStore.open(run.traces());
+                if (traceRun.isEmpty()) {
+                    List<String> ids = store.runs();
+                    if (ids.size() == 1) {
+                        traceRun = ids.get(0);
+                    } else {
+                        traceNote = "summary.json names no trace_run and traces.db holds " + ids.size()
+                                + " runs: transcripts are not available for this run.";
+                    }
+                }
+            } catch (RuntimeException e) {
+                traceNote = "traces.db could not be read: " + e.getMessage();
+                closeQuietly(store);
+                store = null;
+            }
+        }
+        try {
+            String main = run.mainMetric();
+            List<Map<String, Object>> questions = new ArrayList<>();
+            Set<String> usedFiles = new HashSet<>();
+            int index = 0;
+            for (JsonNode r : run.results()) {
+                index++;
+                String id = text(r.get("id"));
+                String file = unique(safeName(id.isEmpty() ? "q" + index : id), usedFiles) + ".html";
+                List<CallRecord> calls = List.of();
+                String questionNote = traceNote;
+                if (store != null && questionNote.isEmpty()) {
+                    try {
+                        calls = store.calls(traceRun, id);
+                        if (calls.isEmpty()) {
+                            questionNote = "No traced calls for this question in run " + traceRun + ".";
+                        }
+                    } catch (RuntimeException e) {
+                        questionNote = "Reading the calls of this question failed: " + e.getMessage();
+                    }
+                }
+                JsonNode m = r.path("metrics").path(main);
+                Map<String, Object> q = new LinkedHashMap<>();
+                q.put("index", index);
+                q.put("id", id);
+                q.put("file", file);
+                q.put("question", text(r.get("question")));
+                q.put("prediction", text(r.get("prediction")));
+                q.put("gold", String.join("; ", texts(r.get("gold"))));
+                q.put("metric", m.isNumber() ? plain(m.asDouble()) : "");
+                q.put("metricClass", m.isNumber() ? (m.asDouble() >= 0.999 ? "good" : m.asDouble() <= 0 ? "bad" : "partial") : "");
+                q.put("calls", r.path("calls").isNumber() ? r.get("calls").asText() : store != null ? String.valueOf(calls.size()) : "");
+                q.put("error", text(r.get("error")));
+                questions.add(q);
+                writeQuestion(run, slug, r, id, calls, questionNote, traceRun, css, qDir.resolve(file));
+            }
+            Map<String, Object> page = new LinkedHashMap<>();
+            page.put("css", css);
+            page.put("slug", slug);
+            page.put("method", run.method());
+            page.put("dataset", run.text("dataset"));
+            page.put("model", run.text("model"));
+            page.put("n", String.valueOf(run.n()));
+            page.put("mainMetric", main.isEmpty() ? "metric" : main);
+            page.put("mainValue", main.isEmpty() ? "" : metric(run.metrics().get(main)));
+            page.put("skipped", run.skippedLines());
+            page.put("traceNote", traceNote);
+            page.put("questions", questions);
+            render("run.mustache", page, dir.resolve("index.html"));
+        } finally {
+            closeQuietly(store);
+        }
+    }
+
+    private static void writeQuestion(RunDir run, String slug, JsonNode r, String id, List<CallRecord> calls,
+                                      String traceNote, String traceRun, String css, Path file) {
+        Map<String, Object> page = new LinkedHashMap<>();
+        page.put("css", css);
+        page.put("slug", slug);
+        page.put("method", run.method());
+        page.put("traceRun", traceRun);
+        page.put("id", id);
+        page.put("question", text(r.get("question")));
+        page.put("prediction", text(r.get("prediction")));
+        for (String k : List.of("answers", "gold", "wrong")) {
+            List<String> values = texts(r.get(k));
+            page.put(k, values);
+            page.put("has" + Character.toUpperCase(k.charAt(0)) + k.substring(1), !values.isEmpty());
+        }
+        List<Map<String, Object>> metrics = new ArrayList<>();
+        r.path("metrics").properties().forEach(e -> metrics.add(Map.of("name", e.getKey(),
+                "value", e.getValue().isNumber() ? plain(e.getValue().asDouble()) : text(e.getValue()))));
+        page.put("metrics", metrics);
+        String tokens = r.path("prompt_tokens").isNumber() || r.path("completion_tokens").isNumber()
+                ? text(r.get("prompt_tokens")) + " prompt + " + text(r.get("completion_tokens")) + " completion" : "";
+        page.put("tokens", tokens);
+        page.put("wallMs", text(r.get("wall_ms")));
+        page.put("criticalPathMs", text(r.get("critical_path_ms")));
+        page.put("error", text(r.get("error")));
+        List<String> failures = texts(r.get("parse_failures"));
+        page.put("parseFailures", failures);
+        page.put("hasParseFailures", !failures.isEmpty());
+        page.put("traceNote", traceNote);
+        List<Map<String, Object>> callViews = new ArrayList<>();
+        for (int i = 0; i < calls.size(); i++) {
+            callViews.add(callView(i + 1, calls.get(i)));
+        }
+        page.put("callCount", callViews.isEmpty() ? text(r.get("calls")) : String.valueOf(callViews.size()));
+        page.put("calls", callViews);
+        render("question.mustache", page, file);
+    }
+
+    private static Map<String, Object> callView(int index, CallRecord c) {
+        Map<String, Object> v = new LinkedHashMap<>();
+        v.put("index", index);
+        v.put("role", c.context().role().isEmpty() ? "call" : c.context().role());
+        v.put("step", String.valueOf(c.context().step()));
+        v.put("latencyMs", ms(c.latencyMicros()));
+        v.put("queueMs", ms(c.queueMicros()));
+        v.put("promptTokens", String.valueOf(c.promptTokens()));
+        v.put("completionTokens", String.valueOf(c.completionTokens()));
+        v.put("cachedTokens", c.cachedTokens());
+        v.put("cacheHit", c.cacheHit() ? "yes" : "no");
+        v.put("attempts", String.valueOf(c.attempts()));
+        v.put("retries", String.valueOf(c.retries()));
+        v.put("model", Objects.requireNonNullElse(c.model(), ""));
+        v.put("settings", Objects.requireNonNullElse(c.settings(), ""));
+        v.put("error", Objects.requireNonNullElse(c.error(), ""));
+        List<Map<String, Object>> messages = messages(c.prompt());
+        v.put("messages", messages == null ? List.of() : messages);
+        v.put("rawPrompt", messages == null ? Objects.requireNonNullElse(c.prompt(), "") : "");
+        List<Map<String, Object>> outputs = new ArrayList<>();
+        for (int i = 0; i < c.outputs().size(); i++) {
+            String finish = i < c.finishReasons().size() ? Objects.requireNonNullElse(c.finishReasons().get(i), "") : "";
+            outputs.add(Map.of("index", String.valueOf(i), "text", Objects.requireNonNullElse(c.outputs().get(i), ""),
+                    "finish", finish));
+        }
+        v.put("outputs", outputs);
+        v.put("multipleOutputs", outputs.size() > 1);
+        return v;
+    }
+
+    /** Chat messages of a prompt given as a JSON array of {role, content}, or null for a raw prompt. */
+    static List<Map<String, Object>> messages(String prompt) {
+        if (prompt == null || !prompt.stripLeading().startsWith("[")) {
+            return null;
+        }
+        JsonNode array;
+        try {
+            array = JSON.readTree(prompt);
+        } catch (IOException e) {
+            return null;
+        }
+        if (array == null || !array.isArray() || array.isEmpty()) {
+            return null;
+        }
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (JsonNode m : array) {
+            if (!m.isObject() || !m.has("content")) {
+                return null;
+            }
+            String role = text(m.get("role"));
+            JsonNode content = m.get("content");
+            String textContent;
+            if (content.isArray()) {
+                List<String> parts = new ArrayList<>();
+                for (JsonNode part : content) {
+                    parts.add(part.has("text") ? text(part.get("text")) : text(part));
+                }
+                textContent = String.join("\n", parts);
+            } else {
+                textContent = text(content);
+            }
+            out.add(Map.of("role", role.isEmpty() ? "message" : role, "roleClass", safeName(role),
+                    "content", textContent));
+        }
+        return out;
+    }
+
+    // ---------------------------------------------------------------- helpers
+
+    /**
+     * A file-name-safe form of {@code id}: letters, digits, '_' and '-' only, at most 80 characters, never empty.
+     * When characters had to be replaced or cut, a short hash of the original keeps distinct ids apart.
+     */
+    static String safeName(String id) {
+        String s = id == null ? "" : id;
+        String clean = UNSAFE.matcher(s).replaceAll("_");
+        if (clean.length() > MAX_NAME) {
+            clean = clean.substring(0, MAX_NAME);
+        }
+        if (clean.equals(s) && !clean.isEmpty()) {
+            return clean;
+        }
+        return (clean.isEmpty() ? "x" : clean) + "-" + shortHash(s);
+    }
+
+    private static String unique(String name, Set<String> used) {
+        String candidate = name;
+        for (int k = 2; !used.add(candidate.toLowerCase(Locale.ROOT)); k++) {
+            candidate = name + "-" + k;
+        }
+        return candidate;
+    }
+
+    private static String shortHash(String s) {
+        try {
+            byte[] d = MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(d, 0, 4);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static String text(JsonNode v) {
+        if (v == null || v.isNull() || v.isMissingNode()) {
+            return "";
+        }
+        return v.isValueNode() ? v.asText() : v.toString();
+    }
+
+    private static List<String> texts(JsonNode v) {
+        if (v == null || v.isNull() || v.isMissingNode()) {
+            return List.of();
+        }
+        if (!v.isArray()) {
+            return List.of(text(v));
+        }
+        List<String> out = new ArrayList<>();
+        v.forEach(e -> out.add(text(e)));
+        return out;
+    }
+
+    /** A run-level metric: a percentage when in [0, 1]. */
+    static String metric(Double v) {
+        if (v == null || v.isNaN()) {
+            return "";
+        }
+        return v >= 0 && v <= 1 ? String.format(Locale.ROOT, "%.1f%%", v * 100) : plain(v);
+    }
+
+    private static String plain(double v) {
+        if (v == Math.rint(v) && Math.abs(v) < 1e15) {
+            return String.valueOf((long) v);
+        }
+        return String.format(Locale.ROOT, "%.3f", v);
+    }
+
+    private static String number(OptionalDouble v, int decimals) {
+        return v.isPresent() ? number(v.getAsDouble(), decimals) : "";
+    }
+
+    private static String number(double v, int decimals) {
+        return String.format(Locale.ROOT, "%." + decimals + "f", v);
+    }
+
+    private static String ms(long micros) {
+        return String.format(Locale.ROOT, "%.1f", micros / 1000.0);
+    }
+
+    private static void closeQuietly(TraceStore store) {
+        if (store != null) {
+            try {
+                store.close();
+            } catch (RuntimeException ignored) {
+                // a report is read-only: a failing close loses nothing
+            }
+        }
+    }
+
+    private static String resource(String name) {
+        try (InputStream in = HtmlReport.class.getResourceAsStream(RESOURCES + name)) {
+            if (in == null) {
+                throw new IllegalStateException("missing resource " + RESOURCES + name);
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static final Map<String, Template> TEMPLATES = new java.util.concurrent.ConcurrentHashMap<>();
+
+    private static void render(String template, Map<String, Object> data, Path file) {
+        Template t = TEMPLATES.computeIfAbsent(template, n -> MUSTACHE.compile(resource(n)));
+        try {
+            Files.writeString(file, t.execute(data), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException("writing " + file + ": " + e.getMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,8 @@
+/**
+ * The HTML report of evaluation runs. {@link dev.veracity.eval.report.HtmlReport#write} reads run directories
+ * ({@code summary.json}, {@code results.jsonl}, {@code traces.db} through {@link dev.veracity.trace.TraceStore})
+ * and writes static, self-contained pages: a comparison table with XChart bar charts as PNG, each run's
+ * questions, and each question's full agent transcript. Templates are jmustache resources with HTML escaping
+ * on; every piece of run content is treated as untrusted and escaped.
+ */
+package dev.veracity.eval.report;

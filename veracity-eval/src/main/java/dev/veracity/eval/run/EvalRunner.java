@@ -1,0 +1,278 @@
+package dev.veracity.eval.run;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.veracity.eval.data.Datasets;
+import dev.veracity.eval.metrics.Aggregate;
+import dev.veracity.eval.metrics.AnswerSetParser;
+import dev.veracity.eval.metrics.ItemScore;
+import dev.veracity.eval.metrics.Metric;
+import dev.veracity.eval.metrics.Metrics;
+import dev.veracity.llm.client.LlmClient;
+import dev.veracity.method.MethodAnswer;
+import dev.veracity.method.MethodContext;
+import dev.veracity.method.QaMethod;
+import dev.veracity.qa.QaItem;
+import dev.veracity.trace.CallContext;
+import dev.veracity.trace.CallRecord;
+import dev.veracity.trace.CallStats;
+import dev.veracity.trace.TraceSink;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+
+/**
+ * Runs a method over a dataset: questions concurrently (bounded), each scored by the dataset's metrics and
+ * appended to {@code results.jsonl} as soon as it is done; then {@code summary.json} over every line. Resumable:
+ * started again with the same output folder after a kill, it answers only the questions the file lacks, and the
+ * response cache makes the calls a killed question had already finished free.
+ */
+public final class EvalRunner {
+
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    /**
+     * What to run.
+     *
+     * @param method      the method
+     * @param dataset     the dataset's name (selects the loader, the default metrics and the prompt set)
+     * @param data        the dataset file
+     * @param limit       the first {@code limit} questions of the file (0 = all)
+     * @param outDir      where results.jsonl and summary.json go
+     * @param concurrency questions answered at once
+     * @param profile     metrics and answer shape
+     * @param options     method options
+     * @param labels      what summary.json records about the model (model name, server URL)
+     */
+    public record Spec(QaMethod method, String dataset, Path data, int limit, Path outDir, int concurrency,
+                       DatasetProfile profile, Map<String, String> options, Map<String, String> labels) {
+        public Spec {
+            if (concurrency < 1) {
+                throw new IllegalArgumentException("concurrency must be >= 1");
+            }
+            options = options == null ? Map.of() : Map.copyOf(options);
+            labels = labels == null ? Map.of() : Map.copyOf(labels);
+        }
+    }
+
+    /** What a run did this time, for the progress display and the exit code. */
+    public record Outcome(int total, int alreadyDone, int answered, List<String> failures, ObjectNode summary) {
+    }
+
+    /** Live progress: done of total, calls and tokens so far. */
+    public record Progress(int done, int total, long calls, long tokens) {
+    }
+
+    /** Routes each call's trace record to the question being answered, as well as to the store. */
+    public static final class QuestionTraces implements TraceSink {
+        private final TraceSink store;
+        private final Map<String, List<CallRecord>> open = new ConcurrentHashMap<>();
+
+        public QuestionTraces(TraceSink store) {
+            this.store = store;
+        }
+
+        @Override
+        public void record(CallRecord r) {
+            store.record(r);
+            List<CallRecord> list = open.get(r.context().runId() + "\u0000" + r.context().questionId());
+            if (list != null) {
+                list.add(r);
+            }
+        }
+
+        void begin(String run, String question) {
+            open.put(run + "\u0000" + question, Collections.synchronizedList(new ArrayList<>()));
+        }
+
+        List<CallRecord> end(String run, String question) {
+            List<CallRecord> l = open.remove(run + "\u0000" + question);
+            return l == null ? List.of() : l;
+        }
+
+        @Override
+        public void flush() {
+            store.flush();
+        }
+    }
+
+    private EvalRunner() {
+    }
+
+    /**
+     * Runs the spec. The client must trace into {@code traces} (so per-question accounting sees the calls).
+     *
+     * @param traceRun the run id the calls are traced under (one per invocation, recorded in each result line)
+     */
+    public static Outcome run(Spec spec, LlmClient client, QuestionTraces traces, String traceRun,
+                              Consumer<Progress> progress) {
+        List<Metric> metrics = spec.profile().metrics().stream().map(Metrics::byName).toList();
+        List<QaItem> items;
+        try (Stream<QaItem> s = Datasets.stream(spec.dataset(), spec.data())) {
+            items = (spec.limit() > 0 ? s.limit(spec.limit()) : s).toList();
+        }
+        Instant started = Instant.now();
+        try (ResultsFile results = ResultsFile.open(spec.outDir().resolve("results.jsonl"))) {
+            List<QaItem> todo = items.stream().filter(i -> !results.isDone(i.id())).toList();
+            int already = items.size() - todo.size();
+            AtomicInteger done = new AtomicInteger(already);
+            List<String> failures = Collections.synchronizedList(new ArrayList<>());
+            long calls0 = client.counters().calls();
+            long tokens0 = client.counters().promptTokens() + client.counters().completionTokens();
+            Runnable report = () -> progress.accept(new Progress(done.get(), items.size(),
+                    client.counters().calls() - calls0,
+                    client.counters().promptTokens() + client.counters().completionTokens() - tokens0));
+            report.run();
+            Semaphore slots = new Semaphore(spec.concurrency());
+            try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+                for (QaItem item : todo) {
+                    slots.acquireUninterruptibly();
+                    pool.submit(() -> {
+                        try {
+                            results.append(answer(spec, item, client, traces, traceRun, metrics));
+                            done.incrementAndGet();
+                        } catch (RuntimeException e) {
+                            failures.add(item.id() + ": " + e.getMessage());
+                        } finally {
+                            slots.release();
+                            report.run();
+                        }
+                    });
+                }
+            }
+            traces.flush();
+            ObjectNode summary = summary(spec, results.lines(), metrics, failures.size(), traceRun, started);
+            write(spec.outDir().resolve("summary.json"), summary);
+            return new Outcome(items.size(), already, todo.size() - failures.size(), List.copyOf(failures), summary);
+        }
+    }
+
+    private static ObjectNode answer(Spec spec, QaItem item, LlmClient client, QuestionTraces traces, String traceRun,
+                                     List<Metric> metrics) {
+        CallContext calls = CallContext.of(traceRun, item.id(), spec.method().name());
+        MethodContext ctx = new MethodContext(client, calls, spec.dataset(), spec.profile().multiAnswer(), spec.options());
+        traces.begin(traceRun, item.id());
+        MethodAnswer answer;
+        List<CallRecord> made;
+        try {
+            answer = spec.method().answer(item, ctx);
+        } finally {
+            made = traces.end(traceRun, item.id());
+        }
+        CallStats stats = CallStats.ofQuestion(made);
+        List<String> gold = spec.profile().multiAnswer() ? item.goldTexts() : item.goldForms();
+        ObjectNode o = JSON.createObjectNode();
+        o.put("id", item.id());
+        o.put("question", item.question());
+        o.put("prediction", answer.prediction());
+        List<String> answers = !answer.answers().isEmpty() ? answer.answers()
+                : spec.profile().multiAnswer() ? AnswerSetParser.parse(answer.prediction()) : List.of();
+        ArrayNode answersNode = o.putArray("answers");
+        answers.forEach(answersNode::add);
+        ArrayNode goldNode = o.putArray("gold");
+        gold.forEach(goldNode::add);
+        ArrayNode wrongNode = o.putArray("wrong");
+        item.wrong().forEach(wrongNode::add);
+        ObjectNode m = o.putObject("metrics");
+        for (Metric metric : metrics) {
+            ItemScore s = metric.score(answer.prediction(), gold, item.wrong());
+            m.put(metric.name(), s.score());
+            s.fields().forEach((k, v) -> m.set(metric.name() + "." + k, JSON.valueToTree(v)));
+        }
+        o.put("calls", stats.calls());
+        o.put("prompt_tokens", stats.promptTokens());
+        o.put("completion_tokens", stats.completionTokens());
+        o.put("cache_hits", stats.cacheHits());
+        o.put("wall_ms", millis(stats.wall()));
+        o.put("critical_path_ms", millis(stats.criticalPath()));
+        o.put("trace_run", traceRun);
+        ArrayNode pf = o.putArray("parse_failures");
+        answer.parseFailures().forEach(pf::add);
+        return o;
+    }
+
+    /** Aggregates over every line of the file (this run's and earlier ones'), re-scoring from the stored fields. */
+    static ObjectNode summary(Spec spec, List<JsonNode> lines, List<Metric> metrics, int errors, String traceRun,
+                              Instant started) {
+        ObjectNode s = JSON.createObjectNode();
+        s.put("method", spec.method().name());
+        s.put("dataset", spec.dataset());
+        s.put("data", spec.data().toString());
+        spec.labels().forEach(s::put);
+        s.put("trace_run", traceRun);
+        s.put("n", lines.size());
+        ObjectNode m = s.putObject("metrics");
+        for (Metric metric : metrics) {
+            List<ItemScore> scores = new ArrayList<>();
+            for (JsonNode l : lines) {
+                scores.add(metric.score(l.path("prediction").asText(""), strings(l.path("gold")), strings(l.path("wrong"))));
+            }
+            Aggregate a = metric.aggregate(scores);
+            m.put(metric.name(), a.mean());
+            a.extras().forEach((k, v) -> m.put(metric.name() + "." + k, v.doubleValue()));
+        }
+        s.put("calls_per_question", mean(lines, "calls"));
+        s.put("prompt_tokens_per_question", mean(lines, "prompt_tokens"));
+        s.put("completion_tokens_per_question", mean(lines, "completion_tokens"));
+        s.put("wall_ms_per_question", mean(lines, "wall_ms"));
+        s.put("critical_path_ms_per_question", mean(lines, "critical_path_ms"));
+        s.put("parse_failures", lines.stream().mapToInt(l -> l.path("parse_failures").size()).sum());
+        s.put("errors", errors);
+        s.put("started", started.toString());
+        s.put("finished", Instant.now().toString());
+        s.put("wall_seconds", Duration.between(started, Instant.now()).toMillis() / 1000.0);
+        return s;
+    }
+
+    private static List<String> strings(JsonNode arr) {
+        List<String> out = new ArrayList<>();
+        arr.forEach(n -> out.add(n.asText()));
+        return out;
+    }
+
+    private static double mean(List<JsonNode> lines, String field) {
+        return lines.isEmpty() ? 0 : lines.stream().mapToDouble(l -> l.path(field).asDouble()).sum() / lines.size();
+    }
+
+    private static double millis(Duration d) {
+        return Math.round(d.toNanos() / 1e4) / 100.0;
+    }
+
+    private static void write(Path file, ObjectNode json) {
+        try {
+            Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+            Files.writeString(tmp, JSON.writeValueAsString(json) + "\n");
+            Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                    java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Labels as an ordered map, for {@link Spec#labels()}. */
+    public static Map<String, String> labels(String... kv) {
+        Map<String, String> m = new LinkedHashMap<>();
+        for (int i = 0; i + 1 < kv.length; i += 2) {
+            m.put(kv[i], kv[i + 1]);
+        }
+        return m;
+    }
+}

@@ -1,0 +1,6 @@
+/**
+ * Evaluation runs: {@link dev.veracity.eval.run.EvalRunner} answers a dataset's questions concurrently with a
+ * method, scores them with the dataset's official metrics, and writes {@code results.jsonl} (resumable after a
+ * kill: {@link dev.veracity.eval.run.ResultsFile}) and {@code summary.json}.
+ */
+package dev.veracity.eval.run;

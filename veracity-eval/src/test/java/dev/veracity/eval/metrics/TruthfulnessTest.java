@@ -1,0 +1,70 @@
+package dev.veracity.eval.metrics;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class TruthfulnessTest {
+
+    @Test
+    void boxExtractionHandlesNestedBraces() {
+        // TruthRL's \boxed{(.*?)} would return "\text{Paris"
+        assertThat(BoxedAnswer.extract("so \\boxed{\\text{Paris}}.")).hasValue("Paris");
+        assertThat(BoxedAnswer.extract("\\boxed{\\frac{1}{\\sqrt{2}}}")).hasValue("\\frac{1}{\\sqrt{2}}");
+        assertThat(BoxedAnswer.extract("\\boxed{x^{2}+1} then \\boxed{b}")).hasValue("x^{2}+1");
+        assertThat(BoxedAnswer.extract("\\boxed{\\{1\\}}")).hasValue("\\{1\\}");
+        assertThat(BoxedAnswer.extract("\\boxed{unclosed {x}")).isEmpty();
+        assertThat(BoxedAnswer.extract("Paris")).isEmpty();
+        assertThat(BoxedAnswer.extract(null)).isEmpty();
+    }
+
+    @Test
+    void outcomesFollowTheRewardOrder() {
+        Truthfulness t = new Truthfulness();
+        List<String> gold = List.of("Paris");
+        assertThat(t.outcome("<think>..</think> \\boxed{\\text{The Paris}}", gold)).isEqualTo(Truthfulness.Outcome.CORRECT);
+        assertThat(t.outcome("\\boxed{I don't know}", gold)).isEqualTo(Truthfulness.Outcome.ABSTAIN);
+        assertThat(t.outcome("\\boxed{I DON\u2019T KNOW.}", gold)).isEqualTo(Truthfulness.Outcome.ABSTAIN);
+        assertThat(t.outcome("\\boxed{I do not know the answer}", gold)).isEqualTo(Truthfulness.Outcome.ABSTAIN);
+        assertThat(t.outcome("\\boxed{Lyon}", gold)).isEqualTo(Truthfulness.Outcome.HALLUCINATE);
+        // EM, not containment: "Paris, France" is not "paris"
+        assertThat(t.outcome("\\boxed{Paris, France}", gold)).isEqualTo(Truthfulness.Outcome.HALLUCINATE);
+        // right answer without a box is still a hallucination by default
+        assertThat(t.outcome("Paris", gold)).isEqualTo(Truthfulness.Outcome.HALLUCINATE);
+        assertThat(new Truthfulness(Truthfulness.NoBoxPolicy.EXCLUDE).outcome("Paris", gold))
+                .isEqualTo(Truthfulness.Outcome.NO_BOX);
+    }
+
+    @Test
+    void aggregatesAccuracyAbstentionHallucinationTruthfulness() {
+        List<String> gold = List.of("Paris");
+        List<String> preds = List.of("\\boxed{Paris}", "\\boxed{I don't know}", "\\boxed{Lyon}", "Paris");
+        // default: n 4; correct 1, abstain 1, hallucinate 2 -> acc .25, abst .25, hall .5, truth -.25
+        // = (2*1 + 1 - 4) / 4
+        Truthfulness t = new Truthfulness();
+        Aggregate a = t.aggregate(preds.stream().map(p -> t.score(p, gold)).toList());
+        assertThat(a.n()).isEqualTo(4);
+        assertThat(a.mean()).isCloseTo(-0.25, within(1e-12));
+        assertThat(a.extras()).containsEntry("accuracy", 0.25).containsEntry("abstention", 0.25)
+                .containsEntry("hallucination", 0.5).containsEntry("truthfulness", -0.25);
+        // excluding the no-box item: n 3, acc 1/3, hall 1/3, truth 0
+        Truthfulness x = new Truthfulness(Truthfulness.NoBoxPolicy.EXCLUDE);
+        List<ItemScore> xs = preds.stream().map(p -> x.score(p, gold)).toList();
+        assertThat(xs.get(3).counted()).isFalse();
+        assertThat(xs.get(3).fields()).containsEntry("outcome", "no_box");
+        Aggregate b = x.aggregate(xs);
+        assertThat(b.n()).isEqualTo(3);
+        assertThat((double) b.extras().get("accuracy")).isCloseTo(1.0 / 3, within(1e-12));
+        assertThat((double) b.extras().get("truthfulness")).isCloseTo(0.0, within(1e-12));
+        assertThat(b.extras()).containsEntry("excluded_no_box", 1);
+    }
+
+    @Test
+    void perItemFields() {
+        ItemScore s = new Truthfulness().score("\\boxed{Lyon}", List.of("Paris"));
+        assertThat(s.score()).isEqualTo(-1.0);
+        assertThat(s.fields()).containsEntry("outcome", "hallucinate").containsEntry("boxed", true);
+    }
+}

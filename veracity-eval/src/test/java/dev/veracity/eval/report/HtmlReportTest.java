@@ -1,0 +1,116 @@
+package dev.veracity.eval.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.awt.image.BufferedImage;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import javax.imageio.ImageIO;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class HtmlReportTest {
+
+    @TempDir
+    Path tmp;
+
+    private Path report() throws IOException {
+        Path a = ReportFixtures.run(tmp, "standard-rag-ramdocs", "standard-rag",
+                "{\"strict-multi\": 0.35, \"precision\": 0.6, \"recall\": 0.5, \"f1\": 0.52}", true);
+        Path b = ReportFixtures.run(tmp, "madam-rag-ramdocs", "madam-rag",
+                "{\"strict-multi\": 0.5, \"f1\": 0.61, \"rounds\": 2.5}", true);
+        return HtmlReport.write(List.of(a, b), tmp.resolve("report"));
+    }
+
+    @Test
+    void indexComparesRunsWithEveryMetricAsAColumn() throws IOException {
+        Path index = report();
+        assertThat(index).isEqualTo(tmp.resolve("report/index.html"));
+        String html = Files.readString(index);
+        assertThat(html).contains("standard-rag", "madam-rag", "ramdocs",
+                "<th class=\"num\">strict-multi</th>", "<th class=\"num\">precision</th>",
+                "<th class=\"num\">recall</th>", "<th class=\"num\">f1</th>", "<th class=\"num\">rounds</th>",
+                "35.0%", "52.0%", "61.0%", "2.500", "908.3", "231.5", "230.2",
+                "href=\"standard-rag-ramdocs/index.html\"", "href=\"madam-rag-ramdocs/index.html\"",
+                "<img src=\"metrics.png\"", "<img src=\"calls.png\"", "<img src=\"tokens.png\"");
+        assertThat(html.split("<tr>", -1)).hasSize(4); // header + two runs
+        assertThat(html).doesNotContainPattern("(?i)(src|href)=\"(https?:)?//");
+    }
+
+    @Test
+    void chartsAreValidPngs() throws IOException {
+        Path out = report().getParent();
+        for (String name : List.of("metrics.png", "calls.png", "tokens.png", "latency.png")) {
+            Path png = out.resolve(name);
+            assertThat(png).exists();
+            assertThat(Files.size(png)).as(name).isGreaterThan(5_000);
+            BufferedImage image = ImageIO.read(png.toFile());
+            assertThat(image).as(name).isNotNull();
+            assertThat(image.getWidth()).isEqualTo(Charts.WIDTH);
+            assertThat(image.getHeight()).isEqualTo(Charts.HEIGHT);
+        }
+    }
+
+    @Test
+    void runPageListsReadableQuestionsAndCountsTheTruncatedLine() throws IOException {
+        Path out = report().getParent();
+        String html = Files.readString(out.resolve("standard-rag-ramdocs/index.html"));
+        assertThat(html).contains("q1", "Capital of France?", "William Shakespeare", "href=\"q/q1.html\"",
+                "1 line(s) of results.jsonl could not be read", "Who wrote &lt;i&gt;Hamlet&lt;/i&gt;?");
+        assertThat(html).doesNotContain("q4", "Truncated");
+        assertThat(html).doesNotContainPattern("(?i)<script|<img|<i>");
+    }
+
+    @Test
+    void transcriptShowsEveryCallEscaped() throws IOException {
+        Path out = report().getParent();
+        String html = Files.readString(out.resolve("standard-rag-ramdocs/q/q1.html"));
+        assertThat(html).contains("&lt;script&gt;alert(1)&lt;/script&gt;", "#1 solver", "#2 aggregator",
+                "You answer questions.", "Who wrote &lt;i&gt;Hamlet&lt;/i&gt;? &amp; why", "role-system", "role-user",
+                "Shakespeare &quot;quoted&quot;", "latency 150.0 ms", "400 + 30", "cache hit: yes", "cache hit: no",
+                "&lt;img src", "onerror", "alert(4)", "javascript:alert(3)", "sample 1");
+        assertThat(html.indexOf("#1 solver")).isLessThan(html.indexOf("#2 aggregator"));
+        assertThat(html).doesNotContainPattern("(?i)<script|<img|<a href=\"javascript");
+        assertThat(html).doesNotContainPattern("(?i)(src|href)=\"(https?:)?//");
+    }
+
+    @Test
+    void hostileIdsGiveSafeFileNamesInsideTheRunFolder() throws IOException {
+        Path out = report().getParent();
+        Path qDir = out.resolve("standard-rag-ramdocs/q");
+        try (Stream<Path> files = Files.list(qDir)) {
+            List<String> names = files.map(p -> p.getFileName().toString()).sorted().toList();
+            assertThat(names).hasSize(3).contains("q1.html", "q3.html");
+            assertThat(names).allMatch(n -> n.matches("[A-Za-z0-9_-]+\\.html"));
+        }
+        String safe = HtmlReport.safeName(ReportFixtures.HOSTILE_ID) + ".html";
+        String page = Files.readString(qDir.resolve(safe));
+        assertThat(page).contains("Capital of France?", "retries 1", "HTTP 503 &lt;html&gt;",
+                "../../etc/&lt;b&gt;passwd");
+        assertThat(Files.readString(out.resolve("standard-rag-ramdocs/index.html"))).contains("href=\"q/" + safe + "\"");
+        String failed = Files.readString(qDir.resolve("q3.html"));
+        assertThat(failed).contains("No traced calls for this question", "backend failed: &lt;img");
+    }
+
+    @Test
+    void missingTracesAreReportedAndOptionalFieldsMayBeAbsent() throws IOException {
+        Path dir = ReportFixtures.run(tmp, "no-traces", "march", "{\"accuracy\": 0.7}", false);
+        Files.writeString(dir.resolve("summary.json"), "{\"method\": \"march\", \"metrics\": {\"accuracy\": 0.7}}");
+        Path index = HtmlReport.write(List.of(dir), tmp.resolve("r2"));
+        assertThat(Files.readString(index)).contains("march", "70.0%", "<td class=\"num\">3</td>");
+        assertThat(Files.readString(tmp.resolve("r2/no-traces/q/q1.html"))).contains("No traces.db");
+        assertThat(dir.resolve("traces.db")).doesNotExist();
+    }
+
+    @Test
+    void safeNamesAreStableAndDistinct() {
+        assertThat(HtmlReport.safeName("abc-1_2")).isEqualTo("abc-1_2");
+        assertThat(HtmlReport.safeName("a/b")).isNotEqualTo(HtmlReport.safeName("a_b")).matches("[A-Za-z0-9_-]+");
+        assertThat(HtmlReport.safeName("..")).matches("[A-Za-z0-9_-]+");
+        assertThat(HtmlReport.safeName("")).isNotEmpty();
+        assertThat(HtmlReport.safeName("x".repeat(500)).length()).isLessThan(100);
+    }
+}
