@@ -100,7 +100,8 @@ final class EvalCommand implements Callable<Integer> {
             try (Stack stack = new Stack(cfg, traces);
                  ProgressBar bar = new ProgressBarBuilder().setTaskName(method + " on " + dataset)
                          .setStyle(ProgressBarStyle.ASCII).setUpdateIntervalMillis(500).showSpeed()
-                         .setConsumer(new ConsoleProgressBarConsumer(System.err)).setInitialMax(1).build()) {
+                         .setConsumer(new ConsoleProgressBarConsumer(System.err, 140))
+                         .setInitialMax(limit > 0 ? limit : -1).build()) {
                 outcome = EvalRunner.run(spec, stack.client, traces, traceRun, p -> {
                     bar.maxHint(p.total());
                     bar.stepTo(p.done());
