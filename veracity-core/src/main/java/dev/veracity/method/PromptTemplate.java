@@ -31,7 +31,7 @@ public final class PromptTemplate {
             if (in == null) {
                 throw new IllegalStateException("prompt resource " + file + " is missing next to " + owner.getName());
             }
-            String raw = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            String raw = new String(in.readAllBytes(), StandardCharsets.UTF_8).replace("\r\n", "\n");
             return new PromptTemplate(file, stripComments(raw));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read prompt " + file, e);
