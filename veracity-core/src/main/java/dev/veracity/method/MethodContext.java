@@ -1,6 +1,8 @@
 package dev.veracity.method;
 
 import dev.veracity.llm.client.LlmClient;
+import dev.veracity.retrieval.Embedder;
+import dev.veracity.retrieval.Retriever;
 import dev.veracity.trace.CallContext;
 import java.util.Map;
 import java.util.Objects;
@@ -16,9 +18,33 @@ import java.util.Objects;
  * @param multiAnswer the dataset expects every valid answer of an ambiguous question (RAMDocs, AmbigDocs,
  *                    FaithEval as MADAM-RAG runs them), in the "All Correct Answers: [...]" format
  * @param options     method settings from the command line ({@code --option k=21}), by name
+ * @param retriever   a retriever for methods that search (C-3PO, Reasoning Court), or null
+ * @param embedder    an embedder for methods that compare documents (Speculative RAG), or null
  */
 public record MethodContext(LlmClient llm, CallContext calls, String dataset, boolean multiAnswer,
-                            Map<String, String> options) {
+                            Map<String, String> options, Retriever retriever, Embedder embedder) {
+
+    /** A context without retrieval tools. */
+    public MethodContext(LlmClient llm, CallContext calls, String dataset, boolean multiAnswer,
+                         Map<String, String> options) {
+        this(llm, calls, dataset, multiAnswer, options, null, null);
+    }
+
+    /** The retriever; an error that says how to supply one when the method needs it and there is none. */
+    public Retriever requireRetriever() {
+        if (retriever == null) {
+            throw new IllegalStateException("this method searches: give it an index (--index DIR) or a retriever");
+        }
+        return retriever;
+    }
+
+    /** The embedder; an error when the method needs one and there is none. */
+    public Embedder requireEmbedder() {
+        if (embedder == null) {
+            throw new IllegalStateException("this method compares documents by embedding: give it an embedder");
+        }
+        return embedder;
+    }
 
     public MethodContext {
         Objects.requireNonNull(llm, "llm");
