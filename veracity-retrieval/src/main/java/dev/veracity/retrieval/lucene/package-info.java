@@ -1,0 +1,2 @@
+/** Lucene-backed retrieval. */
+package dev.veracity.retrieval.lucene;
