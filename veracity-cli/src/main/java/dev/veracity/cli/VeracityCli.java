@@ -8,7 +8,7 @@ import picocli.CommandLine.Command;
         description = "Trustworthy retrieval-augmented answers: multi-agent methods against hallucination.",
         subcommands = {DemoCommand.class, EvalCommand.class, ScoreCommand.class, ReportCommand.class, SimCommand.class,
                 BenchCommand.class,
-                TracesCommand.class,
+                TracesCommand.class, RamdocsCommand.class,
                 CommandLine.HelpCommand.class})
 public final class VeracityCli implements Runnable {
 

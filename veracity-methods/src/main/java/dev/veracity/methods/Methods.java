@@ -5,6 +5,10 @@ import dev.veracity.methods.baseline.ChainOfThought;
 import dev.veracity.methods.baseline.ChainOfThoughtSelfConsistency;
 import dev.veracity.methods.baseline.NoRag;
 import dev.veracity.methods.baseline.StandardRag;
+import dev.veracity.methods.madam.MadamRag;
+import dev.veracity.methods.madam.baseline.AstuteRag;
+import dev.veracity.methods.madam.baseline.SelfReflection;
+import dev.veracity.methods.madam.baseline.SpeculativeRag;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -20,6 +24,10 @@ public final class Methods {
         ALL.put("standard-rag", StandardRag::new);
         ALL.put("cot", ChainOfThought::new);
         ALL.put("cot-sc", ChainOfThoughtSelfConsistency::new);
+        ALL.put("madam-rag", MadamRag::new);
+        ALL.put("self-reflection", SelfReflection::new);
+        ALL.put("astute-rag", AstuteRag::new);
+        ALL.put("speculative-rag", SpeculativeRag::new);
     }
 
     private Methods() {

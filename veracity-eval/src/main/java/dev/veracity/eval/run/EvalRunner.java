@@ -16,6 +16,8 @@ import dev.veracity.method.MethodAnswer;
 import dev.veracity.method.MethodContext;
 import dev.veracity.method.QaMethod;
 import dev.veracity.qa.QaItem;
+import dev.veracity.retrieval.Embedder;
+import dev.veracity.retrieval.Retriever;
 import dev.veracity.trace.CallContext;
 import dev.veracity.trace.CallRecord;
 import dev.veracity.trace.CallStats;
@@ -61,9 +63,19 @@ public final class EvalRunner {
      * @param profile     metrics and answer shape
      * @param options     method options
      * @param labels      what summary.json records about the model (model name, server URL)
+     * @param retriever   for methods that search, or null
+     * @param embedder    for methods that compare documents by embedding, or null
      */
     public record Spec(QaMethod method, String dataset, Path data, int limit, Path outDir, int concurrency,
-                       DatasetProfile profile, Map<String, String> options, Map<String, String> labels) {
+                       DatasetProfile profile, Map<String, String> options, Map<String, String> labels,
+                       Retriever retriever, Embedder embedder) {
+
+        /** A spec without retrieval tools. */
+        public Spec(QaMethod method, String dataset, Path data, int limit, Path outDir, int concurrency,
+                    DatasetProfile profile, Map<String, String> options, Map<String, String> labels) {
+            this(method, dataset, data, limit, outDir, concurrency, profile, options, labels, null, null);
+        }
+
         public Spec {
             if (concurrency < 1) {
                 throw new IllegalArgumentException("concurrency must be >= 1");
@@ -168,7 +180,8 @@ public final class EvalRunner {
     private static ObjectNode answer(Spec spec, QaItem item, LlmClient client, QuestionTraces traces, String traceRun,
                                      List<Metric> metrics) {
         CallContext calls = CallContext.of(traceRun, item.id(), spec.method().name());
-        MethodContext ctx = new MethodContext(client, calls, spec.dataset(), spec.profile().multiAnswer(), spec.options());
+        MethodContext ctx = new MethodContext(client, calls, spec.dataset(), spec.profile().multiAnswer(), spec.options(),
+                spec.retriever(), spec.embedder());
         traces.begin(traceRun, item.id());
         MethodAnswer answer;
         List<CallRecord> made;

@@ -1,0 +1,90 @@
+package dev.veracity.methods.madam;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ParsersTest {
+
+    @Test
+    void agentFormatOfTheAppendix() {
+        AgentOutput o = AgentOutputParser.parse("Answer: 1963. Explanation: The document says born February 17, 1963.");
+        assertThat(o.parsed()).isTrue();
+        assertThat(o.answer()).isEqualTo("1963");
+        assertThat(o.explanation()).isEqualTo("The document says born February 17, 1963");
+    }
+
+    @Test
+    void agentVariants() {
+        assertThat(AgentOutputParser.parse("**Answer:** {Mahesh Bhatt}.\n**Explanation:** it says so.").answer())
+                .isEqualTo("Mahesh Bhatt");
+        assertThat(AgentOutputParser.parse("Let me think.\nanswer: \"American football\"\nBecause the page says.").answer())
+                .isEqualTo("American football");
+        AgentOutput noExpl = AgentOutputParser.parse("Answer: 3,559 people");
+        assertThat(noExpl.answer()).isEqualTo("3,559 people");
+        assertThat(noExpl.explanation()).isEmpty();
+        assertThat(AgentOutputParser.parse("Answer: Washington D.C. Explanation: x").answer()).isEqualTo("Washington D.C.");
+        assertThat(AgentOutputParser.parse("Answer: Unknown. Explanation: not in the document.").answer()).isEqualTo("Unknown");
+        // an explanation that quotes another agent's answer does not move the answer
+        assertThat(AgentOutputParser.parse("Answer: 1956. Explanation: Agent 1 said Answer: 1963.").answer()).isEqualTo("1956");
+    }
+
+    @Test
+    void agentWithoutMarkerIsAFailureNotAnException() {
+        AgentOutput o = AgentOutputParser.parse("I cannot tell from this document.");
+        assertThat(o.parsed()).isFalse();
+        assertThat(o.answer()).isEmpty();
+        assertThat(AgentOutputParser.parse(null).parsed()).isFalse();
+        assertThat(AgentOutputParser.parse("").answer()).isEmpty();
+    }
+
+    @Test
+    void aggregatorFormats() {
+        assertThat(AggregatorOutputParser.parse("All Correct Answers: [\"1963\", \"1956\"]. Explanation: both.").answers())
+                .containsExactly("1963", "1956");
+        assertThat(AggregatorOutputParser.parse("All Correct Answers: ['Rock 'n' Roll', 'x, y']").answers())
+                .containsExactly("Rock 'n' Roll", "x, y");
+        assertThat(AggregatorOutputParser.parse("All Correct Answers: [\u201C1963\u201D, \u201C1956\u201D]").answers())
+                .containsExactly("1963", "1956");
+        assertThat(AggregatorOutputParser.parse("**All Correct Answers:** [1963, 1956, 1963]").answers())
+                .containsExactly("1963", "1956");
+        AggregatorOutput noBracket = AggregatorOutputParser.parse("all correct answers: 1963, 1956. Explanation: because");
+        assertThat(noBracket.answers()).containsExactly("1963", "1956");
+        assertThat(noBracket.explanation()).isEqualTo("because");
+        AggregatorOutput noExpl = AggregatorOutputParser.parse("All Correct Answers: [\"Paris\"]");
+        assertThat(noExpl.explanation()).isEmpty();
+        assertThat(noExpl.parsed()).isTrue();
+        // the last marker counts (a model that first repeats the example)
+        assertThat(AggregatorOutputParser.parse("All Correct Answers: [\"1963\"]\nWait.\nAll Correct Answers: [\"3,559 people\"]. Explanation: e")
+                .answers()).containsExactly("3,559 people");
+        assertThat(AggregatorOutputParser.parse("All Correct Answers: [\"a \\\"b\\\"\"]").answers()).containsExactly("a \"b\"");
+        assertThat(AggregatorOutputParser.parse("All Correct Answers: [\"unclosed").answers()).containsExactly("unclosed");
+    }
+
+    @Test
+    void aggregatorWithoutMarkerFallsBackAndSaysSo() {
+        AggregatorOutput o = AggregatorOutputParser.parse("The answers are [1963, 1956].");
+        assertThat(o.parsed()).isFalse();
+        assertThat(o.answers()).containsExactly("1963", "1956");
+        assertThat(AggregatorOutputParser.parse(null).answers()).isEmpty();
+        assertThat(AggregatorOutputParser.parse("   ").parsed()).isFalse();
+    }
+
+    @Test
+    void predictionRoundTripsThroughTheParser() {
+        AggregatorOutput o = new AggregatorOutput(List.of("a \"quoted\" b", "c, d", "back\\slash"), "why\nnot", "", true);
+        assertThat(AggregatorOutputParser.parse(o.prediction()).answers()).containsExactlyElementsOf(o.answers());
+        assertThat(o.prediction()).startsWith("All Correct Answers: [").endsWith("Explanation: why not");
+    }
+
+    @Test
+    void earlyStopIsContainmentEitherWay() {
+        List<AgentOutput> r1 = List.of(AgentOutputParser.parse("Answer: 1963"), AgentOutputParser.parse("Answer: Mahesh Bhatt"));
+        List<AgentOutput> same = List.of(AgentOutputParser.parse("Answer: born 1963."), AgentOutputParser.parse("Answer: Bhatt"));
+        List<AgentOutput> changed = List.of(AgentOutputParser.parse("Answer: 1963"), AgentOutputParser.parse("Answer: Raj Kapoor"));
+        assertThat(EarlyStop.converged(r1, same)).isTrue();
+        assertThat(EarlyStop.converged(r1, changed)).isFalse();
+        assertThat(EarlyStop.converged(null, r1)).isFalse();
+    }
+}
