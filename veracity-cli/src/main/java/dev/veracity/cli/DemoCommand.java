@@ -2,6 +2,7 @@ package dev.veracity.cli;
 
 import dev.veracity.concurrent.Parallel;
 import dev.veracity.config.VeracityConfig;
+import dev.veracity.eval.data.Datasets;
 import dev.veracity.llm.LlmRequest;
 import dev.veracity.llm.client.LlmClient;
 import dev.veracity.sim.LatencyModel;
@@ -12,8 +13,10 @@ import dev.veracity.sim.SimServer;
 import dev.veracity.trace.CallContext;
 import dev.veracity.trace.CallRecord;
 import dev.veracity.trace.CallStats;
+import dev.veracity.qa.QaItem;
 import dev.veracity.trace.TraceStore;
 import java.io.PrintStream;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -76,6 +79,8 @@ final class DemoCommand implements Callable<Integer> {
                 out.printf(Locale.ROOT, "Rerun: %d calls, %d answered from the cache, %d new requests to the model.%n",
                         rerun.size(), rerun.stream().filter(CallRecord::cacheHit).count(),
                         stack.client.counters().attempts() - httpBefore);
+                madam(out, stack.client, traces, run);
+                out.println();
                 out.println("Read the traces: ./veracity traces stats " + run + " --trace-file " + cfg.traceFile());
                 out.println("                 ./veracity traces export " + run + " --trace-file " + cfg.traceFile()
                         + " --out calls.jsonl");
@@ -88,16 +93,43 @@ final class DemoCommand implements Callable<Integer> {
         return 0;
     }
 
+    /** One RAMDocs question (the first of ../shared/data when present, else the paper's example) through MADAM-RAG. */
+    private static void madam(PrintStream out, LlmClient client, TraceStore traces, String run) {
+        QaItem item = ramdocsSample().orElseGet(MadamDemo::sampleItem);
+        out.println();
+        MadamDemo.run(out, client, run + "-madam", item);
+        List<CallRecord> calls = traces.calls(run + "-madam");
+        CallStats s = CallStats.ofQuestion(calls);
+        out.printf(Locale.ROOT, "MADAM-RAG: %d documents, %d calls, %d tokens, wall %.1f ms, critical path %.1f ms,"
+                        + " sum of latencies %.1f ms (each round's agents run at once)%n", item.documents().size(), s.calls(),
+                s.totalTokens(), s.wall().toNanos() / 1e6, s.criticalPath().toNanos() / 1e6,
+                calls.stream().mapToLong(CallRecord::latencyMicros).sum() / 1e3);
+    }
+
+    private static java.util.Optional<QaItem> ramdocsSample() {
+        for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
+            for (Path f : new Path[] {dir.resolve("shared/data/ramdocs/RAMDocs_test.jsonl"),
+                    dir.resolve("../shared/data/ramdocs/RAMDocs_test.jsonl")}) {
+                if (java.nio.file.Files.isRegularFile(f)) {
+                    try (var items = Datasets.stream("ramdocs", f)) {
+                        return items.findFirst();
+                    }
+                }
+            }
+        }
+        return java.util.Optional.empty();
+    }
+
     /** Agents answer from their documents concurrently, then the aggregator reads their answers. */
     static String exchange(LlmClient client, String run) {
         CallContext ctx = CallContext.of(run, "eiffel", "demo");
         List<String> answers = Parallel.map(IntStream.range(0, DOCUMENTS.size()).boxed().toList(), i -> client.call(
                 ctx.role("agent-" + (i + 1)).step(1),
-                LlmRequest.user("You are an agent reading a document to answer a question.\n\nQuestion: " + QUESTION
+                LlmRequest.user("You are one of several readers, each given one document.\n\nQuestion: " + QUESTION
                         + "\nDocument: " + DOCUMENTS.get(i) + "\n\nAnswer the question based only on this document. "
                         + "Please follow the format: 'Answer: {}. Explanation: {}.'").temperature(0.0).maxTokens(128)
                         .build()).text());
-        StringBuilder prompt = new StringBuilder("You are an aggregator reading answers from multiple agents.\n\nQuestion: ")
+        StringBuilder prompt = new StringBuilder("You reconcile the answers of several readers.\n\nQuestion: ")
                 .append(QUESTION).append("\nAgent responses:\n");
         for (int i = 0; i < answers.size(); i++) {
             prompt.append("Agent ").append(i + 1).append(": ").append(answers.get(i)).append('\n');
@@ -131,11 +163,16 @@ final class DemoCommand implements Callable<Integer> {
         return one.length() <= max ? one : one.substring(0, max - 3) + "...";
     }
 
-    /** The simulator scripted for the demo: agents read the year out of their document, the aggregator counts. */
+    /**
+     * The simulator scripted for the demo: the methods' scripted models first (their rules match their prompts'
+     * opening lines), then the engine exchange's readers, who read the year out of their document, and its
+     * reconciler, who counts.
+     */
     static SimConfig simConfig() {
-        return SimConfig.builder().latency(LatencyModel.ofMillis(60, 3)).rules(
-                Rule.of("(?s)Question: (.*?)\\nDocument: (.*?)\\n\\n", DemoCommand::agent),
-                Rule.of("(?s)Agent responses:\\n(.*?)\\n\\n", DemoCommand::aggregator)).build();
+        List<Rule> rules = new ArrayList<>(MadamDemo.simRules());
+        rules.add(Rule.of("(?s)^You are one of several readers.*?Question: (.*?)\\nDocument: (.*?)\\n\\n", DemoCommand::agent));
+        rules.add(Rule.of("(?s)^You reconcile the answers.*?Agent responses:\\n(.*?)\\n\\n", DemoCommand::aggregator));
+        return SimConfig.builder().latency(LatencyModel.ofMillis(60, 3)).rules(rules.toArray(Rule[]::new)).build();
     }
 
     private static final Pattern COMPLETED = Pattern.compile("completed in (\\d{4})");
