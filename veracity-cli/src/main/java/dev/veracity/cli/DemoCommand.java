@@ -81,6 +81,9 @@ final class DemoCommand implements Callable<Integer> {
                         stack.client.counters().attempts() - httpBefore);
                 madam(out, stack.client, traces, run);
                 out.println();
+                out.println("== MARCH: verifying a response against its documents (Appendix C, the Guadeloupe case)");
+                MarchDemo.run(out, stack.client, run + "-march");
+                out.println();
                 out.println("Read the traces: ./veracity traces stats " + run + " --trace-file " + cfg.traceFile());
                 out.println("                 ./veracity traces export " + run + " --trace-file " + cfg.traceFile()
                         + " --out calls.jsonl");
@@ -170,6 +173,7 @@ final class DemoCommand implements Callable<Integer> {
      */
     static SimConfig simConfig() {
         List<Rule> rules = new ArrayList<>(MadamDemo.simRules());
+        rules.addAll(MarchDemo.simRules());
         rules.add(Rule.of("(?s)^You are one of several readers.*?Question: (.*?)\\nDocument: (.*?)\\n\\n", DemoCommand::agent));
         rules.add(Rule.of("(?s)^You reconcile the answers.*?Agent responses:\\n(.*?)\\n\\n", DemoCommand::aggregator));
         return SimConfig.builder().latency(LatencyModel.ofMillis(60, 3)).rules(rules.toArray(Rule[]::new)).build();

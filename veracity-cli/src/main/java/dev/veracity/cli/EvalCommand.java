@@ -8,6 +8,9 @@ import dev.veracity.eval.run.DatasetProfile;
 import dev.veracity.eval.run.EvalRunner;
 import dev.veracity.method.QaMethod;
 import dev.veracity.methods.Methods;
+import dev.veracity.methods.march.MarchMethod;
+import dev.veracity.retrieval.embed.OnnxEmbedder;
+import dev.veracity.retrieval.lucene.LuceneIndex;
 import dev.veracity.trace.TraceStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -59,6 +62,12 @@ final class EvalCommand implements Callable<Integer> {
             description = "Questions answered at once (default: --concurrency).")
     Integer questionsAtOnce;
 
+    @Option(names = "--index", paramLabel = "DIR", description = "A retrieval index (./veracity index) for methods that search.")
+    Path index;
+
+    @Option(names = "--search-mode", defaultValue = "bm25", paramLabel = "MODE", description = "bm25, dense or hybrid (default ${DEFAULT-VALUE}).")
+    String searchMode;
+
     @Mixin
     ModelOptions model;
 
@@ -77,6 +86,10 @@ final class EvalCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         QaMethod m = Methods.byName(method);
+        if (m.usesRetriever() && index == null) {
+            throw new IllegalArgumentException("method " + method + " searches: build an index with ./veracity index and"
+                    + " pass --index DIR");
+        }
         Datasets.byName(dataset);
         if (!Files.isRegularFile(data)) {
             throw new IllegalArgumentException("no dataset file at " + data);
@@ -90,12 +103,19 @@ final class EvalCommand implements Callable<Integer> {
         VeracityConfig cfg = new VeracityConfig(base.llmBaseUrl(), base.model(), base.apiKey(), base.concurrency(),
                 base.cacheMode(), base.cacheFile(), out.resolve("traces.db"), base.timeout(), base.maxAttempts());
         DatasetProfile profile = DatasetProfile.of(dataset).withMetrics(metrics);
-        EvalRunner.Spec spec = new EvalRunner.Spec(m, dataset, data, limit, out,
-                questionsAtOnce != null ? questionsAtOnce : cfg.concurrency(), profile, options,
-                EvalRunner.labels("model", cfg.model(), "llm_base_url", cfg.llmBaseUrl()));
+        MarchRecords records = m instanceof MarchMethod ? new MarchRecords(out.resolve("march-records.jsonl")) : null;
+        if (records != null) {
+            m = new MarchMethod(records);
+        }
         String traceRun = out.toAbsolutePath().normalize().getFileName() + "@" + Instant.now();
         EvalRunner.Outcome outcome;
-        try (TraceStore store = TraceStore.open(cfg.traceFile())) {
+        OnnxEmbedder embedder = m.usesEmbedder() || (index != null && !searchMode.equals("bm25")) ? OnnxEmbedder.bgeSmall() : null;
+        try (LuceneIndex searchIndex = index == null ? null : LuceneIndex.open(index);
+             TraceStore store = TraceStore.open(cfg.traceFile())) {
+            EvalRunner.Spec spec = new EvalRunner.Spec(m, dataset, data, limit, out,
+                    questionsAtOnce != null ? questionsAtOnce : cfg.concurrency(), profile, options,
+                    EvalRunner.labels("model", cfg.model(), "llm_base_url", cfg.llmBaseUrl()),
+                    searchIndex == null ? null : searchIndex.retriever(searchMode, embedder), embedder);
             EvalRunner.QuestionTraces traces = new EvalRunner.QuestionTraces(store);
             try (Stack stack = new Stack(cfg, traces);
                  ProgressBar bar = new ProgressBarBuilder().setTaskName(method + " on " + dataset)
@@ -112,6 +132,10 @@ final class EvalCommand implements Callable<Integer> {
         System.out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(outcome.summary()));
         System.err.printf("%d questions: %d already done, %d answered now, %d failed. Results in %s%n", outcome.total(),
                 outcome.alreadyDone(), outcome.answered(), outcome.failures().size(), out.resolve("results.jsonl"));
+        if (records != null) {
+            records.close();
+            System.err.println("MARCH training records (Solver and Checker trajectories with ZTR): " + records.file());
+        }
         if (!outcome.failures().isEmpty()) {
             outcome.failures().stream().limit(10).forEach(f -> System.err.println("  failed " + f));
             System.err.println("Run the same command again to retry the failed questions; finished ones are kept.");

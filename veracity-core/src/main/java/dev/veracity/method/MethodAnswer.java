@@ -1,6 +1,9 @@
 package dev.veracity.method;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -10,13 +13,22 @@ import java.util.Objects;
  *                      line, for others the short answer)
  * @param answers       the answers the method parsed out of it, when it parses them (may be empty)
  * @param parseFailures model outputs the method could not parse, each described; recorded, never fatal
+ * @param signals       numbers the method reports per question (MARCH: whether verification passed, its
+ *                      reward); runs keep them per question and average them in the summary
  */
-public record MethodAnswer(String prediction, List<String> answers, List<String> parseFailures) {
+public record MethodAnswer(String prediction, List<String> answers, List<String> parseFailures,
+                           Map<String, Double> signals) {
 
     public MethodAnswer {
         prediction = Objects.requireNonNullElse(prediction, "");
         answers = answers == null ? List.of() : List.copyOf(answers);
         parseFailures = parseFailures == null ? List.of() : List.copyOf(parseFailures);
+        signals = signals == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(signals));
+    }
+
+    /** An answer without signals. */
+    public MethodAnswer(String prediction, List<String> answers, List<String> parseFailures) {
+        this(prediction, answers, parseFailures, Map.of());
     }
 
     public static MethodAnswer of(String prediction) {

@@ -19,4 +19,14 @@ public interface QaMethod {
      * ({@link dev.veracity.llm.LlmException}).
      */
     MethodAnswer answer(QaItem item, MethodContext context);
+
+    /** Whether the method needs {@link MethodContext#embedder()} (the runner then loads one). */
+    default boolean usesEmbedder() {
+        return false;
+    }
+
+    /** Whether the method searches with {@link MethodContext#retriever()} (the runner then needs an index). */
+    default boolean usesRetriever() {
+        return false;
+    }
 }

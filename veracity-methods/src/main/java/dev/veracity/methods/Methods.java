@@ -6,6 +6,7 @@ import dev.veracity.methods.baseline.ChainOfThoughtSelfConsistency;
 import dev.veracity.methods.baseline.NoRag;
 import dev.veracity.methods.baseline.StandardRag;
 import dev.veracity.methods.madam.MadamRag;
+import dev.veracity.methods.march.MarchMethod;
 import dev.veracity.methods.madam.baseline.AstuteRag;
 import dev.veracity.methods.madam.baseline.SelfReflection;
 import dev.veracity.methods.madam.baseline.SpeculativeRag;
@@ -28,6 +29,7 @@ public final class Methods {
         ALL.put("self-reflection", SelfReflection::new);
         ALL.put("astute-rag", AstuteRag::new);
         ALL.put("speculative-rag", SpeculativeRag::new);
+        ALL.put("march", MarchMethod::new);
     }
 
     private Methods() {

@@ -219,6 +219,10 @@ public final class EvalRunner {
         o.put("trace_run", traceRun);
         ArrayNode pf = o.putArray("parse_failures");
         answer.parseFailures().forEach(pf::add);
+        if (!answer.signals().isEmpty()) {
+            ObjectNode sig = o.putObject("signals");
+            answer.signals().forEach(sig::put);
+        }
         return o;
     }
 
@@ -241,6 +245,18 @@ public final class EvalRunner {
             Aggregate a = metric.aggregate(scores);
             m.put(metric.name(), a.mean());
             a.extras().forEach((k, v) -> m.put(metric.name() + "." + k, v.doubleValue()));
+        }
+        Map<String, double[]> signals = new LinkedHashMap<>();
+        for (JsonNode l : lines) {
+            l.path("signals").properties().forEach(e -> {
+                double[] acc = signals.computeIfAbsent(e.getKey(), k -> new double[2]);
+                acc[0] += e.getValue().asDouble();
+                acc[1]++;
+            });
+        }
+        if (!signals.isEmpty()) {
+            ObjectNode sig = s.putObject("signals");
+            signals.forEach((k, acc) -> sig.put(k, acc[0] / acc[1]));
         }
         s.put("calls_per_question", mean(lines, "calls"));
         s.put("prompt_tokens_per_question", mean(lines, "prompt_tokens"));

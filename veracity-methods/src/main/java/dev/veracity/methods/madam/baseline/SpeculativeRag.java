@@ -31,6 +31,11 @@ public final class SpeculativeRag implements QaMethod {
     }
 
     @Override
+    public boolean usesEmbedder() {
+        return true;
+    }
+
+    @Override
     public MethodAnswer answer(QaItem item, MethodContext ctx) {
         int k = ctx.intOption("clusters", 2);
         int m = ctx.intOption("drafts", 5);

@@ -1,0 +1,67 @@
+package dev.veracity.cli;
+
+import dev.veracity.retrieval.corpus.CorpusFormat;
+import dev.veracity.retrieval.corpus.CorpusReader;
+import dev.veracity.retrieval.embed.OnnxEmbedder;
+import dev.veracity.retrieval.lucene.IndexBuilder;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import me.tongfei.progressbar.ProgressBar;
+import me.tongfei.progressbar.ProgressBarBuilder;
+import me.tongfei.progressbar.ProgressBarStyle;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code ./veracity index}: builds a Lucene index (BM25, optionally dense) from a corpus file. */
+@Command(name = "index", mixinStandardHelpOptions = true,
+        description = "Build a retrieval index from a corpus: BM25 (Anserini conventions) and, with --dense, bge-small vectors.")
+final class IndexCommand implements Callable<Integer> {
+
+    @Option(names = "--corpus", required = true, paramLabel = "FILE", description = "Corpus file (.bz2 and .gz are decompressed).")
+    Path corpus;
+
+    @Option(names = "--format", defaultValue = "jsonl", paramLabel = "FORMAT",
+            description = "jsonl (BEIR corpus.jsonl), dpr-tsv (DPR psgs_w100.tsv), crag (CRAG .jsonl.bz2 pages), "
+                    + "dataset (a dataset's own documents) (default ${DEFAULT-VALUE}).")
+    String format;
+
+    @Option(names = "--out", required = true, paramLabel = "DIR", description = "Index directory (replaced if it exists).")
+    Path out;
+
+    @Option(names = "--dense", description = "Also embed passages (bge-small-en-v1.5, or e5 with --onnx-model) for dense and hybrid search.")
+    boolean dense;
+
+    @Option(names = "--onnx-model", paramLabel = "FILE", description = "e5-small-v2 ONNX model instead of bge-small (with --tokenizer).")
+    Path onnxModel;
+
+    @Option(names = "--tokenizer", paramLabel = "FILE", description = "The e5 model's tokenizer.json.")
+    Path tokenizer;
+
+    @Override
+    public Integer call() throws Exception {
+        CorpusFormat f = CorpusFormat.parse(format);
+        OnnxEmbedder embedder = !dense ? null
+                : onnxModel != null ? OnnxEmbedder.e5(onnxModel, requireTokenizer()) : OnnxEmbedder.bgeSmall();
+        long start = System.nanoTime();
+        long count;
+        try (ProgressBar bar = new ProgressBarBuilder().setTaskName("Indexing").setUnit(" passages", 1)
+                .setStyle(ProgressBarStyle.ASCII).setInitialMax(-1).showSpeed().build();
+             IndexBuilder builder = IndexBuilder.create(out, embedder, bar::stepTo)) {
+            CorpusReader.read(corpus, f, builder::add);
+            builder.close();
+            count = builder.count();
+        }
+        double s = (System.nanoTime() - start) / 1e9;
+        System.out.printf("Indexed %,d passages from %s (%s%s) into %s in %.1f s (%,.0f passages/s)%n", count, corpus, f,
+                embedder == null ? "" : ", dense " + embedder.name(), out, s, count / Math.max(s, 1e-9));
+        return 0;
+    }
+
+    private Path requireTokenizer() {
+        if (tokenizer == null) {
+            throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this),
+                    "--onnx-model needs --tokenizer (the model's tokenizer.json)");
+        }
+        return tokenizer;
+    }
+}

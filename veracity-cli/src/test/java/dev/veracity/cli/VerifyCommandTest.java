@@ -1,0 +1,127 @@
+package dev.veracity.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.veracity.methods.march.AppendixC;
+import dev.veracity.qa.Document;
+import dev.veracity.sim.SimConfig;
+import dev.veracity.sim.SimServer;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** {@code verify} over HTTP against the simulator that answers as the paper's model does in Appendix C. */
+class VerifyCommandTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    Path dir;
+
+    private Path docs(List<Document> documents) throws Exception {
+        Path f = dir.resolve("docs-" + System.nanoTime() + ".jsonl");
+        List<String> lines = new ArrayList<>();
+        for (Document d : documents) {
+            lines.add(JSON.createObjectNode().put("id", d.id()).put("text", d.text()).toString());
+        }
+        lines.add("");
+        Files.write(f, lines);
+        return f;
+    }
+
+    private record Run(int code, String out, String err) {
+    }
+
+    private Run verify(SimServer sim, Path docs, String... extra) {
+        List<String> args = new ArrayList<>(List.of("--question", AppendixC.QUESTION, "--response", AppendixC.SOLVER_RESPONSE,
+                "--docs", docs.toString(), "--llm-base-url", sim.baseUrl(), "--model", "sim-model", "--cache", "off",
+                "--trace-file", dir.resolve("traces.db").toString()));
+        args.addAll(List.of(extra));
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine cl = new CommandLine(new VerifyCommand());
+        cl.setOut(new PrintWriter(out));
+        cl.setErr(new PrintWriter(err));
+        int code = cl.execute(args.toArray(String[]::new));
+        return new Run(code, out.toString(), err.toString());
+    }
+
+    @Test
+    void appendixCConfirmsFiveClaimsWithRewardZeroAndBlindCheckerCalls() throws Exception {
+        try (SimServer sim = SimServer.start(SimConfig.builder().rules(MarchDemo.simRules().toArray(dev.veracity.sim.Rule[]::new)).build())) {
+            Run r = verify(sim, docs(AppendixC.DOCUMENTS));
+            assertThat(r.code()).as(r.err()).isZero();
+            JsonNode j = JSON.readTree(r.out());
+            assertThat(j.get("reward").asDouble()).isZero();
+            assertThat(j.get("passed").asBoolean()).isTrue();
+            assertThat(j.get("claims")).hasSize(5);
+            for (int i = 0; i < 5; i++) {
+                JsonNode c = j.get("claims").get(i);
+                assertThat(c.get("verdict").asText()).isEqualTo("confirmed");
+                assertThat(c.get("claimed_answer").asText()).isEqualTo(AppendixC.CLAIMED.get(i));
+                assertThat(c.get("checker_answers")).hasSize(3);
+                assertThat(c.at("/checker_answers/0/evidence").asText()).startsWith("Document-");
+            }
+            assertThat(j.at("/calls/proposer").asInt()).isEqualTo(1);
+            assertThat(j.at("/calls/checker").asInt()).isEqualTo(3);
+            assertThat(j.at("/calls/total").asInt()).isEqualTo(4);
+            // What reached the model: the Checker prompts hold neither the response nor a claimed pair.
+            List<String> checkerPrompts = sim.recentRequests().stream().map(q -> q.body().toString())
+                    .filter(b -> b.contains("data validation expert")).toList();
+            assertThat(checkerPrompts).hasSize(3).allSatisfy(p -> assertThat(p)
+                    .doesNotContain("Levodopa Resistance").doesNotContain("hallucinations (52").doesNotContain("[Answer: 52]"));
+        }
+    }
+
+    @Test
+    void aDocumentThatDisagreesGivesMinusOneAndTextFormatPrintsTheTable() throws Exception {
+        List<Document> changed = new ArrayList<>(AppendixC.DOCUMENTS);
+        changed.set(7, Document.of("8", "", changed.get(7).text().replace("89%", "80%")));
+        try (SimServer sim = SimServer.start(SimConfig.builder().rules(MarchDemo.simRules().toArray(dev.veracity.sim.Rule[]::new)).build())) {
+            Run json = verify(sim, docs(changed));
+            JsonNode j = JSON.readTree(json.out());
+            assertThat(j.get("reward").asDouble()).isEqualTo(-1.0);
+            assertThat(j.get("faults").asInt()).isEqualTo(1);
+            assertThat(j.at("/claims/3/verdict").asText()).isEqualTo("fault");
+            assertThat(j.at("/claims/3/consensus").asText()).isEqualTo("80");
+            Run text = verify(sim, docs(changed), "--format", "text", "--samples", "5");
+            assertThat(text.out()).contains("cortical myoclonus").contains("80 / 80 / 80 / 80 / 80")
+                    .contains("zero-tolerance reward -1.0").contains("calls: proposer 1, checker 5, total 6");
+        }
+    }
+
+    @Test
+    void theResponseCanComeFromAFile() throws Exception {
+        Path response = dir.resolve("response.txt");
+        Files.writeString(response, AppendixC.SOLVER_RESPONSE);
+        try (SimServer sim = SimServer.start(SimConfig.builder().rules(MarchDemo.simRules().toArray(dev.veracity.sim.Rule[]::new)).build())) {
+            StringWriter out = new StringWriter();
+            CommandLine cl = new CommandLine(new VerifyCommand());
+            cl.setOut(new PrintWriter(out));
+            int code = cl.execute("--question", AppendixC.QUESTION, "--response-file", response.toString(), "--docs",
+                    docs(AppendixC.DOCUMENTS).toString(), "--llm-base-url", sim.baseUrl(), "--cache", "off",
+                    "--trace-file", dir.resolve("t.db").toString());
+            assertThat(code).isZero();
+            assertThat(JSON.readTree(out.toString()).get("claims_total").asInt()).isEqualTo(5);
+        }
+    }
+
+    @Test
+    void badDocumentsFileIsAClearError() throws Exception {
+        Path bad = dir.resolve("bad.jsonl");
+        Files.writeString(bad, "{\"id\": \"1\"}\n");
+        try (SimServer sim = SimServer.start(SimConfig.builder().rules(MarchDemo.simRules().toArray(dev.veracity.sim.Rule[]::new)).build())) {
+            Run r = verify(sim, bad);
+            assertThat(r.code()).isNotZero();
+            assertThat(r.err()).contains("bad.jsonl:1").contains("\"text\"");
+        }
+    }
+}

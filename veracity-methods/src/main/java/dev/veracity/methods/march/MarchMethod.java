@@ -1,0 +1,84 @@
+package dev.veracity.methods.march;
+
+import dev.veracity.method.MethodAnswer;
+import dev.veracity.method.MethodContext;
+import dev.veracity.method.QaMethod;
+import dev.veracity.qa.QaItem;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Consumer;
+
+/**
+ * {@code march} as an answering method: the Solver answers (Appendix A.1), the answer is verified (Proposer once,
+ * Checker k times), and on a fault the {@link FailurePolicy} applies. Calls per question: 1 + 1 + k (1 + 1 when the
+ * Proposer finds no claim), times the attempts under {@code policy=regenerate}. Options: see {@link MarchSettings}
+ * ({@code samples}, {@code min-pairs}, {@code match}, {@code policy}, {@code r}, ...).
+ *
+ * <p>The prediction is the Solver's long-form response (or "I don't know" under abstain). Each question's
+ * {@link MarchOutcome} (verification, rewards, training records) goes to the listener given at construction, from
+ * which {@link ConsistencyRate} and a JSONL of {@link TrainingRecord}s are made.
+ */
+public final class MarchMethod implements QaMethod {
+
+    public static final String NAME = "march";
+    public static final String ABSTENTION = "I don't know";
+
+    private final Consumer<MarchOutcome> listener;
+
+    public MarchMethod() {
+        this(o -> {
+        });
+    }
+
+    /** @param listener receives every question's outcome; called concurrently, so it must be thread-safe */
+    public MarchMethod(Consumer<MarchOutcome> listener) {
+        this.listener = Objects.requireNonNull(listener, "listener");
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public MethodAnswer answer(QaItem item, MethodContext ctx) {
+        return run(item, ctx).answer();
+    }
+
+    public MarchOutcome run(QaItem item, MethodContext ctx) {
+        MarchSettings s = MarchSettings.fromOptions(ctx.options());
+        Solver solver = new Solver(s);
+        MarchVerifier verifier = new MarchVerifier(s);
+        int tries = s.policy() == FailurePolicy.REGENERATE ? 1 + s.regenerations() : 1;
+        List<MarchOutcome.Attempt> attempts = new ArrayList<>();
+        List<String> problems = new ArrayList<>();
+        for (int a = 0; a < tries; a++) {
+            Turn turn = solver.solve(ctx.llm(), ctx.role("solver", a), item.question(), item.documents(), a);
+            Verification v = verifier.verify(ctx.llm(), ctx.calls(), a, turn.output(), item.documents());
+            attempts.add(new MarchOutcome.Attempt(turn, v));
+            int attempt = a;
+            v.problems().forEach(p -> problems.add("attempt " + attempt + ": " + p));
+            if (v.passed()) {
+                break;
+            }
+        }
+        MarchOutcome.Attempt last = attempts.getLast();
+        boolean passed = last.verification().passed();
+        String prediction = !passed && s.policy() == FailurePolicy.ABSTAIN ? ABSTENTION : last.solver().output().strip();
+        MethodAnswer unsignalled = new MethodAnswer(prediction, List.of(), problems);
+        MarchOutcome scored = new MarchOutcome(item.id(), item.question(), attempts, unsignalled, s);
+        Map<String, Double> signals = new LinkedHashMap<>();
+        signals.put("consistent", scored.consistent() ? 1.0 : 0.0);
+        signals.put("ztr", scored.ztr());
+        signals.put("error_rate_reward", scored.errorRateReward());
+        signals.put("claims", (double) last.verification().claims().size());
+        signals.put("attempts", (double) attempts.size());
+        MarchOutcome outcome = new MarchOutcome(item.id(), item.question(), attempts,
+                new MethodAnswer(prediction, List.of(), problems, signals), s);
+        listener.accept(outcome);
+        return outcome;
+    }
+}

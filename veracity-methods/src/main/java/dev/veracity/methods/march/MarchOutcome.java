@@ -1,0 +1,55 @@
+package dev.veracity.methods.march;
+
+import dev.veracity.method.MethodAnswer;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Everything {@link MarchMethod} did for one question: every attempt (Solver turn and its verification), the answer
+ * returned, and the rewards.
+ */
+public record MarchOutcome(String questionId, String question, List<Attempt> attempts, MethodAnswer answer,
+                           MarchSettings settings) {
+
+    public MarchOutcome {
+        attempts = List.copyOf(attempts);
+    }
+
+    /** One Solver sample and its check. */
+    public record Attempt(Turn solver, Verification verification) {
+    }
+
+    /** The attempt whose response was returned (or withheld under abstain): the last. */
+    public Attempt last() {
+        return attempts.getLast();
+    }
+
+    /** The final attempt passed verification (see {@link ConsistencyRate}). */
+    public boolean consistent() {
+        return last().verification().passed();
+    }
+
+    public double ztr() {
+        return settings.ztr().of(last().verification());
+    }
+
+    public double errorRateReward() {
+        return new ErrorRateReward(settings.noClaimsReward()).of(last().verification());
+    }
+
+    /** Per attempt: the Solver trajectory and Checker sample 0, each with that attempt's ZTR. */
+    public List<TrainingRecord> trainingRecords() {
+        List<TrainingRecord> out = new ArrayList<>();
+        ZeroToleranceReward ztr = settings.ztr();
+        for (int i = 0; i < attempts.size(); i++) {
+            Attempt a = attempts.get(i);
+            double reward = ztr.of(a.verification());
+            out.add(new TrainingRecord(questionId, i, "solver", a.solver().prompt(), a.solver().output(), reward));
+            if (!a.verification().checkers().isEmpty()) {
+                Turn c = a.verification().checkers().getFirst().turn();
+                out.add(new TrainingRecord(questionId, i, "checker", c.prompt(), c.output(), reward));
+            }
+        }
+        return out;
+    }
+}

@@ -1,0 +1,43 @@
+package dev.veracity.methods.march;
+
+import dev.veracity.llm.LlmRequest;
+import dev.veracity.llm.client.LlmClient;
+import dev.veracity.trace.CallContext;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The Proposer, equation 4: it sees the response and nothing else (no documents) and atomises it into
+ * question-answer pairs with the prompt of Appendix A.2, plus the B.4 constraint "no fewer than k questions" when
+ * {@code min-pairs} > 0. One call per verification.
+ */
+public final class Proposer {
+
+    private final MarchSettings settings;
+
+    public Proposer(MarchSettings settings) {
+        this.settings = settings;
+    }
+
+    public String prompt(String response) {
+        var template = settings.typedClaims() ? MarchPrompts.PROPOSER_TYPED : MarchPrompts.PROPOSER;
+        return template.fill(Map.of("response", response == null ? "" : response,
+                "constraint", MarchPrompts.constraint(settings.minPairs(), settings.maxPairs())));
+    }
+
+    public Result propose(LlmClient llm, CallContext ctx, String response) {
+        String prompt = prompt(response);
+        String out = llm.call(ctx, LlmRequest.user(prompt).temperature(settings.temperature())
+                .maxTokens(settings.maxTokens()).build()).text();
+        ClaimParser.Result parsed = ClaimParser.parse(out);
+        return new Result(new Turn("proposer", 0, prompt, out), parsed.claims(), parsed.problems());
+    }
+
+    /** The call and the pairs parsed from it. */
+    public record Result(Turn turn, List<Claim> claims, List<String> problems) {
+        public Result {
+            claims = List.copyOf(claims);
+            problems = List.copyOf(problems);
+        }
+    }
+}

@@ -1,0 +1,99 @@
+package dev.veracity.retrieval.bench;
+
+import dev.veracity.retrieval.corpus.Document;
+import java.util.SplittableRandom;
+
+/**
+ * A generated corpus for benchmarks: passages of {@code words} pseudo-words drawn from a Zipf distribution
+ * (exponent 1, like word frequencies in text) over a {@code vocabulary} of consonant-vowel words (none an
+ * English stop word), each with a two-word title. Passage {@code i} depends only on the seed and {@code i}, so
+ * any passage can be generated alone, in any order, on any thread.
+ */
+public final class SyntheticCorpus {
+
+    private static final String CONSONANTS = "bcdfghjklmnprstvz";
+    private static final String VOWELS = "aeiou";
+
+    private final long seed;
+    private final int words;
+    private final String[] vocabulary;
+    private final double[] cumulative;
+
+    public SyntheticCorpus(long seed, int vocabularySize, int words) {
+        if (vocabularySize < 2 || words < 1) {
+            throw new IllegalArgumentException("need a vocabulary of >= 2 words and passages of >= 1 word");
+        }
+        this.seed = seed;
+        this.words = words;
+        this.vocabulary = new String[vocabularySize];
+        this.cumulative = new double[vocabularySize];
+        double sum = 0;
+        for (int r = 0; r < vocabularySize; r++) {
+            vocabulary[r] = word(r);
+            sum += 1.0 / (r + 1);
+            cumulative[r] = sum;
+        }
+        for (int r = 0; r < vocabularySize; r++) {
+            cumulative[r] /= sum;
+        }
+    }
+
+    /** 100-word passages over 100,000 words, seed 42. */
+    public static SyntheticCorpus standard() {
+        return new SyntheticCorpus(42, 100_000, 100);
+    }
+
+    /** Word of rank r: r in base 85 as consonant-vowel syllables, at least two ("baba", "babe", ...). */
+    static String word(int r) {
+        int syllables = CONSONANTS.length() * VOWELS.length();
+        StringBuilder sb = new StringBuilder();
+        int x = r;
+        int n = 0;
+        do {
+            int s = x % syllables;
+            sb.append(CONSONANTS.charAt(s / VOWELS.length())).append(VOWELS.charAt(s % VOWELS.length()));
+            x /= syllables;
+            n++;
+        } while (x > 0 || n < 2);
+        return sb.toString();
+    }
+
+    public Document passage(long i) {
+        SplittableRandom rnd = new SplittableRandom(seed * 0x9E3779B97F4A7C15L + i);
+        String title = draw(rnd) + " " + draw(rnd);
+        StringBuilder sb = new StringBuilder(words * 7);
+        for (int w = 0; w < words; w++) {
+            if (w > 0) {
+                sb.append(' ');
+            }
+            sb.append(draw(rnd));
+        }
+        return new Document("p" + i, title, sb.toString());
+    }
+
+    /** Query {@code j}: {@code terms} words of a random passage among the first {@code passages}. */
+    public String query(long j, long passages, int terms) {
+        SplittableRandom rnd = new SplittableRandom(~seed + 31 * j);
+        String[] ws = passage(rnd.nextLong(passages)).text().split(" ");
+        StringBuilder sb = new StringBuilder();
+        for (int t = 0; t < terms; t++) {
+            sb.append(t == 0 ? "" : " ").append(ws[rnd.nextInt(ws.length)]);
+        }
+        return sb.toString();
+    }
+
+    private String draw(SplittableRandom rnd) {
+        double u = rnd.nextDouble();
+        int lo = 0;
+        int hi = cumulative.length - 1;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (cumulative[mid] < u) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return vocabulary[lo];
+    }
+}

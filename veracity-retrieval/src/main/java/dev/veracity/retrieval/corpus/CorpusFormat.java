@@ -1,0 +1,44 @@
+package dev.veracity.retrieval.corpus;
+
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.stream.Collectors;
+
+/** The corpus file formats {@link CorpusReader} understands. */
+public enum CorpusFormat {
+    /** BEIR {@code corpus.jsonl}: one {@code {"_id"|"id", "title", "text"}} object per line. */
+    JSONL("jsonl"),
+    /** DPR's Wikipedia TSV ({@code psgs_w100.tsv}): {@code id \t text \t title} with a header line. */
+    DPR_TSV("dpr-tsv"),
+    /** CRAG's {@code .jsonl(.bz2)}: every search result's HTML page, as text, cut into 100-word passages. */
+    CRAG("crag"),
+    /** A dataset file's own documents: RAMDocs-style {@code documents} or HotpotQA-style {@code context}. */
+    DATASET("dataset");
+
+    private final String cliName;
+
+    CorpusFormat(String cliName) {
+        this.cliName = cliName;
+    }
+
+    public String cliName() {
+        return cliName;
+    }
+
+    /** The format named as on the command line ({@code jsonl}, {@code dpr-tsv}, {@code crag}, {@code dataset}). */
+    public static CorpusFormat parse(String name) {
+        String n = name == null ? "" : name.trim().toLowerCase(Locale.ROOT).replace('_', '-');
+        for (CorpusFormat f : values()) {
+            if (f.cliName.equals(n)) {
+                return f;
+            }
+        }
+        throw new IllegalArgumentException("Unknown corpus format '" + name + "': use one of "
+                + Arrays.stream(values()).map(CorpusFormat::cliName).collect(Collectors.joining(", ")));
+    }
+
+    @Override
+    public String toString() {
+        return cliName;
+    }
+}

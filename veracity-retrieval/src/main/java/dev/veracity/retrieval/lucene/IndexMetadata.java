@@ -1,0 +1,39 @@
+package dev.veracity.retrieval.lucene;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+
+/**
+ * What an index on disk holds, written beside Lucene's files as {@value #FILE}: so that a searcher embeds queries
+ * with the model the passages were embedded with.
+ *
+ * @param passages       number of passages
+ * @param embeddingModel the dense model's name, or null for a BM25-only index
+ * @param dimension      vector dimension (0 when not dense)
+ */
+public record IndexMetadata(long passages, String embeddingModel, int dimension) {
+
+    public static final String FILE = "veracity-index.json";
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    public boolean dense() {
+        return embeddingModel != null;
+    }
+
+    void write(Path dir) throws IOException {
+        JSON.writerWithDefaultPrettyPrinter().writeValue(dir.resolve(FILE).toFile(), this);
+    }
+
+    /** Reads the metadata of an index directory; tells the user to build one when it is missing. */
+    public static IndexMetadata read(Path dir) throws IOException {
+        Path f = dir.resolve(FILE);
+        if (!Files.isRegularFile(f)) {
+            throw new NoSuchFileException(dir.toString(), null,
+                    "not a Veracity index (no " + FILE + "): build one with ./veracity index --corpus FILE --out " + dir);
+        }
+        return JSON.readValue(f.toFile(), IndexMetadata.class);
+    }
+}

@@ -1,0 +1,7 @@
+/**
+ * The ReAct environment Reasoning Court's agents act in: {@link dev.veracity.retrieval.react.WikiEnvironment}
+ * ({@code Search}, {@code Lookup}, {@code Finish}) over a {@link dev.veracity.retrieval.react.PageStore}, with a
+ * total action parser ({@link dev.veracity.retrieval.react.ReactActionParser}) and a simple
+ * {@link dev.veracity.retrieval.react.SentenceSplitter}.
+ */
+package dev.veracity.retrieval.react;

@@ -1,0 +1,62 @@
+package dev.veracity.retrieval.corpus;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class CorpusReaderTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void readsBeirJsonl() throws Exception {
+        Path f = Files.writeString(dir.resolve("corpus.jsonl"), """
+                {"_id": "a", "title": "T", "text": "hello"}
+
+                {"id": "b", "text": "world"}
+                """);
+        assertThat(CorpusReader.readAll(f, CorpusFormat.JSONL))
+                .containsExactly(new Document("a", "T", "hello"), new Document("b", "", "world"));
+        Files.writeString(f, "{\"title\": \"x\"}\n");
+        assertThatThrownBy(() -> CorpusReader.readAll(f, CorpusFormat.JSONL)).hasMessageContaining(":1: no \"_id\"");
+    }
+
+    @Test
+    void readsDprTsvWithHeaderAndQuotes() throws Exception {
+        Path f = Files.writeString(dir.resolve("psgs.tsv"),
+                "id\ttext\ttitle\n1\t\"He said \"\"hi\"\" there\"\tAaron\n2\tplain text\t\"Quoted\"\n");
+        assertThat(CorpusReader.readAll(f, CorpusFormat.DPR_TSV)).containsExactly(
+                new Document("1", "Aaron", "He said \"hi\" there"), new Document("2", "Quoted", "plain text"));
+    }
+
+    @Test
+    void readsDatasetDocumentsAndHotpotContext() throws Exception {
+        Path lines = Files.writeString(dir.resolve("ram.jsonl"), """
+                {"question": "q", "documents": [{"text": "doc one"}, {"text": "doc two", "title": "Two"}]}
+                {"question": "h", "context": [["Paris", [" Paris is big.", " It is old."]]]}
+                """);
+        assertThat(CorpusReader.readAll(lines, CorpusFormat.DATASET)).containsExactly(
+                new Document("0-0", "", "doc one"), new Document("0-1", "Two", "doc two"),
+                new Document("1-0", "Paris", "Paris is big. It is old."));
+        Path array = Files.writeString(dir.resolve("hotpot.json"),
+                "[{\"context\": {\"title\": [\"A\"], \"sentences\": [[\"x.\", \"y.\"]]}}]");
+        assertThat(CorpusReader.readAll(array, CorpusFormat.DATASET)).containsExactly(new Document("0-0", "A", "x. y."));
+    }
+
+    @Test
+    void splitsDprPassagesAndParsesFormats() {
+        String text = String.join(" ", java.util.Collections.nCopies(250, "w"));
+        List<String> ps = Passages.split(text, 100);
+        assertThat(ps).hasSize(3);
+        assertThat(ps.get(2).split(" ")).hasSize(50);
+        assertThat(Passages.split("  ", 100)).isEmpty();
+        assertThat(CorpusFormat.parse("DPR_TSV")).isEqualTo(CorpusFormat.DPR_TSV);
+        assertThatThrownBy(() -> CorpusFormat.parse("xml")).hasMessageContaining("jsonl, dpr-tsv, crag, dataset");
+    }
+}

@@ -1,0 +1,93 @@
+package dev.veracity.retrieval.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.veracity.retrieval.Passage;
+import dev.veracity.retrieval.corpus.Document;
+import dev.veracity.retrieval.lucene.LuceneIndex;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+class RetrievalServerTest {
+
+    static LuceneIndex index;
+    static RetrievalServer server;
+    static final HttpClient HTTP = HttpClient.newHttpClient();
+    static final ObjectMapper JSON = new ObjectMapper();
+
+    @BeforeAll
+    static void start() throws Exception {
+        index = LuceneIndex.inMemory(List.of(
+                new Document("1", "Paris", "Paris is the capital of France."),
+                new Document("2", "Berlin", "Berlin is the capital of Germany."),
+                new Document("3", "Rome", "Rome has the Colosseum.")), null);
+        server = RetrievalServer.start(index.bm25(), 0);
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        server.close();
+        index.close();
+    }
+
+    static HttpResponse<String> post(String body) throws Exception {
+        return HTTP.send(HttpRequest.newBuilder(URI.create(server.url())).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test
+    void answersTheVerlRequest() throws Exception {
+        var resp = post("{\"queries\": [\"capital of France\", \"Colosseum\"], \"topk\": 2, \"return_scores\": true}");
+        assertThat(resp.statusCode()).isEqualTo(200);
+        assertThat(resp.headers().firstValue("Content-Type")).contains("application/json");
+        JsonNode result = JSON.readTree(resp.body()).get("result");
+        assertThat(result).hasSize(2);
+        assertThat(result.get(0)).hasSize(2);
+        JsonNode top = result.get(0).get(0);
+        assertThat(top.get("document").get("contents").asText()).isEqualTo("\"Paris\"\nParis is the capital of France.");
+        assertThat(top.get("document").get("id").asText()).isEqualTo("1");
+        assertThat(top.get("score").asDouble()).isPositive();
+        assertThat(result.get(1).get(0).get("document").get("id").asText()).isEqualTo("3");
+
+        JsonNode noScores = JSON.readTree(post("{\"queries\": [\"Berlin\"]}").body()).get("result").get(0).get(0);
+        assertThat(noScores.get("contents").asText()).startsWith("\"Berlin\"\n");
+    }
+
+    @Test
+    void badRequestsGet400WithAMessage() throws Exception {
+        for (String body : List.of("not json", "{\"topk\": 3}", "{\"queries\": [1]}", "{\"queries\": [\"x\"], \"topk\": 0}",
+                "{\"queries\": [\"x\"], \"return_scores\": \"yes\"}")) {
+            var resp = post(body);
+            assertThat(resp.statusCode()).as(body).isEqualTo(400);
+            assertThat(JSON.readTree(resp.body()).get("error").asText()).as(body).isNotBlank();
+        }
+        var get = HTTP.send(HttpRequest.newBuilder(URI.create(server.url())).GET().build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(get.statusCode()).isEqualTo(405);
+    }
+
+    @Test
+    void httpRetrieverRoundTrips() {
+        var remote = new HttpRetriever(server.url());
+        List<Passage> hits = remote.search("capital of Germany", 1);
+        assertThat(hits).singleElement().satisfies(p -> {
+            assertThat(p.id()).isEqualTo("2");
+            assertThat(p.title()).isEqualTo("Berlin");
+            assertThat(p.text()).isEqualTo("Berlin is the capital of Germany.");
+        });
+        assertThat(remote.searchAll(List.of("Rome", "nothing matches zzz"), 3)).satisfies(r -> {
+            assertThat(r.get(0)).extracting(Passage::id).containsExactly("3");
+            assertThat(r.get(1)).isEmpty();
+        });
+        assertThatThrownBy(() -> new HttpRetriever("http://127.0.0.1:1/retrieve").search("x", 1))
+                .hasMessageContaining("serve-retrieval");
+    }
+}

@@ -1,0 +1,94 @@
+package dev.veracity.retrieval.react;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.veracity.retrieval.corpus.Document;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+class WikiEnvironmentTest {
+
+    static PageStore store;
+
+    @BeforeAll
+    static void pages() {
+        store = PageStore.of(List.of(
+                new Document("1", "Colorado orogeny", "The Colorado orogeny was an episode of mountain building in Colorado. "
+                        + "It began 1780 million years ago. The eastern sector extends into the High Plains. "
+                        + "Dr. Smith studied it. Its second sentence count is high. It ended slowly. Sixth sentence here."),
+                new Document("2", "High Plains", "The High Plains rise from 1,800 to 7,000 ft. They are in the U.S. West."),
+                new Document("3", "Colorado River", "The Colorado River flows southwest."),
+                new Document("4", "Colorado orogeny", "A second paragraph mentions the eastern sector again.")));
+    }
+
+    @AfterAll
+    static void close() {
+        store.close();
+    }
+
+    @Test
+    void searchReturnsFirstFiveSentencesOfTheExactTitle() {
+        var env = new WikiEnvironment(store);
+        assertThat(env.step("Search[ \"colorado_OROGENY\" ]")).isEqualTo("The Colorado orogeny was an episode of mountain "
+                + "building in Colorado. It began 1780 million years ago. The eastern sector extends into the High Plains. "
+                + "Dr. Smith studied it. Its second sentence count is high.");
+    }
+
+    @Test
+    void searchMissSuggestsSimilarTitles() {
+        var env = new WikiEnvironment(store);
+        String obs = env.step("Search[Colorado]");
+        assertThat(obs).startsWith("Could not find Colorado. Similar: [").endsWith("].")
+                .contains("'Colorado orogeny'", "'Colorado River'").doesNotContain("High Plains");
+        assertThat(env.step("Search[Atlantis]")).isEqualTo("Could not find Atlantis. Similar: [].");
+    }
+
+    @Test
+    void lookupAdvancesThenRunsOutAndNeedsAPage() {
+        var env = new WikiEnvironment(store);
+        assertThat(env.step("Lookup[eastern sector]")).contains("No page is open").contains("Search[entity]");
+        env.step("Search[Colorado orogeny]");
+        assertThat(env.step("Lookup[eastern sector]"))
+                .isEqualTo("(Result 1 / 2) The eastern sector extends into the High Plains.");
+        assertThat(env.step("lookup [Eastern Sector]")).isEqualTo("(Result 1 / 2) The eastern sector extends into the High Plains.");
+        assertThat(env.step("Lookup[Eastern Sector]")).isEqualTo("(Result 2 / 2) A second paragraph mentions the eastern sector again.");
+        assertThat(env.step("Lookup[Eastern Sector]")).isEqualTo("No more results.");
+        assertThat(env.step("Lookup[volcano]")).isEqualTo("No more results.");
+    }
+
+    @Test
+    void musiqueLookupReturnsAParagraphByTitle() {
+        var env = new WikiEnvironment(store, WikiEnvironment.LookupMode.PARAGRAPH_TITLE);
+        assertThat(env.step("Lookup[high plains]")).isEqualTo("The High Plains rise from 1,800 to 7,000 ft. They are in the U.S. West.");
+        assertThat(env.step("Lookup[Low Plains]")).startsWith("Could not find paragraph Low Plains. Similar: ['High Plains'");
+    }
+
+    @Test
+    void finishAndInvalidActions() {
+        var env = new WikiEnvironment(store);
+        assertThat(env.step("I think I should search")).isEqualTo("Invalid action: I think I should search");
+        assertThat(env.finished()).isFalse();
+        env.step("Action 3: Finish[1,800 to 7,000 ft]");
+        assertThat(env.answer()).contains("1,800 to 7,000 ft");
+    }
+
+    @Test
+    void parserIsTotalAndTolerant() {
+        assertThat(ReactActionParser.parse("search[ 'Milhouse' ]")).isEqualTo(new ReactAction.Search("Milhouse"));
+        assertThat(ReactActionParser.parse("  SEARCH [Milhouse Van Houten")).isEqualTo(new ReactAction.Search("Milhouse Van Houten"));
+        assertThat(ReactActionParser.parse("Thought: hm\nAction 2: Lookup[named after]\nObservation 2: x"))
+                .isEqualTo(new ReactAction.Lookup("named after"));
+        assertThat(ReactActionParser.parse("Finish[]")).isEqualTo(new ReactAction.Finish(""));
+        assertThat(ReactActionParser.parse("Search[]")).isInstanceOf(ReactAction.Invalid.class);
+        assertThat(ReactActionParser.parse(null)).isEqualTo(new ReactAction.Invalid(""));
+        assertThat(ReactActionParser.parse("Jump[x]")).isEqualTo(new ReactAction.Invalid("Jump[x]"));
+    }
+
+    @Test
+    void splitterKeepsAbbreviationsAndInitials() {
+        assertThat(SentenceSplitter.split("Mr. J. R. Smith lives in the U.S. state of Ohio. He left! Did he? \"Yes.\" 1990 came."))
+                .containsExactly("Mr. J. R. Smith lives in the U.S. state of Ohio.", "He left!", "Did he?", "\"Yes.\"", "1990 came.");
+    }
+}
