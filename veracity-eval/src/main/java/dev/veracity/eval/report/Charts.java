@@ -46,6 +46,8 @@ final class Charts {
         chart.getStyler().setAvailableSpaceFill(0.7);
         chart.getStyler().setOverlapped(false);
         chart.getStyler().setXAxisLabelRotation(categories.size() > 6 ? 30 : 0);
+        // Readable ticks: "3.3", not "3.333333333333333".
+        chart.getStyler().setYAxisDecimalPattern("#,##0.##");
         Map<String, Integer> used = new LinkedHashMap<>();
         for (Map.Entry<String, List<Double>> e : series.entrySet()) {
             List<Double> ys = new ArrayList<>();

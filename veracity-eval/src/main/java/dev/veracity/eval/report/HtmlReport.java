@@ -225,12 +225,15 @@ public final class HtmlReport {
                 String id = text(r.get("id"));
                 String file = unique(safeName(id.isEmpty() ? "q" + index : id), usedFiles) + ".html";
                 List<CallRecord> calls = List.of();
-                String questionNote = traceNote;
+                // A resumed run answers questions in several invocations: each line names the one that answered it.
+                String lineRun = text(r.get("trace_run"));
+                String questionRun = lineRun.isEmpty() ? traceRun : lineRun;
+                String questionNote = lineRun.isEmpty() ? traceNote : traceNote.startsWith("No traces.db") ? traceNote : "";
                 if (store != null && questionNote.isEmpty()) {
                     try {
-                        calls = store.calls(traceRun, id);
+                        calls = store.calls(questionRun, id);
                         if (calls.isEmpty()) {
-                            questionNote = "No traced calls for this question in run " + traceRun + ".";
+                            questionNote = "No traced calls for this question in run " + questionRun + ".";
                         }
                     } catch (RuntimeException e) {
                         questionNote = "Reading the calls of this question failed: " + e.getMessage();
@@ -249,7 +252,7 @@ public final class HtmlReport {
                 q.put("calls", r.path("calls").isNumber() ? r.get("calls").asText() : store != null ? String.valueOf(calls.size()) : "");
                 q.put("error", text(r.get("error")));
                 questions.add(q);
-                writeQuestion(run, slug, r, id, calls, questionNote, traceRun, css, qDir.resolve(file));
+                writeQuestion(run, slug, r, id, calls, questionNote, questionRun, css, qDir.resolve(file));
             }
             Map<String, Object> page = new LinkedHashMap<>();
             page.put("css", css);

@@ -113,4 +113,26 @@ class HtmlReportTest {
         assertThat(HtmlReport.safeName("")).isNotEmpty();
         assertThat(HtmlReport.safeName("x".repeat(500)).length()).isLessThan(100);
     }
+
+    @Test
+    void aResumedRunShowsEachQuestionsCallsFromTheInvocationThatAnsweredIt() throws IOException {
+        Path dir = Files.createDirectories(tmp.resolve("resumed"));
+        Files.writeString(dir.resolve("summary.json"), "{\"method\": \"m\", \"trace_run\": \"second\", \"metrics\": {}}");
+        Files.writeString(dir.resolve("results.jsonl"),
+                "{\"id\": \"a\", \"prediction\": \"x\", \"trace_run\": \"first\"}\n"
+                        + "{\"id\": \"b\", \"prediction\": \"y\", \"trace_run\": \"second\"}\n");
+        try (dev.veracity.trace.TraceStore store = dev.veracity.trace.TraceStore.open(dir.resolve("traces.db"))) {
+            for (String[] call : new String[][] {{"first", "a", "answer of the killed run"}, {"second", "b", "answer after resuming"}}) {
+                store.record(new dev.veracity.trace.CallRecord(call[1], dev.veracity.trace.CallContext.of(call[0], call[1], "m")
+                        .role("answerer"), "sim", "m", "p", "{}", List.of(call[2]), List.of("STOP"), 1, 1, 0, 1, 2, 3,
+                        false, 1, 0, null));
+            }
+        }
+        HtmlReport.write(List.of(dir), tmp.resolve("out"));
+
+        String a = Files.readString(tmp.resolve("out/resumed/q/a.html"));
+        String b = Files.readString(tmp.resolve("out/resumed/q/b.html"));
+        assertThat(a).contains("answer of the killed run").doesNotContain("No traced calls");
+        assertThat(b).contains("answer after resuming");
+    }
 }
