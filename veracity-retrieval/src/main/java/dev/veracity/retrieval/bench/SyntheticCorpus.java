@@ -20,21 +20,48 @@ public final class SyntheticCorpus {
     private final double[] cumulative;
 
     public SyntheticCorpus(long seed, int vocabularySize, int words) {
+        this(seed, words, pseudoWords(vocabularySize));
+    }
+
+    private SyntheticCorpus(long seed, int words, String[] vocabulary) {
+        int vocabularySize = vocabulary.length;
         if (vocabularySize < 2 || words < 1) {
             throw new IllegalArgumentException("need a vocabulary of >= 2 words and passages of >= 1 word");
         }
         this.seed = seed;
         this.words = words;
-        this.vocabulary = new String[vocabularySize];
+        this.vocabulary = vocabulary;
         this.cumulative = new double[vocabularySize];
         double sum = 0;
         for (int r = 0; r < vocabularySize; r++) {
-            vocabulary[r] = word(r);
             sum += 1.0 / (r + 1);
             cumulative[r] = sum;
         }
         for (int r = 0; r < vocabularySize; r++) {
             cumulative[r] /= sum;
+        }
+    }
+
+    private static String[] pseudoWords(int n) {
+        String[] v = new String[Math.max(0, n)];
+        for (int r = 0; r < v.length; r++) {
+            v[r] = word(r);
+        }
+        return v;
+    }
+
+    /**
+     * Passages of real English words (a list of a few hundred common ones, Zipf-distributed) for the dense
+     * benchmark: an embedding model's cost follows its subword tokens, and pseudo-words split into three or four
+     * times as many tokens as English does, which would understate throughput on real text.
+     */
+    public static SyntheticCorpus english(long seed, int words) {
+        try (var in = SyntheticCorpus.class.getResourceAsStream("english-words.txt")) {
+            String[] list = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).lines()
+                    .filter(l -> !l.isBlank() && !l.startsWith("#")).toArray(String[]::new);
+            return new SyntheticCorpus(seed, words, list);
+        } catch (java.io.IOException | NullPointerException e) {
+            throw new IllegalStateException("english-words.txt is missing from the retrieval jar", e);
         }
     }
 
