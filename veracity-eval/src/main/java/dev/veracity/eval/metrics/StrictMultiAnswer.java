@@ -1,6 +1,7 @@
 package dev.veracity.eval.metrics;
 
 import dev.veracity.qa.AnswerNormalizer;
+import dev.veracity.qa.AnswerSetParser;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;

@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.veracity.eval.data.Datasets;
 import dev.veracity.eval.metrics.Aggregate;
-import dev.veracity.eval.metrics.AnswerSetParser;
+import dev.veracity.qa.AnswerSetParser;
 import dev.veracity.eval.metrics.ItemScore;
 import dev.veracity.eval.metrics.Metric;
 import dev.veracity.eval.metrics.Metrics;

@@ -1,4 +1,4 @@
-package dev.veracity.eval.metrics;
+package dev.veracity.qa;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
