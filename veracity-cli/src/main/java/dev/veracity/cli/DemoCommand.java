@@ -55,9 +55,7 @@ final class DemoCommand implements Callable<Integer> {
         SimServer sim = model.namesAServer() ? null : SimServer.start(simConfig());
         try {
             VeracityConfig base = model.resolve();
-            VeracityConfig cfg = sim == null ? base : new VeracityConfig(sim.baseUrl(), sim.config().defaultModel(),
-                    base.apiKey(), base.concurrency(), base.cacheMode(), base.cacheFile(), base.traceFile(), base.timeout(),
-                    base.maxAttempts());
+            VeracityConfig cfg = sim == null ? base : base.withServer(sim.baseUrl(), sim.config().defaultModel());
             out.println("Veracity demo: " + (sim == null ? "server " + cfg.llmBaseUrl() : "simulator at " + sim.baseUrl()
                     + " (60 ms to first token + 3 ms per token)") + ", model " + cfg.model() + ", concurrency "
                     + cfg.concurrency() + ", cache " + cfg.cacheMode().name().toLowerCase(Locale.ROOT) + " " + cfg.cacheFile()

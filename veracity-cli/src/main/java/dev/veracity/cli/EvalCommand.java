@@ -100,8 +100,7 @@ final class EvalCommand implements Callable<Integer> {
         Files.createDirectories(out);
         VeracityConfig base = model.resolve();
         // The run folder keeps its own traces, so that a report reads one place.
-        VeracityConfig cfg = new VeracityConfig(base.llmBaseUrl(), base.model(), base.apiKey(), base.concurrency(),
-                base.cacheMode(), base.cacheFile(), out.resolve("traces.db"), base.timeout(), base.maxAttempts());
+        VeracityConfig cfg = base.withTraceFile(out.resolve("traces.db"));
         DatasetProfile profile = DatasetProfile.of(dataset).withMetrics(metrics);
         MarchRecords records = m instanceof MarchMethod ? new MarchRecords(out.resolve("march-records.jsonl")) : null;
         if (records != null) {

@@ -132,6 +132,17 @@ public record VeracityConfig(String llmBaseUrl, String model, Optional<ApiKey> a
         return null;
     }
 
+    /** This configuration with another trace database (an eval run keeps its traces in its own folder). */
+    public VeracityConfig withTraceFile(Path file) {
+        return new VeracityConfig(llmBaseUrl, model, apiKey, concurrency, cacheMode, cacheFile, file, timeout, maxAttempts);
+    }
+
+    /** This configuration pointed at another server and model (the demo's in-process simulator). */
+    public VeracityConfig withServer(String baseUrl, String modelName) {
+        return new VeracityConfig(baseUrl, modelName, apiKey, concurrency, cacheMode, cacheFile, traceFile, timeout,
+                maxAttempts);
+    }
+
     @Override
     public String toString() {
         return "llm-base-url=" + llmBaseUrl + " model=" + model + " api-key=" + apiKey.map(ApiKey::toString).orElse("<none>")
