@@ -30,12 +30,24 @@ public final class VeracityCli implements Runnable {
                 cmd.getErr().println("veracity " + cmd.getCommandName() + ": " + ex.getMessage());
                 return 2;
             }
+            if (ex instanceof java.net.BindException) {
+                cmd.getErr().println("veracity " + cmd.getCommandName() + ": cannot listen on that port (" + ex.getMessage()
+                        + "); pick another --port or stop what uses it");
+                return 2;
+            }
+            if (ex instanceof java.io.IOException) {
+                cmd.getErr().println("veracity " + cmd.getCommandName() + ": " + ex.getClass().getSimpleName() + ": "
+                        + ex.getMessage());
+                return 2;
+            }
             throw ex;
         });
         return cl;
     }
 
     public static void main(String[] args) {
+        // Lucene announces its vector API at INFO on every start: keep the console for our output.
+        java.util.logging.Logger.getLogger("org.apache.lucene").setLevel(java.util.logging.Level.WARNING);
         System.exit(commandLine().execute(args));
     }
 }
