@@ -4,6 +4,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.veracity.config.VeracityConfig;
 import dev.veracity.eval.data.Datasets;
+import dev.veracity.eval.judge.Judge;
+import dev.veracity.eval.judge.JudgeOptions;
+import dev.veracity.eval.judge.Judges;
 import dev.veracity.eval.run.DatasetProfile;
 import dev.veracity.eval.run.EvalRunner;
 import dev.veracity.method.QaMethod;
@@ -68,6 +71,17 @@ final class EvalCommand implements Callable<Integer> {
     @Option(names = "--search-mode", defaultValue = "bm25", paramLabel = "MODE", description = "bm25, dense or hybrid (default ${DEFAULT-VALUE}).")
     String searchMode;
 
+    @Option(names = "--judge", paramLabel = "NAME",
+            description = "Also score each prediction with an LLM judge: crag (TruthRL/CRAG), true-false (C-3PO) or equivalence.")
+    String judgeName;
+
+    @Option(names = "--judge-model", paramLabel = "NAME", description = "Model for the judge (default: --model).")
+    String judgeModel;
+
+    @Option(names = "--judge-samples", defaultValue = "1", paramLabel = "K",
+            description = "Judge samples per verdict, majority vote (default ${DEFAULT-VALUE}; MARCH's protocol votes over 8).")
+    int judgeSamples;
+
     @Mixin
     ModelOptions model;
 
@@ -111,16 +125,18 @@ final class EvalCommand implements Callable<Integer> {
         OnnxEmbedder embedder = m.usesEmbedder() || (index != null && !searchMode.equals("bm25")) ? OnnxEmbedder.bgeSmall() : null;
         try (LuceneIndex searchIndex = index == null ? null : LuceneIndex.open(index);
              TraceStore store = TraceStore.open(cfg.traceFile())) {
-            EvalRunner.Spec spec = new EvalRunner.Spec(m, dataset, data, limit, out,
-                    questionsAtOnce != null ? questionsAtOnce : cfg.concurrency(), profile, options,
-                    EvalRunner.labels("model", cfg.model(), "llm_base_url", cfg.llmBaseUrl()),
-                    searchIndex == null ? null : searchIndex.retriever(searchMode, embedder), embedder);
             EvalRunner.QuestionTraces traces = new EvalRunner.QuestionTraces(store);
             try (Stack stack = new Stack(cfg, traces);
                  ProgressBar bar = new ProgressBarBuilder().setTaskName(method + " on " + dataset)
                          .setStyle(ProgressBarStyle.ASCII).setUpdateIntervalMillis(500).showSpeed()
                          .setConsumer(new ConsoleProgressBarConsumer(System.err, 140))
                          .setInitialMax(limit > 0 ? limit : -1).build()) {
+                Judge judge = judgeName == null ? null : Judges.byName(judgeName, stack.client,
+                        new JudgeOptions(judgeSamples, judgeSamples > 1 ? 0.7 : 0.0, null, judgeModel));
+                EvalRunner.Spec spec = new EvalRunner.Spec(m, dataset, data, limit, out,
+                        questionsAtOnce != null ? questionsAtOnce : cfg.concurrency(), profile, options,
+                        EvalRunner.labels("model", cfg.model(), "llm_base_url", cfg.llmBaseUrl()),
+                        searchIndex == null ? null : searchIndex.retriever(searchMode, embedder), embedder, judge);
                 outcome = EvalRunner.run(spec, stack.client, traces, traceRun, p -> {
                     bar.maxHint(p.total());
                     bar.stepTo(p.done());

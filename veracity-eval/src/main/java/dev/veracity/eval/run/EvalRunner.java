@@ -6,6 +6,9 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.veracity.eval.data.Datasets;
+import dev.veracity.eval.judge.Judge;
+import dev.veracity.eval.judge.JudgeInput;
+import dev.veracity.eval.judge.Verdict;
 import dev.veracity.eval.metrics.Aggregate;
 import dev.veracity.qa.AnswerSetParser;
 import dev.veracity.eval.metrics.ItemScore;
@@ -65,15 +68,16 @@ public final class EvalRunner {
      * @param labels      what summary.json records about the model (model name, server URL)
      * @param retriever   for methods that search, or null
      * @param embedder    for methods that compare documents by embedding, or null
+     * @param judge       an LLM judge that also scores each prediction against the gold answers, or null
      */
     public record Spec(QaMethod method, String dataset, Path data, int limit, Path outDir, int concurrency,
                        DatasetProfile profile, Map<String, String> options, Map<String, String> labels,
-                       Retriever retriever, Embedder embedder) {
+                       Retriever retriever, Embedder embedder, Judge judge) {
 
-        /** A spec without retrieval tools. */
+        /** A spec without retrieval tools or judge. */
         public Spec(QaMethod method, String dataset, Path data, int limit, Path outDir, int concurrency,
                     DatasetProfile profile, Map<String, String> options, Map<String, String> labels) {
-            this(method, dataset, data, limit, outDir, concurrency, profile, options, labels, null, null);
+            this(method, dataset, data, limit, outDir, concurrency, profile, options, labels, null, null, null);
         }
 
         public Spec {
@@ -223,6 +227,16 @@ public final class EvalRunner {
             ObjectNode sig = o.putObject("signals");
             answer.signals().forEach(sig::put);
         }
+        if (spec.judge() != null) {
+            JudgeInput in = JudgeInput.of(item.question(), answer.prediction(), item.goldForms());
+            Verdict v = spec.judge().judge(item.queryTime() == null ? in : in.withQueryTime(item.queryTime()),
+                    calls.role("judge"));
+            ObjectNode j = o.putObject("judge");
+            j.put("name", spec.judge().name());
+            j.put("outcome", v.outcome().name());
+            j.put("unparseable_samples", v.unparseableSamples());
+            j.put("explanation", v.explanation());
+        }
         return o;
     }
 
@@ -245,6 +259,19 @@ public final class EvalRunner {
             Aggregate a = metric.aggregate(scores);
             m.put(metric.name(), a.mean());
             a.extras().forEach((k, v) -> m.put(metric.name() + "." + k, v.doubleValue()));
+        }
+        List<JsonNode> judged = lines.stream().filter(l -> l.has("judge")).toList();
+        if (!judged.isEmpty()) {
+            long correct = judged.stream().filter(l -> l.at("/judge/outcome").asText().equals("CORRECT")).count();
+            long incorrect = judged.stream().filter(l -> l.at("/judge/outcome").asText().equals("INCORRECT")).count();
+            ObjectNode j = s.putObject("judge");
+            j.put("name", judged.getFirst().at("/judge/name").asText());
+            // Unparseable verdicts are counted and left out, never scored as right or wrong.
+            j.put("accuracy", correct + incorrect == 0 ? 0.0 : (double) correct / (correct + incorrect));
+            j.put("correct", correct);
+            j.put("incorrect", incorrect);
+            j.put("unparseable", judged.size() - correct - incorrect);
+            j.put("unparseable_samples", judged.stream().mapToLong(l -> l.at("/judge/unparseable_samples").asLong()).sum());
         }
         Map<String, double[]> signals = new LinkedHashMap<>();
         for (JsonNode l : lines) {

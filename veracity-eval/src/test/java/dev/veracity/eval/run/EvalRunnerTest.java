@@ -1,0 +1,135 @@
+package dev.veracity.eval.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.veracity.eval.judge.JudgeOptions;
+import dev.veracity.eval.judge.Judges;
+import dev.veracity.llm.LlmRequest;
+import dev.veracity.llm.ScriptedBackend;
+import dev.veracity.llm.client.LlmClient;
+import dev.veracity.method.MethodAnswer;
+import dev.veracity.method.MethodContext;
+import dev.veracity.method.QaMethod;
+import dev.veracity.qa.QaItem;
+import dev.veracity.trace.InMemoryTraces;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class EvalRunnerTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    Path dir;
+
+    /** Answers with the model's reply to the bare question, reporting one signal. */
+    private static final QaMethod ECHO = new QaMethod() {
+        @Override
+        public String name() {
+            return "echo";
+        }
+
+        @Override
+        public MethodAnswer answer(QaItem item, MethodContext ctx) {
+            String out = ctx.llm().call(ctx.role("answerer", 0), LlmRequest.user("Q: " + item.question()).build()).text();
+            return new MethodAnswer(out, List.of(out), List.of(), Map.of("length", (double) out.length()));
+        }
+    };
+
+    private Path nq() throws Exception {
+        Path f = dir.resolve("nq.jsonl");
+        Files.writeString(f, """
+                {"question": "capital of france", "answer": ["Paris"]}
+                {"question": "capital of italy", "answer": ["Rome"]}
+                {"question": "capital of spain", "answer": ["Madrid"]}
+                """);
+        return f;
+    }
+
+    @Test
+    void scoresWithTheDatasetsMetricsAndAJudgeCountingUnparseableVerdictsApart() throws Exception {
+        // The model answers Paris, Milan, Madrid; the judge says 1 for Paris, 0 for Milan, garbage for Madrid.
+        ScriptedBackend backend = ScriptedBackend.perSample((r, i) -> {
+            String p = r.promptText();
+            if (p.startsWith("Q: ")) {
+                return p.contains("france") ? "Paris" : p.contains("italy") ? "Milan" : "Madrid";
+            }
+            if (p.contains("Prediction: Paris")) {
+                return "{\"explanation\": \"same\", \"score\": 1}";
+            }
+            return p.contains("Prediction: Milan") ? "{\"explanation\": \"different\", \"score\": 0}" : "I cannot say.";
+        });
+        InMemoryTraces memory = new InMemoryTraces();
+        EvalRunner.QuestionTraces traces = new EvalRunner.QuestionTraces(memory);
+        LlmClient client = LlmClient.builder(backend).traces(traces).build();
+        EvalRunner.Spec spec = new EvalRunner.Spec(ECHO, "nq-open", nq(), 0, dir.resolve("out"), 2,
+                DatasetProfile.of("nq-open"), Map.of(), Map.of("model", "scripted"), null, null,
+                Judges.byName("crag", client, JudgeOptions.defaults()));
+
+        EvalRunner.Outcome outcome = EvalRunner.run(spec, client, traces, "run-1", p -> { });
+
+        assertThat(outcome.answered()).isEqualTo(3);
+        JsonNode s = outcome.summary();
+        assertThat(s.at("/metrics/nq-em").asDouble()).isEqualTo(2.0 / 3);
+        assertThat(s.at("/judge/correct").asInt()).isEqualTo(1);
+        assertThat(s.at("/judge/incorrect").asInt()).isEqualTo(1);
+        assertThat(s.at("/judge/unparseable").asInt()).isEqualTo(1);
+        assertThat(s.at("/judge/accuracy").asDouble()).isEqualTo(0.5);
+        assertThat(s.at("/signals/length").asDouble()).isEqualTo((5 + 5 + 6) / 3.0);
+        // The judge's calls are traced but are the evaluation's, not the method's: a question costs its method 1 call.
+        assertThat(s.get("calls_per_question").asDouble()).isEqualTo(1.0);
+        List<JsonNode> lines = Files.readAllLines(dir.resolve("out/results.jsonl")).stream().map(l -> {
+            try {
+                return JSON.readTree(l);
+            } catch (Exception e) {
+                throw new AssertionError(e);
+            }
+        }).toList();
+        assertThat(lines).hasSize(3).allSatisfy(l -> {
+            assertThat(l.get("trace_run").asText()).isEqualTo("run-1");
+            assertThat(l.get("calls").asInt()).isEqualTo(1);
+            assertThat(l.at("/judge/name").asText()).isEqualTo("crag");
+        });
+        assertThat(memory.where(c -> c.context().role().equals("judge"))).hasSize(3);
+        assertThat(JSON.readTree(dir.resolve("out/summary.json").toFile()).get("n").asInt()).isEqualTo(3);
+    }
+
+    @Test
+    void aSecondRunAnswersOnlyWhatTheFileLacks() throws Exception {
+        ScriptedBackend backend = ScriptedBackend.perSample((r, i) -> "Paris");
+        EvalRunner.QuestionTraces traces = new EvalRunner.QuestionTraces(new InMemoryTraces());
+        LlmClient client = LlmClient.builder(backend).traces(traces).build();
+        Path data = nq();
+        EvalRunner.run(new EvalRunner.Spec(ECHO, "nq-open", data, 2, dir.resolve("out"), 1, DatasetProfile.of("nq-open"),
+                Map.of(), Map.of()), client, traces, "a", p -> { });
+        int before = backend.requests().size();
+
+        EvalRunner.Outcome again = EvalRunner.run(new EvalRunner.Spec(ECHO, "nq-open", data, 3, dir.resolve("out"), 1,
+                DatasetProfile.of("nq-open"), Map.of(), Map.of()), client, traces, "b", p -> { });
+
+        assertThat(again.alreadyDone()).isEqualTo(2);
+        assertThat(again.answered()).isEqualTo(1);
+        assertThat(backend.requests().size() - before).isEqualTo(1);
+        assertThat(Files.readAllLines(dir.resolve("out/results.jsonl"))).hasSize(3);
+    }
+
+    @Test
+    void aPartialLastLineLeftByAKillIsCutOff() throws Exception {
+        Path results = dir.resolve("r.jsonl");
+        Files.writeString(results, "{\"id\": \"a\", \"prediction\": \"x\"}\n{\"id\": \"b\", \"predic");
+        try (ResultsFile f = ResultsFile.open(results)) {
+            assertThat(f.isDone("a")).isTrue();
+            assertThat(f.isDone("b")).isFalse();
+            assertThat(f.truncatedBytes()).isPositive();
+            assertThat(f.append(JSON.createObjectNode().put("id", "b"))).isTrue();
+            assertThat(f.append(JSON.createObjectNode().put("id", "a"))).isFalse();
+        }
+        assertThat(Files.readAllLines(results)).containsExactly("{\"id\": \"a\", \"prediction\": \"x\"}", "{\"id\":\"b\"}");
+    }
+}
