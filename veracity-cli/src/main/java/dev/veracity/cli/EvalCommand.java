@@ -111,8 +111,11 @@ final class EvalCommand implements Callable<Integer> {
         if (limit < 0) {
             throw new IllegalArgumentException("--limit must be >= 0");
         }
-        Files.createDirectories(out);
+        if (judgeName != null) {
+            Judges.requireKnown(judgeName);
+        }
         VeracityConfig base = model.resolve();
+        Files.createDirectories(out);
         // The run folder keeps its own traces, so that a report reads one place.
         VeracityConfig cfg = base.withTraceFile(out.resolve("traces.db"));
         DatasetProfile profile = DatasetProfile.of(dataset).withMetrics(metrics);

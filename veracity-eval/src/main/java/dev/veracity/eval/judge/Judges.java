@@ -14,11 +14,20 @@ public final class Judges {
         return List.of("crag", "true-false", "equivalence");
     }
 
+    /** Checks a judge name before anything is built; an unknown one is an error that lists the known ones. */
+    public static void requireKnown(String name) {
+        String n = name.toLowerCase(Locale.ROOT);
+        if (!List.of("crag", "truthrl", "true-false", "c3po", "c-3po", "equivalence").contains(n)) {
+            throw new IllegalArgumentException("unknown judge '" + name + "'; known: " + String.join(", ", names()));
+        }
+    }
+
     /**
      * The judge of that name on the given client: {@code crag} (TruthRL Table 11, CRAG's JSON score), {@code
      * true-false} (C-3PO Appendix D.2), {@code equivalence} (ours). An unknown name lists the known ones.
      */
     public static Judge byName(String name, LlmClient client, JudgeOptions options) {
+        requireKnown(name);
         return switch (name.toLowerCase(Locale.ROOT)) {
             case "crag", "truthrl" -> new CragJudge(client, options);
             case "true-false", "c3po", "c-3po" -> new TrueFalseJudge(client, options);
