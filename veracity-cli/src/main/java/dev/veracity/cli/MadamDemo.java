@@ -32,6 +32,8 @@ final class MadamDemo {
     private static final Pattern YEAR = Pattern.compile("\\b(1\\d{3}|20\\d{2})\\b");
     private static final Pattern NUMBER = Pattern.compile("\\b\\d[\\d,.]*\\d(?:\\s+(?:people|inhabitants|residents|km|miles|m))?\\b|\\b\\d\\b");
     private static final Pattern NAME = Pattern.compile("\\b[A-Z][a-z]+(?:\\s+(?:[A-Z][a-z]+|[A-Z]\\.|de|van|von|of))*\\s+[A-Z][a-z]+\\b|\\b[A-Z][a-z]{2,}\\b");
+    private static final Pattern COUNT = Pattern.compile(
+            "(\\d[\\d,]*\\d|\\d)\\s+(?:people|persons|residents|inhabitants|citizens)\\b|population (?:was|is|of) (?:about )?(\\d[\\d,]*\\d)");
     private static final Pattern AGENT_ANSWER = Pattern.compile("(?m)^Agent \\d+: Answer: (.*?)\\. Explanation:");
 
     private MadamDemo() {
@@ -112,6 +114,11 @@ final class MadamDemo {
             return m.find() ? m.group() : null;
         }
         if (ql.matches("(?s).*\\b(how many|how much|population|number of)\\b.*")) {
+            // A count stated as such ("there were 3,559 people") beats the first number in a table.
+            m = COUNT.matcher(doc);
+            if (m.find()) {
+                return m.group(1) != null ? m.group(1) : m.group(2);
+            }
             m = NUMBER.matcher(doc);
             while (m.find()) {
                 if (!YEAR.matcher(m.group()).matches()) {
