@@ -33,7 +33,7 @@ final class MadamDemo {
     private static final Pattern NUMBER = Pattern.compile("\\b\\d[\\d,.]*\\d(?:\\s+(?:people|inhabitants|residents|km|miles|m))?\\b|\\b\\d\\b");
     private static final Pattern NAME = Pattern.compile("\\b[A-Z][a-z]+(?:\\s+(?:[A-Z][a-z]+|[A-Z]\\.|de|van|von|of))*\\s+[A-Z][a-z]+\\b|\\b[A-Z][a-z]{2,}\\b");
     private static final Pattern COUNT = Pattern.compile(
-            "(\\d[\\d,]*\\d|\\d)\\s+(?:people|persons|residents|inhabitants|citizens)\\b|population (?:was|is|of) (?:about )?(\\d[\\d,]*\\d)");
+            "((?:\\d[\\d,]*\\d|\\d)\\s+(?:people|persons|residents|inhabitants|citizens))\\b|population (?:was|is|of) (?:about )?(\\d[\\d,]*\\d)");
     private static final Pattern AGENT_ANSWER = Pattern.compile("(?m)^Agent \\d+: Answer: (.*?)\\. Explanation:");
 
     private MadamDemo() {

@@ -114,6 +114,9 @@ class MadamCommandsTest {
     void simulatedAgentsAnswerFromTheirDocument() {
         assertThat(MadamDemo.answerFrom("What is the population of Broken Bow?", "As of the census of 2010, there were 3,559 people, 1,575 households"))
                 .isEqualTo("3,559 people");
+        assertThat(MadamDemo.answerFrom("What is the population of Broken Bow?",
+                "Historical population Census Pop. 1890 1,647 1900 1,375 ... As of the census of 2010, there were 3,559 people"))
+                .isEqualTo("3,559 people");
         assertThat(MadamDemo.answerFrom("Who directed Lahu Ke Do Rang?", "Lahu Ke Do Rang is a film directed by Mahesh Bhatt."))
                 .isEqualTo("Mahesh Bhatt");
         assertThat(MadamDemo.answerFrom("When was X born?", "nothing here")).isNull();
