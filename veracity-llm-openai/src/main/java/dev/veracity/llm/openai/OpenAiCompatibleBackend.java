@@ -34,6 +34,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.DoubleConsumer;
+import java.util.function.LongConsumer;
 import java.util.regex.Pattern;
 
 /**
@@ -149,24 +151,10 @@ public final class OpenAiCompatibleBackend implements LlmBackend {
                 case ASSISTANT -> p.addAssistantMessage(m.content());
             }
         }
-        if (r.n() > 1) {
-            p.n(r.n());
-        }
-        if (r.temperature() != null) {
-            p.temperature(r.temperature());
-        }
-        if (r.topP() != null) {
-            p.topP(r.topP());
-        }
-        if (r.maxTokens() != null) {
-            // max_tokens, not max_completion_tokens: every compatible server understands the older name.
-            p.maxTokens(r.maxTokens().longValue());
-        }
+        // max_tokens, not max_completion_tokens: every compatible server understands the older name.
+        sampling(r, p::n, p::temperature, p::topP, p::maxTokens, p::seed);
         if (!r.stop().isEmpty()) {
             p.stop(ChatCompletionCreateParams.Stop.ofStrings(r.stop()));
-        }
-        if (r.seed() != null) {
-            p.seed(r.seed());
         }
         if (r.logprobs() != null) {
             p.logprobs(true);
@@ -195,23 +183,9 @@ public final class OpenAiCompatibleBackend implements LlmBackend {
 
     private LlmResponse complete(LlmRequest r, String model, RequestOptions options) {
         CompletionCreateParams.Builder p = CompletionCreateParams.builder().model(model).prompt(r.prompt());
-        if (r.n() > 1) {
-            p.n((long) r.n());
-        }
-        if (r.temperature() != null) {
-            p.temperature(r.temperature());
-        }
-        if (r.topP() != null) {
-            p.topP(r.topP());
-        }
-        if (r.maxTokens() != null) {
-            p.maxTokens(r.maxTokens().longValue());
-        }
+        sampling(r, p::n, p::temperature, p::topP, p::maxTokens, p::seed);
         if (!r.stop().isEmpty()) {
             p.stop(CompletionCreateParams.Stop.ofStrings(r.stop()));
-        }
-        if (r.seed() != null) {
-            p.seed(r.seed());
         }
         if (r.logprobs() != null) {
             p.logprobs(r.logprobs().longValue());
@@ -230,6 +204,29 @@ public final class OpenAiCompatibleBackend implements LlmBackend {
             }
             return assemble(r, resp._model().asKnown().orElse(model), texts, reasons, logprobs, resp.usage());
         });
+    }
+
+    /**
+     * Sets the sampling fields both endpoints share, through the two SDK builders' setters (they are different
+     * types with the same fields). Unset settings are not sent; n only when above 1.
+     */
+    private static void sampling(LlmRequest r, LongConsumer n, DoubleConsumer temperature, DoubleConsumer topP,
+                                 LongConsumer maxTokens, LongConsumer seed) {
+        if (r.n() > 1) {
+            n.accept(r.n());
+        }
+        if (r.temperature() != null) {
+            temperature.accept(r.temperature());
+        }
+        if (r.topP() != null) {
+            topP.accept(r.topP());
+        }
+        if (r.maxTokens() != null) {
+            maxTokens.accept(r.maxTokens());
+        }
+        if (r.seed() != null) {
+            seed.accept(r.seed());
+        }
     }
 
     private static List<TokenLogprob> textLogprobs(CompletionChoice.Logprobs l) {
