@@ -40,52 +40,42 @@ final class OpenAiJson {
     }
 
     static byte[] chat(String id, long created, GenerationRequest req, Generator.Generation gen) {
-        return write(g -> {
-            g.writeStartObject();
-            g.writeStringField("id", id);
-            g.writeStringField("object", "chat.completion");
-            g.writeNumberField("created", created);
-            g.writeStringField("model", req.model());
-            g.writeArrayFieldStart("choices");
-            for (Generator.Choice c : gen.choices()) {
-                g.writeStartObject();
-                g.writeNumberField("index", c.index());
-                g.writeObjectFieldStart("message");
-                g.writeStringField("role", "assistant");
-                g.writeStringField("content", c.text());
-                g.writeNullField("refusal");
-                g.writeEndObject();
-                if (req.logprobs()) {
-                    g.writeFieldName("logprobs");
-                    chatLogprobs(g, c, req.topLogprobs());
-                } else {
-                    g.writeNullField("logprobs");
-                }
-                g.writeStringField("finish_reason", c.finishReason());
-                g.writeEndObject();
-            }
-            g.writeEndArray();
-            usage(g, gen);
-            g.writeStringField("system_fingerprint", FINGERPRINT);
+        return response(id, created, "chat.completion", req, gen, (g, c) -> {
+            g.writeObjectFieldStart("message");
+            g.writeStringField("role", "assistant");
+            g.writeStringField("content", c.text());
+            g.writeNullField("refusal");
             g.writeEndObject();
-        });
+        }, (g, c) -> chatLogprobs(g, c, req.topLogprobs()));
     }
 
     static byte[] completion(String id, long created, GenerationRequest req, Generator.Generation gen) {
+        return response(id, created, "text_completion", req, gen, (g, c) -> g.writeStringField("text", c.text()),
+                (g, c) -> completionLogprobs(g, c, req.topLogprobs()));
+    }
+
+    /** Writes one part of a choice: its text (as a chat message or a completion text) or its logprobs. */
+    private interface ChoicePart {
+        void write(JsonGenerator g, Generator.Choice c) throws IOException;
+    }
+
+    /** The response both endpoints share; only the object name, a choice's text and its logprobs differ. */
+    private static byte[] response(String id, long created, String object, GenerationRequest req,
+                                   Generator.Generation gen, ChoicePart text, ChoicePart logprobs) {
         return write(g -> {
             g.writeStartObject();
             g.writeStringField("id", id);
-            g.writeStringField("object", "text_completion");
+            g.writeStringField("object", object);
             g.writeNumberField("created", created);
             g.writeStringField("model", req.model());
             g.writeArrayFieldStart("choices");
             for (Generator.Choice c : gen.choices()) {
                 g.writeStartObject();
                 g.writeNumberField("index", c.index());
-                g.writeStringField("text", c.text());
+                text.write(g, c);
                 if (req.logprobs()) {
                     g.writeFieldName("logprobs");
-                    completionLogprobs(g, c, req.topLogprobs());
+                    logprobs.write(g, c);
                 } else {
                     g.writeNullField("logprobs");
                 }
