@@ -108,17 +108,13 @@ final class DemoCommand implements Callable<Integer> {
     }
 
     private static java.util.Optional<QaItem> ramdocsSample() {
-        for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
-            for (Path f : new Path[] {dir.resolve("shared/data/ramdocs/RAMDocs_test.jsonl"),
-                    dir.resolve("../shared/data/ramdocs/RAMDocs_test.jsonl")}) {
-                if (java.nio.file.Files.isRegularFile(f)) {
-                    try (var items = Datasets.stream("ramdocs", f)) {
-                        return items.findFirst();
-                    }
-                }
-            }
+        Path f = MadamBench.find("ramdocs/RAMDocs_test.jsonl");
+        if (f == null) {
+            return java.util.Optional.empty();
         }
-        return java.util.Optional.empty();
+        try (var items = Datasets.stream("ramdocs", f)) {
+            return items.findFirst();
+        }
     }
 
     /** Agents answer from their documents concurrently, then the aggregator reads their answers. */
