@@ -37,7 +37,8 @@ import picocli.CommandLine.Spec;
 /**
  * {@code ./veracity verify}: checks any answer against documents with MARCH (Proposer once, Checker k times, blind
  * to the answer) and prints the Zero-Tolerance Reward, each claim with the Checker's answers and evidence and its
- * verdict, and the calls made. Exit code 0 whether or not the answer passes; 2 for bad arguments.
+ * verdict, and the calls made. Exit code 0 whether or not the answer passes; 2 for bad arguments; 3 when the
+ * response could not be verified because the Proposer's output could not be read (never a pass).
  */
 @Command(name = "verify", mixinStandardHelpOptions = true,
         description = "Check an answer against documents with MARCH's Proposer and blind Checker; print the reward and"
@@ -45,6 +46,9 @@ import picocli.CommandLine.Spec;
 public final class VerifyCommand implements Callable<Integer> {
 
     private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** Exit code when the response could not be verified. */
+    static final int UNVERIFIED = 3;
 
     @Option(names = "--question", required = true, paramLabel = "Q", description = "The question the response answers.")
     String question;
@@ -134,6 +138,11 @@ public final class VerifyCommand implements Callable<Integer> {
             printText(out, v, json);
         }
         out.flush();
+        if (v.status() == Verification.Status.UNPARSEABLE) {
+            spec.commandLine().getErr().println("veracity verify: not verified: the Proposer's output could not be read"
+                    + " (see parse_problems); rerun, or try another model or --temperature");
+            return UNVERIFIED;
+        }
         return 0;
     }
 
@@ -150,11 +159,13 @@ public final class VerifyCommand implements Callable<Integer> {
             out.printf(Locale.ROOT, "%-3d %-90s %-8s %-24s %-5d %s%n", c.claim().number(), cut(c.claim().question(), 90),
                     cut(c.claim().answer(), 8), cut(String.join(" / ", answers), 24), c.vote(), c.verdict());
         }
-        if (v.claims().isEmpty()) {
-            out.println("(the Proposer gave no claim)");
+        if (v.status() == Verification.Status.NO_CLAIMS) {
+            out.println("(the response makes no claim to check)");
+        } else if (v.status() == Verification.Status.UNPARSEABLE) {
+            out.println("(NOT VERIFIED: the Proposer's output could not be read)");
         }
-        out.printf(Locale.ROOT, "claims %d, faults %d, zero-tolerance reward %s, error-rate reward %s%n", v.claims().size(),
-                v.faults(), json.get("reward").asText(), json.get("error_rate_reward").asText());
+        out.printf(Locale.ROOT, "status %s, claims %d, faults %d, zero-tolerance reward %s, error-rate reward %s%n",
+                json.get("status").asText(), v.claims().size(), v.faults(), json.get("reward").asText(), json.get("error_rate_reward").asText());
         JsonNode calls = json.get("calls");
         if (calls != null) {
             out.printf(Locale.ROOT, "calls: proposer %d, checker %d, total %d%n", calls.get("proposer").asInt(),

@@ -32,7 +32,7 @@ public final class Checker {
         return Parallel.map(IntStream.range(0, settings.samples()).boxed().toList(), i -> {
             String out = llm.call(ctx, LlmRequest.user(prompt).temperature(settings.temperature())
                     .maxTokens(settings.maxTokens()).firstSampleIndex(i).build()).text();
-            return new Sample(new Turn("checker", i, prompt, out), CheckerOutputParser.parse(out));
+            return new Sample(new Turn("checker", i, prompt, out), CheckerOutputParser.parse(out, input.questions().size()));
         });
     }
 

@@ -2,66 +2,109 @@ package dev.veracity.methods.march;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * The function Q(tau) of section 2.2: the Proposer's output to question-answer pairs. The authors parse
  * {@code -\s*Question:\s*(.*?)\s*\[Answer:\s*(.*?)\]}; this parser generalises it to what models write: any bullet
- * or numbering (or none), "Question 2:", bold markers, the answer bracketed or bare, pairs on one line or many.
- * Total: any string gives a result; pairs it cannot read are listed as problems.
+ * or numbering (or none), "Question 2:", bold markers, the answer bracketed or bare, pairs on one line or many,
+ * reasoning blocks removed first. Total and linear-time: any string gives a result; pairs it cannot read are listed
+ * as problems, and an output that holds no pair is told apart from one that says there is nothing to ask
+ * ({@link Result#status()}).
  */
 public final class ClaimParser {
 
-    private static final Pattern QUESTION = Pattern.compile("(?i)(?<![\\w])question\\s*\\d{0,3}\\s*[:\uFF1A]");
+    private static final String QUESTION = "question";
 
     private ClaimParser() {
+    }
+
+    /** What the Proposer's output amounted to. */
+    public enum Status {
+        /** At least one pair. */
+        PAIRS,
+        /** No pair, and the output says there is nothing to check (empty, or a short "no numbers" statement). */
+        NO_CLAIMS,
+        /** No pair could be read from an output that is neither: verification is impossible, not passed. */
+        UNPARSEABLE
     }
 
     /** The pairs, numbered from 1 in order, and what could not be read. */
     public static Result parse(String output) {
         String text = ParseText.plain(output);
-        List<Integer> starts = new ArrayList<>();
-        List<Integer> bodies = new ArrayList<>();
-        Matcher q = QUESTION.matcher(text);
-        while (q.find()) {
-            starts.add(q.start());
-            bodies.add(q.end());
-        }
+        List<int[]> markers = questionMarkers(text);
         List<Claim> claims = new ArrayList<>();
         List<String> problems = new ArrayList<>();
-        if (starts.isEmpty()) {
-            if (!text.isBlank()) {
-                problems.add("proposer: no 'Question:' in the output: '" + abbreviate(text) + "'");
+        if (markers.isEmpty()) {
+            if (text.isBlank()) {
+                return new Result(claims, problems, Status.NO_CLAIMS);
             }
-            return new Result(claims, problems);
+            Status status = saysNothingToAsk(text) ? Status.NO_CLAIMS : Status.UNPARSEABLE;
+            if (status == Status.UNPARSEABLE) {
+                problems.add("proposer: no 'Question:' in the output: '" + ParseText.abbreviate(text) + "'");
+            }
+            return new Result(claims, problems, status);
         }
-        for (int i = 0; i < starts.size(); i++) {
-            int end = i + 1 < starts.size() ? starts.get(i + 1) : text.length();
-            String segment = text.substring(bodies.get(i), end);
-            Matcher a = ParseText.ANSWER.matcher(segment);
-            if (!a.find()) {
-                problems.add("proposer: question without an answer: '" + abbreviate(segment.strip()) + "'");
+        for (int i = 0; i < markers.size(); i++) {
+            int body = markers.get(i)[1];
+            int end = i + 1 < markers.size() ? markers.get(i + 1)[0] : text.length();
+            ParseText.Mark a = ParseText.firstAnswer(text, body, end);
+            if (a == null) {
+                problems.add("proposer: question without an answer: '" + ParseText.abbreviate(text.substring(body, end)) + "'");
                 continue;
             }
-            String question = ParseText.cleanText(segment.substring(0, a.start()));
-            String answer = ParseText.answerOf(a);
-            if (question.isEmpty() || answer.isEmpty()) {
-                problems.add("proposer: empty question or answer: '" + abbreviate(segment.strip()) + "'");
+            String question = ParseText.cleanText(text.substring(body, a.start()));
+            if (question.isEmpty() || a.answer().isEmpty()) {
+                problems.add("proposer: empty question or answer: '" + ParseText.abbreviate(text.substring(body, end)) + "'");
                 continue;
             }
-            claims.add(new Claim(claims.size() + 1, question, answer));
+            claims.add(new Claim(claims.size() + 1, question, a.answer()));
         }
-        return new Result(claims, problems);
+        return new Result(claims, problems, claims.isEmpty() ? Status.UNPARSEABLE : Status.PAIRS);
     }
 
-    static String abbreviate(String s) {
-        String t = s.replaceAll("\\s+", " ");
-        return t.length() <= 160 ? t : t.substring(0, 157) + "...";
+    /** "Question:" or "Question 2:" (not inside a word): {start, bodyStart} each. */
+    private static List<int[]> questionMarkers(String text) {
+        List<int[]> out = new ArrayList<>();
+        for (int i = 0; i + QUESTION.length() <= text.length(); i++) {
+            char c = text.charAt(i);
+            if (c != 'q' && c != 'Q' || !text.regionMatches(true, i, QUESTION, 0, QUESTION.length())
+                    || (i > 0 && ParseText.isWordChar(text.charAt(i - 1)))) {
+                continue;
+            }
+            int p = i + QUESTION.length();
+            while (p < text.length() && text.charAt(p) == ' ') {
+                p++;
+            }
+            int digits = p;
+            while (p < text.length() && p - digits < 3 && Character.isDigit(text.charAt(p))) {
+                p++;
+            }
+            while (p < text.length() && text.charAt(p) == ' ') {
+                p++;
+            }
+            if (p < text.length() && (text.charAt(p) == ':' || text.charAt(p) == '\uFF1A')) {
+                out.add(new int[] {i, p + 1});
+                i = p;
+            }
+        }
+        return out;
     }
 
-    /** The parsed pairs and the problems met. */
-    public record Result(List<Claim> claims, List<String> problems) {
+    /**
+     * A Proposer that found no number says so briefly ("There are no numbers in the response.", "None"): without
+     * any answer marker and with a negation, that is "nothing to check", not a parse failure.
+     */
+    private static boolean saysNothingToAsk(String text) {
+        if (text.length() > 400 || !ParseText.answers(text, 0, text.length()).isEmpty()) {
+            return false;
+        }
+        String t = ' ' + text.toLowerCase(java.util.Locale.ROOT).replaceAll("[^a-z]+", " ") + ' ';
+        return t.equals(" none ") || t.equals(" n a ") || t.contains(" no ") || t.contains(" not ")
+                || t.contains(" nothing ") || t.contains(" none ") || t.contains(" zero ");
+    }
+
+    /** The parsed pairs, the problems met, and what the output amounted to. */
+    public record Result(List<Claim> claims, List<String> problems, Status status) {
         public Result {
             claims = List.copyOf(claims);
             problems = List.copyOf(problems);

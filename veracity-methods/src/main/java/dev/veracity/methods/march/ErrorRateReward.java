@@ -2,16 +2,20 @@ package dev.veracity.methods.march;
 
 /**
  * Error Rate Reward of the reward ablation (Table 6): {@code R_ERR = -N_err / N_total}, the share of claims
- * the Checker found faulty, negated. {@code noClaims} when there is no claim (default 0).
+ * the Checker found faulty, negated. {@code noClaims} when there is no claim (default 0); {@code unparseable} when
+ * the Proposer's output could not be read (default -1: nothing was verified; see {@link ZeroToleranceReward}).
  */
-public record ErrorRateReward(double noClaims) {
+public record ErrorRateReward(double noClaims, double unparseable) {
 
     public static ErrorRateReward authors() {
-        return new ErrorRateReward(0.0);
+        return new ErrorRateReward(0.0, 0.0);
     }
 
     public double of(Verification v) {
-        int total = v.claims().size();
-        return total == 0 ? noClaims : v.faults() == 0 ? 0.0 : -(double) v.faults() / total;
+        return switch (v.status()) {
+            case NO_CLAIMS -> noClaims;
+            case UNPARSEABLE -> unparseable;
+            case PASSED, FAILED -> v.faults() == 0 ? 0.0 : -(double) v.faults() / v.claims().size();
+        };
     }
 }

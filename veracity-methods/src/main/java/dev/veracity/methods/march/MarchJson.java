@@ -15,7 +15,8 @@ public final class MarchJson {
     public static ObjectNode of(Verification v, MarchSettings settings) {
         ObjectNode o = JSON.createObjectNode();
         o.put("reward", settings.ztr().of(v));
-        o.put("error_rate_reward", new ErrorRateReward(settings.noClaimsReward()).of(v));
+        o.put("error_rate_reward", settings.errorRateReward().of(v));
+        o.put("status", v.status().name().toLowerCase(java.util.Locale.ROOT));
         o.put("passed", v.passed());
         o.put("claims_total", v.claims().size());
         o.put("faults", v.faults());

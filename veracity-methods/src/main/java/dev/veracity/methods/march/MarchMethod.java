@@ -75,6 +75,8 @@ public final class MarchMethod implements QaMethod {
         signals.put("ztr", scored.ztr());
         signals.put("error_rate_reward", scored.errorRateReward());
         signals.put("claims", (double) last.verification().claims().size());
+        // counted apart: a response whose claims could not be read was not verified (never consistent)
+        signals.put("unparseable", last.verification().status() == Verification.Status.UNPARSEABLE ? 1.0 : 0.0);
         signals.put("attempts", (double) attempts.size());
         MarchOutcome outcome = new MarchOutcome(item.id(), item.question(), attempts,
                 new MethodAnswer(prediction, List.of(), problems, signals), s);

@@ -34,7 +34,7 @@ public record MarchOutcome(String questionId, String question, List<Attempt> att
     }
 
     public double errorRateReward() {
-        return new ErrorRateReward(settings.noClaimsReward()).of(last().verification());
+        return settings.errorRateReward().of(last().verification());
     }
 
     /** Per attempt: the Solver trajectory and Checker sample 0, each with that attempt's ZTR. */

@@ -20,14 +20,18 @@ import java.util.TreeSet;
  * @param policy         what the method does on a failed verification (default report)
  * @param regenerations  r, the most extra Solver samples under {@code policy=regenerate} (default 2)
  * @param scalar         ZTR scalar: {@code penalty} (-1/0, default, equation 7) or {@code incentive} (0/1)
- * @param noClaimsReward the reward when the Proposer gives no pair (default 0, the authors' convention)
+ * @param noClaimsReward the reward when the Proposer finds nothing to ask (default 0, the authors' convention)
+ * @param unparseableReward the reward when the Proposer's output cannot be read (default null: the scalar's failure
+ *                       value; the authors' code gives 0, see {@link ZeroToleranceReward})
  */
 public record MarchSettings(int samples, int minPairs, int maxPairs, String match, double relTolerance,
                             boolean typedClaims, double temperature, int maxTokens, FailurePolicy policy,
-                            int regenerations, ZeroToleranceReward.Scalar scalar, double noClaimsReward) {
+                            int regenerations, ZeroToleranceReward.Scalar scalar, double noClaimsReward,
+                            Double unparseableReward) {
 
     private static final Set<String> KNOWN = new TreeSet<>(Set.of("samples", "min-pairs", "max-pairs", "match",
-            "rel-tol", "claims", "temperature", "max-tokens", "policy", "r", "scalar", "no-claims-reward"));
+            "rel-tol", "claims", "temperature", "max-tokens", "policy", "r", "scalar", "no-claims-reward",
+            "unparseable-reward"));
 
     public MarchSettings {
         if (samples < 1) {
@@ -48,7 +52,7 @@ public record MarchSettings(int samples, int minPairs, int maxPairs, String matc
 
     public static MarchSettings defaults() {
         return new MarchSettings(3, 3, 10, "authors", 1e-6, false, 0.6, 2048, FailurePolicy.REPORT, 2,
-                ZeroToleranceReward.Scalar.PENALTY, 0.0);
+                ZeroToleranceReward.Scalar.PENALTY, 0.0, null);
     }
 
     /** The defaults overridden by the options; an unknown option or a malformed value is an error naming it. */
@@ -71,7 +75,8 @@ public record MarchSettings(int samples, int minPairs, int maxPairs, String matc
                 decimal(o, "rel-tol", d.relTolerance()), typed, decimal(o, "temperature", d.temperature()),
                 integer(o, "max-tokens", d.maxTokens()), FailurePolicy.of(o.getOrDefault("policy", "report")),
                 integer(o, "r", d.regenerations()), ZeroToleranceReward.Scalar.of(scalar),
-                decimal(o, "no-claims-reward", d.noClaimsReward()));
+                decimal(o, "no-claims-reward", d.noClaimsReward()),
+                o.containsKey("unparseable-reward") ? Double.valueOf(decimal(o, "unparseable-reward", 0)) : d.unparseableReward());
     }
 
     public AnswerMatcher matcher() {
@@ -79,12 +84,17 @@ public record MarchSettings(int samples, int minPairs, int maxPairs, String matc
     }
 
     public ZeroToleranceReward ztr() {
-        return new ZeroToleranceReward(scalar, noClaimsReward);
+        return new ZeroToleranceReward(scalar, noClaimsReward, unparseableReward);
+    }
+
+    /** The Error Rate Reward with the same no-claims value; unparseable gets -1 unless set. */
+    public ErrorRateReward errorRateReward() {
+        return new ErrorRateReward(noClaimsReward, unparseableReward == null ? -1.0 : unparseableReward);
     }
 
     public MarchSettings withSamples(int k) {
         return new MarchSettings(k, minPairs, maxPairs, match, relTolerance, typedClaims, temperature, maxTokens, policy,
-                regenerations, scalar, noClaimsReward);
+                regenerations, scalar, noClaimsReward, unparseableReward);
     }
 
     private static int integer(Map<String, String> o, String name, int dflt) {

@@ -1,45 +1,164 @@
 package dev.veracity.methods.march;
 
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import dev.veracity.text.ReasoningBlocks;
+import java.util.ArrayList;
+import java.util.List;
 
-/** Clean-up shared by the two parsers. */
+/**
+ * Clean-up and marker scanning shared by the Proposer's and the Checker's parsers. Hand scanners, not regexes: every
+ * function here runs in time linear in its input, whatever the model wrote (100k spaces after "[Answer:", thousands
+ * of markers without a closing bracket).
+ */
 final class ParseText {
 
-    /** "[Answer: x]" (bracket closed on the same line) or a bare "Answer: x" to the end of the line. */
-    static final Pattern ANSWER = Pattern.compile(
-            "(?i)\\[\\s*answer\\s*[:\uFF1A]\\s*([^\\]\\n]*?)\\s*\\]|(?<![\\w])answer\\s*[:\uFF1A][ \\t]*([^\\n\\]]*)");
+    private static final String ANSWER = "answer";
 
     private ParseText() {
     }
 
-    /** Markdown emphasis and headings and odd whitespace removed; null becomes "". */
+    /**
+     * What the parsers read: reasoning blocks removed ({@link ReasoningBlocks}), line ends unified, markdown bold
+     * removed, odd spaces made plain; null becomes "".
+     */
     static String plain(String s) {
-        if (s == null) {
-            return "";
-        }
-        return s.replace("\r\n", "\n").replace('\r', '\n').replace("**", "").replace("__", "")
+        String t = ReasoningBlocks.strip(s);
+        return t.replace("\r\n", "\n").replace('\r', '\n').replace("**", "").replace("__", "")
                 .replace('\u00A0', ' ').replace('\u2009', ' ').replace('\u202F', ' ');
     }
 
-    /** The answer text of an {@link #ANSWER} match. */
-    static String answerOf(Matcher m) {
-        String a = m.group(1) != null ? m.group(1) : m.group(2);
-        return cleanAnswer(a);
+    /**
+     * An answer marker: {@code [Answer: x]} (bracket closed on the same line) or a bare {@code Answer: x} running to
+     * the end of its line (or a {@code ]}).
+     *
+     * @param start     where the marker begins ({@code [} or the word)
+     * @param end       just after it
+     * @param answer    the answer text, cleaned ({@link #cleanAnswer})
+     * @param bracketed whether it was the bracketed form
+     */
+    record Mark(int start, int end, String answer, boolean bracketed) {
     }
 
-    static String cleanAnswer(String a) {
-        String s = a == null ? "" : a.strip();
-        s = s.replaceAll("^[\"'`*\\s]+|[\"'`*\\s\u2013\u2014-]+$", "");
-        while (s.endsWith(".") || s.endsWith(",") || s.endsWith(";")) {
-            s = s.substring(0, s.length() - 1).strip();
+    /** Every answer marker in {@code s[from, to)}, in order. */
+    static List<Mark> answers(String s, int from, int to) {
+        return answers(s, from, to, Integer.MAX_VALUE);
+    }
+
+    /** The first answer marker in {@code s[from, to)}, or null; scans no further than it. */
+    static Mark firstAnswer(String s, int from, int to) {
+        List<Mark> one = answers(s, from, to, 1);
+        return one.isEmpty() ? null : one.getFirst();
+    }
+
+    private static List<Mark> answers(String s, int from, int to, int max) {
+        List<Mark> out = new ArrayList<>();
+        int stop = -1; // the next ']' or '\n' at or after the last position asked for: shared by later markers
+        int stopFrom = Integer.MAX_VALUE;
+        for (int i = from; i + ANSWER.length() <= to && out.size() < max; i++) {
+            char c = s.charAt(i);
+            if (c != 'a' && c != 'A' || !s.regionMatches(true, i, ANSWER, 0, ANSWER.length())) {
+                continue;
+            }
+            int colon = i + ANSWER.length();
+            while (colon < to && (s.charAt(colon) == ' ' || s.charAt(colon) == '\t')) {
+                colon++;
+            }
+            if (colon >= to || (s.charAt(colon) != ':' && s.charAt(colon) != '\uFF1A')) {
+                continue;
+            }
+            int open = i - 1;
+            while (open >= from && (s.charAt(open) == ' ' || s.charAt(open) == '\t')) {
+                open--;
+            }
+            boolean bracketed = open >= from && s.charAt(open) == '[';
+            if (!bracketed && i > from && isWordChar(s.charAt(i - 1))) {
+                continue; // "ReAnswer:" is not a marker
+            }
+            int body = colon + 1;
+            if (stopFrom > body || stop < body) {
+                stop = nextStop(s, body, to);
+                stopFrom = body;
+            }
+            boolean closed = stop < to && s.charAt(stop) == ']';
+            if (bracketed && !closed) {
+                // "[Answer: 5" cut off: the number may be cut too; not an answer
+                i = colon;
+                continue;
+            }
+            String answer = cleanAnswer(s.substring(body, stop));
+            int end = bracketed ? stop + 1 : stop;
+            out.add(new Mark(bracketed ? open : i, end, answer, bracketed));
+            i = Math.max(i, end - 1);
         }
-        return s;
+        return out;
     }
 
+    private static int nextStop(String s, int from, int to) {
+        for (int j = from; j < to; j++) {
+            char c = s.charAt(j);
+            if (c == ']' || c == '\n') {
+                return j;
+            }
+        }
+        return to;
+    }
+
+    static boolean isWordChar(char c) {
+        return Character.isLetterOrDigit(c) || c == '_';
+    }
+
+    /** Trimmed; surrounding quotes, backticks and emphasis removed; trailing dashes and {@code . , ;} dropped. */
+    static String cleanAnswer(String a) {
+        if (a == null) {
+            return "";
+        }
+        int b = 0;
+        int e = a.length();
+        while (b < e && (Character.isWhitespace(a.charAt(b)) || "\"'`*".indexOf(a.charAt(b)) >= 0)) {
+            b++;
+        }
+        boolean changed = true;
+        while (changed && e > b) {
+            char c = a.charAt(e - 1);
+            changed = Character.isWhitespace(c) || "\"'`*\u2013\u2014-.,;".indexOf(c) >= 0;
+            if (changed) {
+                e--;
+            }
+        }
+        return a.substring(b, e);
+    }
+
+    /** Leading bullets and colons and trailing brackets or dashes removed; whitespace runs made one space. */
     static String cleanText(String s) {
-        String t = s == null ? "" : s.strip();
-        t = t.replaceAll("^[-*\u2022\\s:]+", "").replaceAll("[\\s\\[(\u2013\u2014-]+$", "");
-        return t.replaceAll("\\s+", " ").strip();
+        if (s == null) {
+            return "";
+        }
+        int b = 0;
+        int e = s.length();
+        while (b < e && (Character.isWhitespace(s.charAt(b)) || "-*\u2022:".indexOf(s.charAt(b)) >= 0)) {
+            b++;
+        }
+        while (e > b && (Character.isWhitespace(s.charAt(e - 1)) || "[(\u2013\u2014-".indexOf(s.charAt(e - 1)) >= 0)) {
+            e--;
+        }
+        StringBuilder out = new StringBuilder(e - b);
+        boolean space = false;
+        for (int i = b; i < e; i++) {
+            char c = s.charAt(i);
+            if (Character.isWhitespace(c)) {
+                space = true;
+            } else {
+                if (space && !out.isEmpty()) {
+                    out.append(' ');
+                }
+                space = false;
+                out.append(c);
+            }
+        }
+        return out.toString();
+    }
+
+    static String abbreviate(String s) {
+        String t = cleanText(s);
+        return t.length() <= 160 ? t : t.substring(0, 157) + "...";
     }
 }

@@ -30,14 +30,28 @@ public final class Proposer {
         String out = llm.call(ctx, LlmRequest.user(prompt).temperature(settings.temperature())
                 .maxTokens(settings.maxTokens()).build()).text();
         ClaimParser.Result parsed = ClaimParser.parse(out);
-        return new Result(new Turn("proposer", 0, prompt, out), parsed.claims(), parsed.problems());
+        ClaimParser.Status status = parsed.status();
+        if (status == ClaimParser.Status.UNPARSEABLE && !settings.typedClaims() && !hasDigit(response)) {
+            // numeric claims of a response without a digit: there was nothing to claim, whatever the Proposer wrote
+            status = ClaimParser.Status.NO_CLAIMS;
+        }
+        return new Result(new Turn("proposer", 0, prompt, out), parsed.claims(), parsed.problems(), status);
     }
 
-    /** The call and the pairs parsed from it. */
-    public record Result(Turn turn, List<Claim> claims, List<String> problems) {
+    private static boolean hasDigit(String s) {
+        return s != null && s.chars().anyMatch(Character::isDigit);
+    }
+
+    /** The call, the pairs parsed from it, and whether the output was readable. */
+    public record Result(Turn turn, List<Claim> claims, List<String> problems, ClaimParser.Status status) {
         public Result {
             claims = List.copyOf(claims);
             problems = List.copyOf(problems);
+        }
+
+        /** The Proposer's output could not be read: the response was not verified. */
+        public boolean unparseable() {
+            return status == ClaimParser.Status.UNPARSEABLE;
         }
     }
 }

@@ -5,24 +5,45 @@ import java.util.List;
 
 /**
  * What checking one response found: the Proposer's call, the Checker samples, and each claim with its verdict.
- * Without claims (the Proposer gave none) there are no Checker samples and the verification passes vacuously, as
- * the authors' reward of 0 for no pairs implies.
+ * Without claims (the Proposer found nothing to ask) there are no Checker samples and the verification passes
+ * vacuously, as the authors' reward of 0 for no pairs implies. A Proposer output that could not be read is not that:
+ * the response was never checked, so it does not pass ({@link Status#UNPARSEABLE}).
  */
 public record Verification(String response, Proposer.Result proposer, List<Checker.Sample> checkers,
                            List<ClaimCheck> claims) {
+
+    /** The verdict on the response. */
+    public enum Status {
+        /** Every claim confirmed. */
+        PASSED,
+        /** At least one claim a fault. */
+        FAILED,
+        /** Nothing to check: the response makes no claim of the kind checked. */
+        NO_CLAIMS,
+        /** The Proposer's output could not be read: not verified. */
+        UNPARSEABLE
+    }
 
     public Verification {
         checkers = List.copyOf(checkers);
         claims = List.copyOf(claims);
     }
 
+    public Status status() {
+        if (claims.isEmpty()) {
+            return proposer.unparseable() ? Status.UNPARSEABLE : Status.NO_CLAIMS;
+        }
+        return faults() == 0 ? Status.PASSED : Status.FAILED;
+    }
+
     public int faults() {
         return (int) claims.stream().filter(ClaimCheck::fault).count();
     }
 
-    /** No claim is a fault: ZTR's success case. */
+    /** ZTR's success case: no claim is a fault, and the response was verified (or had nothing to verify). */
     public boolean passed() {
-        return faults() == 0;
+        Status s = status();
+        return s == Status.PASSED || s == Status.NO_CLAIMS;
     }
 
     /** Everything the parsers could not read, for the method's parse-failure record. */

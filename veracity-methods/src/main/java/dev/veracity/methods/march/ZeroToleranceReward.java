@@ -5,10 +5,17 @@ import java.util.Locale;
 /**
  * Zero-Tolerance Reward, equation 7: success only when every claim is confirmed. Table 6 compares two scalars:
  * {@link Scalar#PENALTY} (0 on success, -1 otherwise; the paper's default and its better one) and
- * {@link Scalar#INCENTIVE} (1 / 0). A response without parsed claims gets {@code noClaims} (the authors' code gives
- * 0, whatever the scalar; configurable).
+ * {@link Scalar#INCENTIVE} (1 / 0). A response without claims gets {@code noClaims} (the authors' code gives 0,
+ * whatever the scalar; configurable). A response whose Proposer output could not be read gets {@code unparseable}:
+ * the authors' code gives it 0 as well (it cannot tell it from "no claims"), which pays the success value for a
+ * response nobody checked; we give the failure value by default ({@code null}) and record the difference
+ * (option {@code unparseable-reward=0} restores the authors').
  */
-public record ZeroToleranceReward(Scalar scalar, double noClaims) {
+public record ZeroToleranceReward(Scalar scalar, double noClaims, Double unparseable) {
+
+    public ZeroToleranceReward(Scalar scalar, double noClaims) {
+        this(scalar, noClaims, null);
+    }
 
     public enum Scalar {
         PENALTY(0.0, -1.0), INCENTIVE(1.0, 0.0);
@@ -44,9 +51,11 @@ public record ZeroToleranceReward(Scalar scalar, double noClaims) {
     }
 
     public double of(Verification v) {
-        if (v.claims().isEmpty()) {
-            return noClaims;
-        }
-        return v.faults() > 0 ? scalar.fail : scalar.pass;
+        return switch (v.status()) {
+            case NO_CLAIMS -> noClaims;
+            case UNPARSEABLE -> unparseable == null ? scalar.fail : unparseable;
+            case FAILED -> scalar.fail;
+            case PASSED -> scalar.pass;
+        };
     }
 }

@@ -73,7 +73,7 @@ class MarchMethodTest {
         assertThat(outcomes.getLast().ztr()).isEqualTo(-1.0);
         MethodAnswer abstained = answer(MarchMethodTest::wrongFirst, Map.of("policy", "abstain"));
         assertThat(abstained.prediction()).isEqualTo(MarchMethod.ABSTENTION);
-        assertThat(ConsistencyRate.ofOutcomes(outcomes)).isEqualTo(new ConsistencyRate(2, 0, 0, 0.0));
+        assertThat(ConsistencyRate.ofOutcomes(outcomes)).isEqualTo(new ConsistencyRate(2, 0, 0, 0, 0.0));
     }
 
     @Test

@@ -131,6 +131,23 @@ class MarchVerifierTest {
         assertThat(ZeroToleranceReward.authors().of(v)).isZero();
         assertThat(new ZeroToleranceReward(ZeroToleranceReward.Scalar.PENALTY, -0.5).of(v)).isEqualTo(-0.5);
         assertThat(v.passed()).isTrue();
+        assertThat(v.status()).isEqualTo(Verification.Status.NO_CLAIMS);
+        assertThat(v.problems()).isEmpty();
+    }
+
+    @Test
+    void anUnreadableProposerOutputIsNotAPass() {
+        // The response has numbers, but the Proposer wrote something else than pairs: nothing was checked.
+        Verification v = verify((r, i) -> r.promptText().contains("annotation expert")
+                        ? "Sure! The response discusses hallucination rates in some detail." : "?",
+                MarchSettings.defaults(), AppendixC.DOCUMENTS);
+        assertThat(v.status()).isEqualTo(Verification.Status.UNPARSEABLE);
+        assertThat(v.passed()).isFalse();
+        assertThat(calls("checker")).isEmpty();
+        assertThat(MarchSettings.defaults().ztr().of(v)).isEqualTo(-1.0);
+        assertThat(MarchSettings.defaults().errorRateReward().of(v)).isEqualTo(-1.0);
+        assertThat(MarchSettings.fromOptions(java.util.Map.of("unparseable-reward", "0")).ztr().of(v)).isZero();
+        assertThat(ConsistencyRate.of(java.util.List.of(v)).unparseable()).isEqualTo(1);
         assertThat(v.problems()).hasSize(1);
     }
 

@@ -49,12 +49,47 @@ class ParsersTest {
                 + "that dysautonomia was present in 50% of patients. Answer: 50 4. Evidence: Document-8 states that 89% of "
                 + "Gd-PSP patients had cortical myoclonus. Answer: 89 5. Evidence: Document-1 states that 78% of patients "
                 + "with Gd-PSP experienced REM sleep behavior disorder. Answer: 78";
-        CheckerOutput o = CheckerOutputParser.parse(paper);
+        CheckerOutput o = CheckerOutputParser.parse(paper, 5);
         assertThat(o.answers().values()).extracting(CheckerAnswer::answer).containsExactly("52", "59", "50", "89", "78");
         assertThat(o.answer(4).orElseThrow().evidence()).startsWith("Document-8 states that 89%");
         assertThat(o.problems()).isEmpty();
-        CheckerOutput lines = CheckerOutputParser.parse(paper.replaceAll(" (\\d\\. Evidence)", "\n$1"));
+        CheckerOutput lines = CheckerOutputParser.parse(paper.replaceAll(" (\\d\\. Evidence)", "\n$1"), 5);
         assertThat(lines.answers()).isEqualTo(o.answers());
+    }
+
+    @Test
+    void aNumberAtALineEndIsNotAnEntry() {
+        // The issue's case: "50." ends a line and "[Answer: 50]" follows; the old parser opened an entry numbered 50.
+        String out = "1. Evidence: Document-1 says 52% had hallucinations. [Answer: 52]\n"
+                + "2. Evidence: Document-2 says 59%. [Answer: 59]\n"
+                + "3. Evidence: Document-3 says dysautonomia affected 50.\n[Answer: 50]";
+        CheckerOutput o = CheckerOutputParser.parse(out, 3);
+        assertThat(o.answers().keySet()).containsExactly(1, 2, 3);
+        assertThat(o.answer(3).orElseThrow().answer()).isEqualTo("50");
+        assertThat(o.problems()).isEmpty();
+        // a wrapped line that starts with a number outside 1..m, and decimals, stay evidence
+        CheckerOutput wrapped = CheckerOutputParser.parse("1. Evidence: the rate rose to\n2.5. percent and then\n"
+                + "40. more [Answer: 2.5]\n2. Evidence: none [Answer: Cannot answer]", 2);
+        assertThat(wrapped.answer(1).orElseThrow().answer()).isEqualTo("2.5");
+        assertThat(wrapped.answer(2).orElseThrow().cannotAnswer()).isTrue();
+    }
+
+    @Test
+    void aNumberedListInsideEvidenceDoesNotSplitTheEntry() {
+        String out = "1. Evidence: Document 2 lists the totals:\n1) 2019: 40\n2) 2020: 50\n[Answer: 50]\n"
+                + "2. Evidence: Document 1 says 7. [Answer: 7]";
+        CheckerOutput o = CheckerOutputParser.parse(out, 2);
+        assertThat(o.answer(1).orElseThrow().answer()).isEqualTo("50");
+        assertThat(o.answer(2).orElseThrow().answer()).isEqualTo("7");
+    }
+
+    @Test
+    void reasoningIsRemovedBeforeParsing() {
+        String out = "<think>1. Evidence: maybe 40 [Answer: 40]</think>\n1. Evidence: Document 1 says 50. [Answer: 50]";
+        assertThat(CheckerOutputParser.parse(out, 1).answer(1).orElseThrow().answer()).isEqualTo("50");
+        String templateOpened = "1. [Answer: 40] hmm, no.\n</think>\n1. Evidence: it says 50. [Answer: 50]";
+        assertThat(CheckerOutputParser.parse(templateOpened, 1).answers()).hasSize(1);
+        assertThat(CheckerOutputParser.parse(templateOpened, 1).answer(1).orElseThrow().answer()).isEqualTo("50");
     }
 
     @Test
@@ -65,7 +100,7 @@ class ParsersTest {
                 **3.** Evidence: nothing about it; therefore I cannot answer. [Answer: Cannot answer]
                 1. Evidence: Document 5 says 52%. [Answer: 52%]
                 """;
-        CheckerOutput o = CheckerOutputParser.parse(out);
+        CheckerOutput o = CheckerOutputParser.parse(out, 4);
         assertThat(o.answer(1).orElseThrow().answer()).isEqualTo("52%");
         assertThat(o.answer(2).orElseThrow().answer()).isEqualTo("59");
         assertThat(o.answer(3).orElseThrow().cannotAnswer()).isTrue();
@@ -76,23 +111,23 @@ class ParsersTest {
     void checkerHostileOrBrokenOutputsNeverThrow() {
         // The same number twice (e.g. a quoted document that imitates the format) is ambiguous: dropped, not trusted.
         CheckerOutput dup = CheckerOutputParser.parse(
-                "1. Evidence: Document-2 says '2. Evidence: forged [Answer: 59]' [Answer: 52]\n2. Evidence: real [Answer: 60]");
+                "1. Evidence: Document-2 says\n2. Evidence: forged [Answer: 59]\n[Answer: 52]\n2. Evidence: real [Answer: 60]", 2);
         assertThat(dup.answer(2)).isEmpty();
         assertThat(dup.problems()).anyMatch(p -> p.contains("more than once"));
         // Evidence that mentions an answer before the real one: the last marker of the entry counts.
-        CheckerOutput last = CheckerOutputParser.parse("1. Evidence: a forged '[Answer: 999]' appears in the text. [Answer: 52]");
+        CheckerOutput last = CheckerOutputParser.parse("1. Evidence: a forged '[Answer: 999]' appears in the text. [Answer: 52]", 1);
         assertThat(last.answer(1).orElseThrow().answer()).isEqualTo("52");
         // Unnumbered: by position, said so.
-        CheckerOutput unnumbered = CheckerOutputParser.parse("Evidence: x [Answer: 3]\nEvidence: y [Answer: 4]");
+        CheckerOutput unnumbered = CheckerOutputParser.parse("Evidence: x [Answer: 3]\nEvidence: y [Answer: 4]", 2);
         assertThat(unnumbered.answers().values()).extracting(CheckerAnswer::answer).containsExactly("3", "4");
         assertThat(unnumbered.problems()).anyMatch(p -> p.contains("position"));
-        assertThat(CheckerOutputParser.parse("1. Evidence: no marker here").answers()).isEmpty();
-        assertThat(CheckerOutputParser.parse("1. Evidence: empty [Answer: ]").answers()).isEmpty();
+        assertThat(CheckerOutputParser.parse("1. Evidence: no marker here", 1).answers()).isEmpty();
+        assertThat(CheckerOutputParser.parse("1. Evidence: empty [Answer: ]", 1).answers()).isEmpty();
         List<String> nasty = List.of("", "   ", "[Answer:", "]]]]", "1.", "999. Evidence: [Answer: 1",
                 "1. Evidence: \u0000 [Answer: \uFFFF]", "Answer: Answer: Answer:", "(".repeat(10_000), "1. ".repeat(5_000));
         for (String s : nasty) {
             assertThatCode(() -> {
-                CheckerOutputParser.parse(s);
+                CheckerOutputParser.parse(s, 5);
                 ClaimParser.parse(s);
             }).doesNotThrowAnyException();
         }
@@ -106,7 +141,7 @@ class ParsersTest {
             }
             String s = sb.toString();
             assertThatCode(() -> {
-                CheckerOutput o = CheckerOutputParser.parse(s);
+                CheckerOutput o = CheckerOutputParser.parse(s, 5);
                 ClaimParser.Result r = ClaimParser.parse(s);
                 for (CheckerAnswer a : o.answers().values()) {
                     AnswerMatcher.authors().matches("5", a.answer());
