@@ -15,20 +15,34 @@ import java.util.Objects;
  * @param parseFailures model outputs the method could not parse, each described; recorded, never fatal
  * @param signals       numbers the method reports per question (MARCH: whether verification passed, its
  *                      reward); runs keep them per question and average them in the summary
+ * @param raw           the model output the prediction was read from, as the model wrote it ("" when the
+ *                      prediction is the output itself); results keep it beside the prediction
  */
 public record MethodAnswer(String prediction, List<String> answers, List<String> parseFailures,
-                           Map<String, Double> signals) {
+                           Map<String, Double> signals, String raw) {
 
     public MethodAnswer {
         prediction = Objects.requireNonNullElse(prediction, "");
+        raw = Objects.requireNonNullElse(raw, "");
         answers = answers == null ? List.of() : List.copyOf(answers);
         parseFailures = parseFailures == null ? List.of() : List.copyOf(parseFailures);
         signals = signals == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(signals));
     }
 
+    /** An answer with signals, without a separate raw output. */
+    public MethodAnswer(String prediction, List<String> answers, List<String> parseFailures,
+                        Map<String, Double> signals) {
+        this(prediction, answers, parseFailures, signals, "");
+    }
+
     /** An answer without signals. */
     public MethodAnswer(String prediction, List<String> answers, List<String> parseFailures) {
-        this(prediction, answers, parseFailures, Map.of());
+        this(prediction, answers, parseFailures, Map.of(), "");
+    }
+
+    /** This answer, recording the raw model output it was read from. */
+    public MethodAnswer withRaw(String output) {
+        return new MethodAnswer(prediction, answers, parseFailures, signals, output);
     }
 
     public static MethodAnswer of(String prediction) {

@@ -25,6 +25,11 @@ public record Document(String id, String title, String text, Map<String, String>
         return new Document(id, title, text, Map.of());
     }
 
+    /** The passage as prompts show it: "Title. text", or the text alone when there is no title. */
+    public String titled() {
+        return title.isBlank() ? text : title + ". " + text;
+    }
+
     public String label(String name) {
         return labels.get(name);
     }

@@ -200,6 +200,9 @@ public final class EvalRunner {
         o.put("id", item.id());
         o.put("question", item.question());
         o.put("prediction", answer.prediction());
+        if (!answer.raw().isEmpty() && !answer.raw().equals(answer.prediction())) {
+            o.put("raw", answer.raw()); // the output the prediction was read from
+        }
         List<String> answers = !answer.answers().isEmpty() ? answer.answers()
                 : spec.profile().multiAnswer() ? AnswerSetParser.parse(answer.prediction()) : List.of();
         ArrayNode answersNode = o.putArray("answers");

@@ -25,7 +25,8 @@ public final class ChainOfThought implements QaMethod {
         String out = ctx.llm().call(ctx.role("reasoner", 0), request(item, ctx).temperature(0.0).build()).text();
         Optional<String> answer = ShortAnswer.afterAnswerLine(out);
         return answer.map(a -> new MethodAnswer(a, List.of(a), List.of()))
-                .orElseGet(() -> new MethodAnswer("", List.of(), List.of("no 'Answer:' line in: '" + out + "'")));
+                .orElseGet(() -> new MethodAnswer("", List.of(), List.of("no 'Answer:' line in: '" + out + "'")))
+                .withRaw(out);
     }
 
     static LlmRequest.Builder request(QaItem item, MethodContext ctx) {

@@ -4,6 +4,8 @@ import dev.veracity.llm.LlmRequest;
 import dev.veracity.method.MethodAnswer;
 import dev.veracity.method.MethodContext;
 import dev.veracity.method.QaMethod;
+import dev.veracity.methods.madam.AggregatorOutput;
+import dev.veracity.qa.AnswerSetParser;
 import dev.veracity.qa.QaItem;
 import java.util.List;
 import java.util.Map;
@@ -26,10 +28,11 @@ public final class NoRag implements QaMethod {
         String out = ctx.llm().call(ctx.role("answerer", 0), LlmRequest.user(prompt).temperature(0.0)
                 .maxTokens(ctx.intOption("max-tokens", 512)).build()).text();
         if (ctx.multiAnswer()) {
-            return MethodAnswer.of(out.strip());
+            // "respond with the exact answer only ... list them all": a plain list (a marker or brackets if given)
+            List<String> answers = AnswerSetParser.parse(out);
+            return new AggregatorOutput(answers, "", out, true).answer("answerer",
+                    answers.isEmpty() ? List.of("empty answer: '" + out.strip() + "'") : List.of());
         }
-        String answer = ShortAnswer.direct(out);
-        return new MethodAnswer(answer, answer.isEmpty() ? List.of() : List.of(answer),
-                answer.isEmpty() ? List.of("empty answer: '" + out + "'") : List.of());
+        return ShortAnswer.answer(out);
     }
 }

@@ -1,32 +1,57 @@
 package dev.veracity.methods.baseline;
 
+import dev.veracity.text.ReasoningBlocks;
 import java.util.Optional;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
- * Reads the short answer out of a model's reply. Total: any text gives an answer or an empty Optional, never an
- * exception.
+ * Reads the short answer out of a model's reply, after reasoning blocks are removed. Total and linear-time: any text
+ * gives an answer or an empty Optional, never an exception.
  */
 final class ShortAnswer {
-
-    /** "Answer: X" at the start of a line; the last one counts (a model may restate its reasoning first). */
-    private static final Pattern ANSWER_LINE = Pattern.compile("(?im)^\\s*(?:\\*\\*)?(?:final\\s+)?answer(?:\\*\\*)?\\s*[:：]\\s*(.+?)\\s*$");
 
     private ShortAnswer() {
     }
 
-    /** The text after the last "Answer:" line, cleaned; empty when there is none or it is blank. */
+    /**
+     * The text after the last "Answer:" line ("Answer:", "Final Answer:", bold allowed, at the start of a line; a
+     * model may restate its reasoning first), cleaned; empty when there is none or it is blank.
+     */
     static Optional<String> afterAnswerLine(String text) {
-        if (text == null) {
-            return Optional.empty();
-        }
-        Matcher m = ANSWER_LINE.matcher(text);
+        String t = ReasoningBlocks.strip(text);
         String last = null;
-        while (m.find()) {
-            last = m.group(1);
+        for (int line = 0; line <= t.length(); ) {
+            int eol = t.indexOf('\n', line);
+            int end = eol < 0 ? t.length() : eol;
+            int body = answerLineBody(t, line, end);
+            if (body >= 0) {
+                last = t.substring(body, end);
+            }
+            line = end + 1;
         }
         return Optional.ofNullable(last).map(ShortAnswer::clean).filter(s -> !s.isEmpty());
+    }
+
+    /** Where the answer of an "Answer:" line in {@code t[start, end)} begins, or -1 when the line is not one. */
+    private static int answerLineBody(String t, int start, int end) {
+        int p = skip(t, start, end, " \t\r*");
+        if (t.regionMatches(true, p, "final", 0, 5)) {
+            p = skip(t, p + 5, end, " \t");
+        }
+        if (!t.regionMatches(true, p, "answer", 0, 6)) {
+            return -1;
+        }
+        p = skip(t, p + 6, end, " \t*");
+        if (p >= end || (t.charAt(p) != ':' && t.charAt(p) != '\uFF1A')) {
+            return -1;
+        }
+        return p + 1;
+    }
+
+    private static int skip(String t, int p, int end, String chars) {
+        while (p < end && chars.indexOf(t.charAt(p)) >= 0) {
+            p++;
+        }
+        return p;
     }
 
     /**
@@ -38,16 +63,24 @@ final class ShortAnswer {
         if (marked.isPresent()) {
             return marked.get();
         }
-        if (text == null) {
-            return "";
-        }
-        for (String line : text.split("\\R")) {
-            String c = clean(line);
+        String t = ReasoningBlocks.strip(text);
+        for (int line = 0; line < t.length(); ) {
+            int eol = t.indexOf('\n', line);
+            int end = eol < 0 ? t.length() : eol;
+            String c = clean(t.substring(line, end));
             if (!c.isEmpty()) {
                 return c;
             }
+            line = end + 1;
         }
         return "";
+    }
+
+    /** A short-answer method's answer: {@link #direct} as the prediction, the raw output kept, empty = failure. */
+    static dev.veracity.method.MethodAnswer answer(String out) {
+        String a = direct(out);
+        return new dev.veracity.method.MethodAnswer(a, a.isEmpty() ? java.util.List.of() : java.util.List.of(a),
+                a.isEmpty() ? java.util.List.of("empty answer: '" + out + "'") : java.util.List.of()).withRaw(out);
     }
 
     /** Strips markdown emphasis, one trailing period (outside or inside quotes) and surrounding quotes. */

@@ -4,6 +4,8 @@ import dev.veracity.llm.LlmRequest;
 import dev.veracity.method.MethodAnswer;
 import dev.veracity.method.MethodContext;
 import dev.veracity.method.QaMethod;
+import dev.veracity.methods.madam.AggregatorOutputParser;
+import dev.veracity.qa.Document;
 import dev.veracity.qa.QaItem;
 import java.util.List;
 import java.util.Map;
@@ -11,7 +13,8 @@ import java.util.Map;
 /**
  * Standard RAG: every document concatenated into one prompt. Multi-answer tasks use MADAM-RAG's "Concatenated
  * Prompt" with its one-shot example (Appendix E); the reply's "All Correct Answers: [...]" line is the prediction.
- * Other tasks put the documents before Reasoning Court's concise-answer instruction (Appendix B.1).
+ * Other tasks put the documents before Reasoning Court's concise-answer instruction (Appendix B.1); the answer is
+ * read as for the closed-book baseline ({@link ShortAnswer#direct}). Results keep the raw output beside it.
  */
 public final class StandardRag implements QaMethod {
 
@@ -29,10 +32,10 @@ public final class StandardRag implements QaMethod {
         String out = ctx.llm().call(ctx.role("answerer", 0), LlmRequest.user(prompt).temperature(0.0)
                 .maxTokens(ctx.intOption("max-tokens", 1024)).build()).text();
         if (ctx.multiAnswer()) {
-            return MethodAnswer.of(out.strip());
+            // the aggregator's answer extraction: the first unquoted marker, never one copied from a document
+            return AggregatorOutputParser.parse(out, item.documents().stream().map(Document::titled).toList())
+                    .answer("answerer", List.of());
         }
-        String answer = ShortAnswer.direct(out);
-        return new MethodAnswer(answer, answer.isEmpty() ? List.of() : List.of(answer),
-                answer.isEmpty() ? List.of("empty answer: '" + out + "'") : List.of());
+        return ShortAnswer.answer(out);
     }
 }

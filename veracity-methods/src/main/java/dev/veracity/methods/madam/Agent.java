@@ -16,12 +16,12 @@ public record Agent(int index, Document document) {
 
     /** Asks the model; {@code history} is null in round 1. Calls are traced as role "agent-i", step = round. */
     public AgentOutput respond(String question, String history, int round, MadamSettings settings, MethodContext ctx) {
-        String doc = document.title().isBlank() ? document.text() : document.title() + ". " + document.text();
+        String doc = document.titled();
         String prompt = history == null
                 ? MadamPrompts.AGENT.fill(Map.of("question", question, "document", doc))
                 : MadamPrompts.AGENT_DEBATE.fill(Map.of("question", question, "document", doc, "history", history));
         String out = ctx.llm().call(ctx.role("agent-" + index, round),
                 LlmRequest.user(prompt).temperature(0.0).maxTokens(settings.maxTokens()).build()).text();
-        return AgentOutputParser.parse(out);
+        return AgentOutputParser.parse(out, question);
     }
 }

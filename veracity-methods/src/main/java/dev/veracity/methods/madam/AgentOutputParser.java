@@ -1,47 +1,167 @@
 package dev.veracity.methods.madam;
 
+import dev.veracity.text.ReasoningBlocks;
 import java.util.Locale;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
- * Reads an agent's {@code Answer: ... Explanation: ...} (Appendix E's format); total, never throws. The authors'
+ * Reads an agent's {@code Answer: ... Explanation: ...} (Appendix E's format); total and linear-time. The authors'
  * code takes the text between "Answer: " and "Explanation"; we accept also markdown ({@code **Answer:**}), any
  * case, a missing explanation (the answer then runs to the end of its line), text before the marker, braces or
- * quotes the model copied from the format ({@code Answer: {1963}.}) and a trailing full stop. The first
- * "Answer:" marker counts (an explanation may quote other agents' "Answer: ..." lines).
+ * quotes the model copied from the format ({@code Answer: {1963}.}) and a trailing full stop. Reasoning blocks are
+ * removed first. The answer is the first "Answer:" that starts a line (after markdown, a bullet or "Final"), else
+ * the first one anywhere; an "answer:" inside an echo of the question's own text never counts, and an explanation
+ * that quotes other agents' "Answer: ..." comes after the agent's own.
  */
 public final class AgentOutputParser {
 
-    private static final Pattern ANSWER = Pattern.compile("(?i)(?<![a-z])(?:final\\s+)?answer\\s*\\**\\s*:\\s*\\**");
-    private static final Pattern EXPLANATION = Pattern.compile("(?i)[\\s*]*(?:explanation|reasoning|rationale)\\s*\\**\\s*:");
+    private static final String ANSWER = "answer";
+    private static final String[] EXPLANATION = {"explanation", "reasoning", "rationale"};
 
     private AgentOutputParser() {
     }
 
     public static AgentOutput parse(String text) {
+        return parse(text, "");
+    }
+
+    /** @param question the question the agent answered: an echo of it in the output is not read for markers */
+    public static AgentOutput parse(String text, String question) {
         String raw = text == null ? "" : text;
-        Matcher a = ANSWER.matcher(raw);
-        if (!a.find()) {
-            Matcher e = EXPLANATION.matcher(raw);
-            String explanation = e.find() ? raw.substring(e.end()).strip() : raw.strip();
-            return new AgentOutput("", explanation, raw, false);
-        }
-        int start = a.end();
-        Matcher e = EXPLANATION.matcher(raw);
-        String answer;
-        String explanation = "";
-        if (e.find(start)) {
-            answer = raw.substring(start, e.start());
-            explanation = raw.substring(e.end()).strip();
-        } else {
-            int eol = raw.indexOf('\n', start);
-            answer = eol < 0 ? raw.substring(start) : raw.substring(start, eol);
-            if (eol >= 0) {
-                explanation = raw.substring(eol + 1).strip();
+        String t = ReasoningBlocks.strip(raw);
+        boolean[] echoed = echoes(t, question);
+        int lineStartMarker = -1;
+        int anyMarker = -1;
+        for (int i = 0; i + ANSWER.length() <= t.length() && lineStartMarker < 0; i++) {
+            char c = t.charAt(i);
+            if (c != 'a' && c != 'A' || !t.regionMatches(true, i, ANSWER, 0, ANSWER.length())
+                    || (i > 0 && Character.isLetterOrDigit(t.charAt(i - 1))) || (echoed != null && echoed[i])) {
+                continue;
+            }
+            int body = afterColon(t, i + ANSWER.length());
+            if (body < 0) {
+                continue;
+            }
+            if (startsLine(t, i)) {
+                lineStartMarker = body;
+            } else if (anyMarker < 0) {
+                anyMarker = body;
             }
         }
+        int start = lineStartMarker >= 0 ? lineStartMarker : anyMarker;
+        if (start < 0) {
+            int e = explanation(t, 0);
+            String explanation = e >= 0 ? t.substring(e).strip() : t.strip();
+            return new AgentOutput("", explanation, raw, false);
+        }
+        int eol = lineEnd(t, start);
+        int e = explanation(t, start);
+        int answerEnd = e >= 0 && keywordStart(t, e) < eol ? keywordStart(t, e) : eol;
+        String answer = t.substring(start, answerEnd);
+        if (answer.isBlank() && eol < t.length() && (e < 0 || keywordStart(t, e) > eol)) {
+            int next = eol + 1; // "Answer:\n1963\nExplanation: ..."
+            while (next < t.length() && Character.isWhitespace(t.charAt(next))) {
+                next++;
+            }
+            int nextEol = lineEnd(t, next);
+            answerEnd = e >= 0 && keywordStart(t, e) < nextEol ? keywordStart(t, e) : nextEol;
+            answer = t.substring(Math.min(next, answerEnd), answerEnd);
+            eol = nextEol;
+        }
+        String explanation = e >= 0 ? t.substring(e) : eol < t.length() ? t.substring(eol + 1) : "";
         return new AgentOutput(clean(answer), clean(explanation), raw, true);
+    }
+
+    /** After "answer", optional spaces and emphasis, a colon and more of them: where the answer begins, or -1. */
+    private static int afterColon(String t, int i) {
+        while (i < t.length() && (t.charAt(i) == ' ' || t.charAt(i) == '*' || t.charAt(i) == '\t')) {
+            i++;
+        }
+        if (i >= t.length() || (t.charAt(i) != ':' && t.charAt(i) != '\uFF1A')) {
+            return -1;
+        }
+        i++;
+        while (i < t.length() && (t.charAt(i) == ' ' || t.charAt(i) == '*' || t.charAt(i) == '\t')) {
+            i++;
+        }
+        return i;
+    }
+
+    /** Whether only decoration (spaces, emphasis, a heading mark, a bullet, "Final") precedes {@code i} on its line. */
+    private static boolean startsLine(String t, int i) {
+        int k = i - 1;
+        while (k >= 0 && " \t*#>-\u2022_".indexOf(t.charAt(k)) >= 0) {
+            k--;
+        }
+        if (k >= 4 && t.regionMatches(true, k - 4, "final", 0, 5)) {
+            k -= 5;
+            while (k >= 0 && " \t*#>-\u2022_".indexOf(t.charAt(k)) >= 0) {
+                k--;
+            }
+        }
+        return k < 0 || t.charAt(k) == '\n' || t.charAt(k) == '\r';
+    }
+
+    private static int lineEnd(String t, int from) {
+        int eol = t.indexOf('\n', from);
+        return eol < 0 ? t.length() : eol;
+    }
+
+    /**
+     * The first "Explanation:" (or "Reasoning:", "Rationale:", emphasis allowed) at or after {@code from}: the index
+     * just after its colon, or -1.
+     */
+    private static int explanation(String t, int from) {
+        for (int i = from; i < t.length(); i++) {
+            char c = Character.toLowerCase(t.charAt(i));
+            if (c != 'e' && c != 'r') {
+                continue;
+            }
+            for (String k : EXPLANATION) {
+                if (t.regionMatches(true, i, k, 0, k.length())) {
+                    int body = afterColon(t, i + k.length());
+                    if (body >= 0) {
+                        return body;
+                    }
+                }
+            }
+        }
+        return -1;
+    }
+
+    /** The start of the keyword whose colon ends just before {@code body} (walks back over the colon and emphasis). */
+    private static int keywordStart(String t, int body) {
+        int k = body - 1;
+        while (k >= 0 && (t.charAt(k) == ' ' || t.charAt(k) == '*' || t.charAt(k) == '\t')) {
+            k--;
+        }
+        k--; // the colon
+        while (k >= 0 && (t.charAt(k) == ' ' || t.charAt(k) == '*' || t.charAt(k) == '\t')) {
+            k--;
+        }
+        while (k >= 0 && Character.isLetter(t.charAt(k))) {
+            k--;
+        }
+        int start = k + 1;
+        while (start > 0 && (t.charAt(start - 1) == '*' || t.charAt(start - 1) == ' ')) {
+            start--;
+        }
+        return start;
+    }
+
+    /** Marks the characters of every echo of the question (when it is long enough to be told from an answer). */
+    private static boolean[] echoes(String t, String question) {
+        String q = question == null ? "" : question.strip();
+        if (q.length() < 12 || ANSWER.length() > q.length() || q.toLowerCase(Locale.ROOT).indexOf(ANSWER) < 0) {
+            return null;
+        }
+        boolean[] marked = null;
+        for (int at = t.indexOf(q); at >= 0; at = t.indexOf(q, at + q.length())) {
+            if (marked == null) {
+                marked = new boolean[t.length()];
+            }
+            java.util.Arrays.fill(marked, at, at + q.length(), true);
+        }
+        return marked;
     }
 
     /** Strips white space, markdown emphasis, a trailing full stop, and braces or quotes around the whole text. */
@@ -49,9 +169,16 @@ public final class AgentOutputParser {
         String t = s.strip();
         boolean changed = true;
         while (changed && !t.isEmpty()) {
-            changed = false;
             String before = t;
-            t = t.replaceAll("^\\*+|\\*+$", "").strip();
+            int b = 0;
+            int e = t.length();
+            while (b < e && t.charAt(b) == '*') {
+                b++;
+            }
+            while (e > b && t.charAt(e - 1) == '*') {
+                e--;
+            }
+            t = t.substring(b, e).strip();
             if (t.endsWith(".") && !t.endsWith("..") && !endsWithAbbreviation(t)) {
                 t = t.substring(0, t.length() - 1).strip();
             }

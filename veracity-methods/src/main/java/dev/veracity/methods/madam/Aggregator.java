@@ -20,7 +20,7 @@ public final class Aggregator {
 
     /** One aggregation call, traced as role "aggregator", step = round. */
     public static AggregatorOutput aggregate(String question, String questionId, List<AgentOutput> outputs, int round,
-                                             MadamSettings settings, MethodContext ctx) {
+                                             MadamSettings settings, MethodContext ctx, List<String> documents) {
         List<AgentOutput> order = new ArrayList<>(outputs);
         if (settings.shuffle()) {
             // Deterministic per question and round, so a rerun hits the response cache.
@@ -36,7 +36,7 @@ public final class Aggregator {
         String prompt = MadamPrompts.AGGREGATOR.fill(Map.of("question", question, "agent responses", responses.toString()));
         String out = ctx.llm().call(ctx.role("aggregator", round),
                 LlmRequest.user(prompt).temperature(0.0).maxTokens(settings.maxTokens()).build()).text();
-        return AggregatorOutputParser.parse(out);
+        return AggregatorOutputParser.parse(out, documents);
     }
 
     /**

@@ -1,5 +1,7 @@
 package dev.veracity.methods.madam;
 
+import dev.veracity.method.MethodAnswer;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
@@ -17,6 +19,19 @@ public record AggregatorOutput(List<String> answers, String explanation, String 
         answers = answers == null ? List.of() : List.copyOf(answers);
         explanation = Objects.requireNonNullElse(explanation, "");
         raw = Objects.requireNonNullElse(raw, "");
+    }
+
+    /**
+     * The method's answer: the canonical prediction, the answer set, the raw output, and a parse failure (named by
+     * {@code step}) when the output had no "All Correct Answers" marker.
+     */
+    public MethodAnswer answer(String step, List<String> failures) {
+        List<String> all = new ArrayList<>(failures);
+        if (!parsed) {
+            String t = raw.strip().replace('\n', ' ');
+            all.add(step + ": no 'All Correct Answers' in '" + (t.length() > 200 ? t.substring(0, 200) + "..." : t) + "'");
+        }
+        return new MethodAnswer(prediction(), answers, all).withRaw(raw);
     }
 
     /**

@@ -54,7 +54,8 @@ public final class Debate {
                 return new Transcript(rounds, aggregation, true, failures);
             }
             if (settings.aggregator()) {
-                aggregation = Aggregator.aggregate(item.question(), item.id(), outputs, r, settings, ctx);
+                aggregation = Aggregator.aggregate(item.question(), item.id(), outputs, r, settings, ctx,
+                        docs.stream().map(Document::titled).toList());
                 if (!aggregation.parsed()) {
                     failures.add("round " + r + " aggregator: no 'All Correct Answers' in '" + abbreviate(aggregation.raw()) + "'");
                 }

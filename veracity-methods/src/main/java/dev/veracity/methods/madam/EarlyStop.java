@@ -18,6 +18,9 @@ public final class EarlyStop {
             return false;
         }
         for (int i = 0; i < current.size(); i++) {
+            if (!previous.get(i).parsed() || !current.get(i).parsed()) {
+                return false;
+            }
             String before = AgentOutputParser.normalized(previous.get(i).answer());
             String now = AgentOutputParser.normalized(current.get(i).answer());
             if (!(before.contains(now) || now.contains(before))) {

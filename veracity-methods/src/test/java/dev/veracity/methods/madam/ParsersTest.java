@@ -55,9 +55,9 @@ class ParsersTest {
         AggregatorOutput noExpl = AggregatorOutputParser.parse("All Correct Answers: [\"Paris\"]");
         assertThat(noExpl.explanation()).isEmpty();
         assertThat(noExpl.parsed()).isTrue();
-        // the last marker counts (a model that first repeats the example)
+        // the first well-formed marker counts (the issue's rule; a later one may be quoted text)
         assertThat(AggregatorOutputParser.parse("All Correct Answers: [\"1963\"]\nWait.\nAll Correct Answers: [\"3,559 people\"]. Explanation: e")
-                .answers()).containsExactly("3,559 people");
+                .answers()).containsExactly("1963");
         assertThat(AggregatorOutputParser.parse("All Correct Answers: [\"a \\\"b\\\"\"]").answers()).containsExactly("a \"b\"");
         assertThat(AggregatorOutputParser.parse("All Correct Answers: [\"unclosed").answers()).containsExactly("unclosed");
     }
@@ -86,5 +86,22 @@ class ParsersTest {
         assertThat(EarlyStop.converged(r1, same)).isTrue();
         assertThat(EarlyStop.converged(r1, changed)).isFalse();
         assertThat(EarlyStop.converged(null, r1)).isFalse();
+        // an unreadable answer is not a kept one ("" is contained in every answer, so containment alone said kept)
+        List<AgentOutput> unreadable = List.of(AgentOutputParser.parse("Answer: 1963"), AgentOutputParser.parse("I am not sure."));
+        assertThat(EarlyStop.converged(r1, unreadable)).isFalse();
+        assertThat(EarlyStop.converged(unreadable, r1)).isFalse();
+    }
+
+    @Test
+    void agentMarkersAtALineStartAndNotInTheEchoedQuestion() {
+        String q = "Complete the quote: the answer: is blowing in the wind?";
+        AgentOutput o = AgentOutputParser.parse("Question: " + q + "\nAnswer: Bob Dylan. Explanation: the document says so.", q);
+        assertThat(o.answer()).isEqualTo("Bob Dylan");
+        assertThat(o.explanation()).isEqualTo("the document says so");
+        // an answer at a line start beats an earlier mid-line mention
+        assertThat(AgentOutputParser.parse("Agent 2 said answer: 1998, but\n**Final Answer:** 1963\nExplanation: x").answer())
+                .isEqualTo("1963");
+        assertThat(AgentOutputParser.parse("<think>Answer: 1998?</think>\nAnswer: {1963}.").answer()).isEqualTo("1963");
+        assertThat(AgentOutputParser.parse("Answer:\n1963\nExplanation: on its own line").answer()).isEqualTo("1963");
     }
 }

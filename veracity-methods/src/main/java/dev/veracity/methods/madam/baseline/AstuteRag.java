@@ -3,7 +3,9 @@ package dev.veracity.methods.madam.baseline;
 import dev.veracity.llm.LlmRequest;
 import dev.veracity.method.MethodAnswer;
 import dev.veracity.method.MethodContext;
+import dev.veracity.methods.madam.AggregatorOutputParser;
 import dev.veracity.method.QaMethod;
+import dev.veracity.qa.Document;
 import dev.veracity.qa.QaItem;
 import java.util.List;
 import java.util.Map;
@@ -45,7 +47,8 @@ public final class AstuteRag implements QaMethod {
         String consolidated = consolidations > 0 ? "\nConsolidated Context: " + context + "\n" : "";
         String out = call(ctx, "finalizer", consolidations + 1, maxTokens, Prompts.ASTUTE_FINAL.fill(
                 Map.of("context init", init, "consolidated", consolidated, "question", item.question())));
-        return Answers.of(out, "finalisation", List.of());
+        return AggregatorOutputParser.parse(out, item.documents().stream().map(Document::titled).toList())
+                .answer("finalisation", List.of());
     }
 
     private static String call(MethodContext ctx, String role, int step, int maxTokens, String prompt) {

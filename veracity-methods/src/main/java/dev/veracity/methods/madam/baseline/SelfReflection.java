@@ -3,7 +3,9 @@ package dev.veracity.methods.madam.baseline;
 import dev.veracity.llm.LlmRequest;
 import dev.veracity.method.MethodAnswer;
 import dev.veracity.method.MethodContext;
+import dev.veracity.methods.madam.AggregatorOutputParser;
 import dev.veracity.method.QaMethod;
+import dev.veracity.qa.Document;
 import dev.veracity.qa.QaItem;
 import java.util.List;
 import java.util.Map;
@@ -34,7 +36,8 @@ public final class SelfReflection implements QaMethod {
             answer = call(ctx, "refine", r, maxTokens, Prompts.SELF_REFINE.fill(Map.of("question", item.question(),
                     "context", context, "answer", answer.strip(), "review", review.strip())));
         }
-        return Answers.of(answer, "final refinement", List.of());
+        return AggregatorOutputParser.parse(answer, item.documents().stream().map(Document::titled).toList())
+                .answer("final refinement", List.of());
     }
 
     private static String call(MethodContext ctx, String role, int step, int maxTokens, String prompt) {

@@ -4,6 +4,7 @@ import dev.veracity.concurrent.Parallel;
 import dev.veracity.llm.LlmRequest;
 import dev.veracity.method.MethodAnswer;
 import dev.veracity.method.MethodContext;
+import dev.veracity.methods.madam.AggregatorOutputParser;
 import dev.veracity.method.QaMethod;
 import dev.veracity.qa.Document;
 import dev.veracity.qa.QaItem;
@@ -60,7 +61,8 @@ public final class SpeculativeRag implements QaMethod {
         String out = ctx.llm().call(ctx.role("aggregator", 2), LlmRequest.user(Prompts.SPEC_AGGREGATOR.fill(
                 Map.of("query", item.question(), "all drafted responses", all.toString())))
                 .temperature(0.0).maxTokens(maxTokens).build()).text();
-        return Answers.of(out, "aggregator", List.of());
+        return AggregatorOutputParser.parse(out, item.documents().stream().map(Document::titled).toList())
+                .answer("aggregator", List.of());
     }
 
     /** Up to {@code m} distinct subsets, one random document of each cluster per subset, in document order. */
