@@ -67,7 +67,7 @@ public final class VerifyCommand implements Callable<Integer> {
     int samples;
 
     @Option(names = "--min-pairs", paramLabel = "N",
-            description = "Proposer: no fewer than N pairs (Appendix B.4; default 3, 0 = the A.2 prompt as printed).")
+            description = "Proposer: no fewer than N pairs (the Appendix B.4 constraint; default 0 = the A.2 prompt as printed).")
     Integer minPairs;
 
     @Option(names = "--match", paramLabel = "MODE",

@@ -33,7 +33,7 @@ public final class Aggregator {
             }
             responses.append("Agent ").append(i + 1).append(": ").append(order.get(i).shown());
         }
-        String prompt = MadamPrompts.AGGREGATOR.fill(Map.of("question", question, "agent responses", responses.toString()));
+        String prompt = MadamPrompts.AGGREGATOR.fill(Map.of("question", question, "agent responses list", responses.toString()));
         String out = ctx.llm().call(ctx.role("aggregator", round),
                 LlmRequest.user(prompt).temperature(0.0).maxTokens(settings.maxTokens()).build()).text();
         return AggregatorOutputParser.parse(out, documents);

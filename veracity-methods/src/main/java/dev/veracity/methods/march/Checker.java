@@ -23,7 +23,7 @@ public final class Checker {
 
     public String prompt(CheckerInput input) {
         var template = settings.typedClaims() ? MarchPrompts.CHECKER_TYPED : MarchPrompts.CHECKER;
-        return template.fill(Map.of("documents", MarchPrompts.documents(input.documents()),
+        return template.fill(Map.of("docs", MarchPrompts.documents(input.documents()),
                 "questions", MarchPrompts.questions(input.questions())));
     }
 

@@ -9,8 +9,8 @@ import java.util.TreeSet;
  * MARCH's settings, from method options ({@code --option name=value}).
  *
  * @param samples        Checker samples k, voted per question (default 3, as the authors sample)
- * @param minPairs       Proposer constraint "no fewer than k questions" (Appendix B.4; default 3, 0 = A.2 as
- *                       printed, without the constraint)
+ * @param minPairs       Proposer constraint "no fewer than k questions" of the Appendix B.4 analysis (default 0:
+ *                       the A.2 prompt as printed, the paper's main method; k > 0 appends the constraint)
  * @param maxPairs       the constraint's upper bound (default 10, the authors' prompt)
  * @param match          {@code authors} (default), {@code strict} or {@code typed}
  * @param relTolerance   relative tolerance of the strict and typed matchers (default 1e-6)
@@ -51,7 +51,7 @@ public record MarchSettings(int samples, int minPairs, int maxPairs, String matc
     }
 
     public static MarchSettings defaults() {
-        return new MarchSettings(3, 3, 10, "authors", 1e-6, false, 0.6, 2048, FailurePolicy.REPORT, 2,
+        return new MarchSettings(3, 0, 10, "authors", 1e-6, false, 0.6, 2048, FailurePolicy.REPORT, 2,
                 ZeroToleranceReward.Scalar.PENALTY, 0.0, null);
     }
 

@@ -17,7 +17,7 @@ public final class Solver {
     }
 
     public static String prompt(String question, List<Document> documents) {
-        return MarchPrompts.SOLVER.fill(Map.of("documents", MarchPrompts.documents(documents), "question", question));
+        return MarchPrompts.SOLVER.fill(Map.of("documents", MarchPrompts.documents(documents), "user query", question));
     }
 
     /** One response; {@code sample} picks a distinct sample (for regeneration). */

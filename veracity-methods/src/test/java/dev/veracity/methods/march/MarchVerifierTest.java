@@ -152,12 +152,13 @@ class MarchVerifierTest {
     }
 
     @Test
-    void minPairsAddsTheB4ConstraintAndZeroRemovesIt() {
-        String with = new Proposer(MarchSettings.defaults()).prompt("x");
+    void minPairsAddsTheB4ConstraintAndTheDefaultZeroLeavesA2AsPrinted() {
+        String with = new Proposer(MarchSettings.fromOptions(java.util.Map.of("min-pairs", "3"))).prompt("x");
         assertThat(with).contains("Rule 3. Number of Questions: Generate no fewer than 3 and no more than 10")
                 .endsWith("Model Response: x").doesNotContain("{");
-        String without = new Proposer(MarchSettings.fromOptions(java.util.Map.of("min-pairs", "0"))).prompt("x");
+        String without = new Proposer(MarchSettings.defaults()).prompt("x");
         assertThat(without).doesNotContain("Rule 3").contains("(e.g., fifty).\nPlease provide");
+        assertThat(new Proposer(MarchSettings.fromOptions(java.util.Map.of("min-pairs", "0"))).prompt("x")).isEqualTo(without);
         assertThat(new Proposer(MarchSettings.fromOptions(java.util.Map.of("min-pairs", "5"))).prompt("x"))
                 .contains("no fewer than 5");
     }
