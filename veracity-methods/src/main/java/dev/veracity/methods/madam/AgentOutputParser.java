@@ -179,8 +179,9 @@ public final class AgentOutputParser {
                 e--;
             }
             t = t.substring(b, e).strip();
-            if (t.endsWith(".") && !t.endsWith("..") && !endsWithAbbreviation(t)) {
-                t = t.substring(0, t.length() - 1).strip();
+            if (t.endsWith(".") && !endsWithAbbreviation(t)
+                    && (!t.endsWith("..") || endsWithAbbreviation(t.substring(0, t.length() - 1)))) {
+                t = t.substring(0, t.length() - 1).strip(); // "D.C.." is "D.C." and a full stop
             }
             if (t.length() >= 2 && isPair(t.charAt(0), t.charAt(t.length() - 1))) {
                 t = t.substring(1, t.length() - 1).strip();

@@ -14,7 +14,8 @@ import java.util.Set;
  * in docs/parsers.md with the corpus case that shows it):
  * <ul>
  *   <li>reasoning blocks are removed first ({@link ParseText#plain});</li>
- *   <li>an entry starts at the beginning of a line (after spaces, a bullet, {@code #} or bold), with a number N
+ *   <li>an entry starts at the beginning of a line (after spaces, a bullet, {@code #} or bold; never on a
+ *       {@code >} blockquote line, which quotes something), with a number N
  *       followed by {@code .}, {@code )} or {@code :} (or "Question N" / "Q N"), and N must be one of the m
  *       questions asked. When some entries say "Evidence" or give an answer right after their number, only such
  *       entries count, so a numbered list inside one entry's evidence does not split it. One exception keeps the
@@ -81,7 +82,9 @@ public final class CheckerOutputParser {
         for (int line = 0; line < text.length(); ) {
             int eol = text.indexOf('\n', line);
             int lineEnd = eol < 0 ? text.length() : eol;
-            Header h = headerAt(text, skipDecoration(text, line, lineEnd), lineEnd, questions, line);
+            int first = skipDecoration(text, line, lineEnd);
+            // a blockquote line quotes something (a document imitating the format): never an entry
+            Header h = blockquote(text, line, lineEnd) ? null : headerAt(text, first, lineEnd, questions, line);
             if (h != null) {
                 lineStarts.add(h);
                 anyStrong |= h.strong();
@@ -148,11 +151,19 @@ public final class CheckerOutputParser {
         return null;
     }
 
+    private static boolean blockquote(String text, int line, int lineEnd) {
+        int p = line;
+        while (p < lineEnd && (text.charAt(p) == ' ' || text.charAt(p) == '\t')) {
+            p++;
+        }
+        return p < lineEnd && text.charAt(p) == '>';
+    }
+
     /** Skips leading spaces, bullets, heading marks and emphasis of a line. */
     private static int skipDecoration(String text, int i, int lineEnd) {
         while (i < lineEnd) {
             char c = text.charAt(i);
-            if (Character.isWhitespace(c) || c == '-' || c == '*' || c == '\u2022' || c == '#' || c == '>' || c == '_') {
+            if (Character.isWhitespace(c) || c == '-' || c == '*' || c == '\u2022' || c == '#' || c == '_') {
                 i++;
             } else {
                 break;

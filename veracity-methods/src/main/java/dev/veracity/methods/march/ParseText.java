@@ -12,6 +12,7 @@ import java.util.List;
 final class ParseText {
 
     private static final String ANSWER = "answer";
+    private static final String QUOTES = "\"'`*\u201C\u201D\u2018\u2019";
 
     private ParseText() {
     }
@@ -106,20 +107,20 @@ final class ParseText {
         return Character.isLetterOrDigit(c) || c == '_';
     }
 
-    /** Trimmed; surrounding quotes, backticks and emphasis removed; trailing dashes and {@code . , ;} dropped. */
+    /** Trimmed; surrounding (curly) quotes, backticks and emphasis removed; trailing dashes and {@code . , ;} dropped. */
     static String cleanAnswer(String a) {
         if (a == null) {
             return "";
         }
         int b = 0;
         int e = a.length();
-        while (b < e && (Character.isWhitespace(a.charAt(b)) || "\"'`*".indexOf(a.charAt(b)) >= 0)) {
+        while (b < e && (Character.isWhitespace(a.charAt(b)) || QUOTES.indexOf(a.charAt(b)) >= 0)) {
             b++;
         }
         boolean changed = true;
         while (changed && e > b) {
             char c = a.charAt(e - 1);
-            changed = Character.isWhitespace(c) || "\"'`*\u2013\u2014-.,;".indexOf(c) >= 0;
+            changed = Character.isWhitespace(c) || QUOTES.indexOf(c) >= 0 || "\u2013\u2014-.,;".indexOf(c) >= 0;
             if (changed) {
                 e--;
             }
