@@ -105,6 +105,11 @@ public final class LlmClient implements AutoCloseable {
         return counters;
     }
 
+    /** Whether cache entries marked unparseable are served (true) or asked of the model again (false). */
+    public boolean replayUnparseable() {
+        return replayUnparseable;
+    }
+
     /** Calls the model outside any run (traced with an empty context). */
     public LlmResponse call(LlmRequest request) {
         return call(CallContext.NONE, request);
