@@ -2,7 +2,9 @@ package dev.veracity.cli;
 
 import dev.veracity.methods.march.MarchOutcome;
 import dev.veracity.methods.march.TrainingRecord;
+import dev.veracity.text.Unicode;
 import java.io.IOException;
+import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.nio.file.Files;
@@ -14,6 +16,11 @@ import java.util.function.Consumer;
  * Appends each question's MARCH training records (the Solver trajectory and one Checker trajectory with the ZTR
  * reward) to a JSONL file during an eval run, for the RL exporters. A question redone after a kill appends its
  * records again; exporters keep the last record per question and attempt.
+ *
+ * <p>One question cannot break the file for the others: its lines are built in memory first and made well-formed
+ * Unicode ({@link Unicode#repair}: a prompt from a dataset can hold a lone surrogate, which the strict UTF-8
+ * encoder under the writer would refuse, leaving it broken for every later question), then written in one go. A
+ * question whose records cannot even be built fails alone, before anything of it reaches the file.
  */
 final class MarchRecords implements Consumer<MarchOutcome>, AutoCloseable {
 
@@ -31,9 +38,15 @@ final class MarchRecords implements Consumer<MarchOutcome>, AutoCloseable {
     }
 
     @Override
-    public synchronized void accept(MarchOutcome outcome) {
+    public void accept(MarchOutcome outcome) {
+        StringWriter lines = new StringWriter();
+        TrainingRecord.writeJsonl(lines, outcome.trainingRecords());
+        write(Unicode.repair(lines.toString()));
+    }
+
+    private synchronized void write(String lines) {
         try {
-            TrainingRecord.writeJsonl(out, outcome.trainingRecords());
+            out.write(lines);
             out.flush();
         } catch (IOException e) {
             throw new UncheckedIOException("writing MARCH training records to " + file + ": " + e.getMessage(), e);

@@ -27,6 +27,11 @@ public final class ModelOptions {
             description = "Response cache: off, read-only or read-write (env VERACITY_CACHE; default read-write).")
     String cache;
 
+    @Option(names = "--cache-replay-unparseable", paramLabel = "BOOL", arity = "0..1", fallbackValue = "true",
+            description = "Serve cached samples a method marked unparseable instead of asking the model again "
+                    + "(env VERACITY_CACHE_REPLAY_UNPARSEABLE; default false).")
+    Boolean cacheReplayUnparseable;
+
     @Option(names = "--cache-file", paramLabel = "FILE", description = "Cache database (default .veracity/cache.db).")
     Path cacheFile;
 
@@ -52,6 +57,7 @@ public final class ModelOptions {
         flags.put("model", model);
         flags.put("concurrency", concurrency == null ? null : concurrency.toString());
         flags.put("cache", cache);
+        flags.put("cache-replay-unparseable", cacheReplayUnparseable == null ? null : cacheReplayUnparseable.toString());
         flags.put("cache-file", cacheFile == null ? null : cacheFile.toString());
         flags.put("trace-file", traceFile == null ? null : traceFile.toString());
         flags.put("timeout-seconds", timeoutSeconds == null ? null : timeoutSeconds.toString());

@@ -29,6 +29,7 @@ final class Stack implements AutoCloseable {
         this.client = LlmClient.builder(backend).concurrency(config.concurrency()).timeout(config.timeout())
                 .retry(RetrySettings.DEFAULT.withMaxAttempts(config.maxAttempts()))
                 .cache(cache, config.cacheMode() == CacheMode.OFF ? CacheMode.OFF : config.cacheMode())
+                .replayUnparseable(config.cacheReplayUnparseable())
                 .traces(traces).build();
     }
 

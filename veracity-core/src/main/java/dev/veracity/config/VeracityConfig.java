@@ -24,6 +24,7 @@ import java.util.Properties;
  * <tr><td>api-key (file only)</td><td>VERACITY_API_KEY, else OPENAI_API_KEY</td><td>none</td></tr>
  * <tr><td>concurrency</td><td>VERACITY_CONCURRENCY</td><td>16</td></tr>
  * <tr><td>cache</td><td>VERACITY_CACHE</td><td>read-write</td></tr>
+ * <tr><td>cache-replay-unparseable</td><td>VERACITY_CACHE_REPLAY_UNPARSEABLE</td><td>false</td></tr>
  * <tr><td>cache-file</td><td>VERACITY_CACHE_FILE</td><td>.veracity/cache.db</td></tr>
  * <tr><td>trace-file</td><td>VERACITY_TRACE_FILE</td><td>.veracity/traces.db</td></tr>
  * <tr><td>timeout-seconds</td><td>VERACITY_TIMEOUT_SECONDS</td><td>120</td></tr>
@@ -35,7 +36,7 @@ import java.util.Properties;
  */
 public record VeracityConfig(String llmBaseUrl, String model, Optional<ApiKey> apiKey, int concurrency,
                              CacheMode cacheMode, Path cacheFile, Path traceFile, Duration timeout,
-                             int maxAttempts) {
+                             int maxAttempts, boolean cacheReplayUnparseable) {
 
     /** The file read when none is given: {@code $XDG_CONFIG_HOME/veracity/config.properties} or under ~/.config. */
     public static Path defaultFile(Map<String, String> env) {
@@ -58,6 +59,7 @@ public record VeracityConfig(String llmBaseUrl, String model, Optional<ApiKey> a
         s.put("model", "default");
         s.put("concurrency", "16");
         s.put("cache", "read-write");
+        s.put("cache-replay-unparseable", "false");
         s.put("cache-file", ".veracity/cache.db");
         s.put("trace-file", ".veracity/traces.db");
         s.put("timeout-seconds", "120");
@@ -101,7 +103,8 @@ public record VeracityConfig(String llmBaseUrl, String model, Optional<ApiKey> a
         return new VeracityConfig(s.get("llm-base-url"), s.get("model"),
                 Optional.ofNullable(key).map(ApiKey::of), positive(s, "concurrency"), CacheMode.parse(s.get("cache")),
                 Path.of(s.get("cache-file")), Path.of(s.get("trace-file")),
-                Duration.ofSeconds(positive(s, "timeout-seconds")), positive(s, "max-attempts"));
+                Duration.ofSeconds(positive(s, "timeout-seconds")), positive(s, "max-attempts"),
+                bool(s, "cache-replay-unparseable"));
     }
 
     /** Resolves from the process environment and the default file. */
@@ -123,6 +126,16 @@ public record VeracityConfig(String llmBaseUrl, String model, Optional<ApiKey> a
         }
     }
 
+    private static boolean bool(Map<String, String> s, String key) {
+        String v = s.get(key).trim().toLowerCase(Locale.ROOT);
+        return switch (v) {
+            case "true", "yes", "on", "1" -> true;
+            case "false", "no", "off", "0", "" -> false;
+            default -> throw new IllegalArgumentException("setting '" + key + "' must be true or false, was '"
+                    + s.get(key) + "'");
+        };
+    }
+
     private static String firstNonBlank(String... values) {
         for (String v : values) {
             if (v != null && !v.isBlank()) {
@@ -134,19 +147,21 @@ public record VeracityConfig(String llmBaseUrl, String model, Optional<ApiKey> a
 
     /** This configuration with another trace database (an eval run keeps its traces in its own folder). */
     public VeracityConfig withTraceFile(Path file) {
-        return new VeracityConfig(llmBaseUrl, model, apiKey, concurrency, cacheMode, cacheFile, file, timeout, maxAttempts);
+        return new VeracityConfig(llmBaseUrl, model, apiKey, concurrency, cacheMode, cacheFile, file, timeout, maxAttempts,
+                cacheReplayUnparseable);
     }
 
     /** This configuration pointed at another server and model (the demo's in-process simulator). */
     public VeracityConfig withServer(String baseUrl, String modelName) {
         return new VeracityConfig(baseUrl, modelName, apiKey, concurrency, cacheMode, cacheFile, traceFile, timeout,
-                maxAttempts);
+                maxAttempts, cacheReplayUnparseable);
     }
 
     @Override
     public String toString() {
         return "llm-base-url=" + llmBaseUrl + " model=" + model + " api-key=" + apiKey.map(ApiKey::toString).orElse("<none>")
-                + " concurrency=" + concurrency + " cache=" + cacheMode + " cache-file=" + cacheFile
+                + " concurrency=" + concurrency + " cache=" + cacheMode
+                + (cacheReplayUnparseable ? " cache-replay-unparseable=true" : "") + " cache-file=" + cacheFile
                 + " trace-file=" + traceFile + " timeout=" + timeout.toSeconds() + "s max-attempts=" + maxAttempts;
     }
 }

@@ -1,5 +1,6 @@
 package dev.veracity.llm;
 
+import dev.veracity.text.Unicode;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -9,7 +10,10 @@ import java.util.Optional;
  *
  * @param sampleIndex  the absolute sample index ({@link LlmRequest#firstSampleIndex()} + position); the cache
  *                     keys samples by it, so a rerun returns the same output for the same index
- * @param text         the generated text; never null (an empty or absent content is "")
+ * @param text         the generated text; never null (an empty or absent content is ""). Unpaired UTF-16
+ *                     surrogates (a server's {@code "\ud800"} escape) are replaced by U+FFFD here
+ *                     ({@link Unicode#repair}), the one boundary every model output passes, so that parsers, the
+ *                     cache, traces and results all see the same text, live or replayed
  * @param finishReason why generation ended
  * @param usage        this sample's share of the tokens ({@link TokenUsage#exact()} says whether it is exact)
  * @param logprobs     per-token log-probabilities when they were requested and the backend returned them
@@ -18,7 +22,7 @@ public record Completion(int sampleIndex, String text, FinishReason finishReason
                          Optional<List<TokenLogprob>> logprobs) {
 
     public Completion {
-        text = text == null ? "" : text;
+        text = text == null ? "" : Unicode.repair(text);
         finishReason = finishReason == null ? FinishReason.UNKNOWN : finishReason;
         usage = Objects.requireNonNullElse(usage, TokenUsage.ZERO);
         logprobs = logprobs == null ? Optional.empty() : logprobs.map(List::copyOf);

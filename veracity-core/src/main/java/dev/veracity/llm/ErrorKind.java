@@ -12,6 +12,12 @@ public enum ErrorKind {
     CONNECTION(true, "could not talk to the server; check that it runs and that --llm-base-url is right"),
     /** An answer that is not the protocol's JSON: retried (gateways glitch). */
     MALFORMED_RESPONSE(true, "the server's answer was not valid protocol JSON; check that the URL is an OpenAI-compatible endpoint"),
+    /**
+     * A well-formed answer with an empty (or whitespace-only) text that is not a tool call: retried, never cached
+     * (servers send it when a generation died early; a rerun would replay the emptiness).
+     */
+    EMPTY_RESPONSE(true, "the server answered with empty text; check the server's logs (a crashed or overloaded "
+            + "worker, a chat template that ends the turn at once) or the prompt's length against the context size"),
     /** HTTP 400/404/422: not retried, the request itself is wrong. */
     BAD_REQUEST(false, "the server rejected the request; check the model name and sampling settings"),
     /** HTTP 401/403: not retried. */

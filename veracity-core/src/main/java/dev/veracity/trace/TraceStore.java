@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.veracity.config.Secrets;
 import dev.veracity.store.Sqlite;
+import dev.veracity.text.Unicode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.io.Writer;
@@ -24,6 +25,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * Traces in SQLite. {@link #record} only enqueues: a background writer inserts batches in one transaction,
  * so tracing adds microseconds to a call, not a disk write. {@link #flush()} waits until everything recorded
  * is in the file; {@link #close()} flushes and closes it.
+ *
+ * <p>Every string is written as {@link Unicode#repair} makes it: model outputs already are (they pass through
+ * {@link dev.veracity.llm.Completion}), but prompts and ids come from datasets, where a JSON {@code "\ud800"}
+ * escape decodes into a lone surrogate. Repaired here, such text is stored and exported as U+FFFD instead of
+ * SQLite's silent {@code ?}, and it cannot make a strict UTF-8 writer of the export fail.
  */
 public final class TraceStore implements TraceSink {
 
@@ -152,17 +158,17 @@ public final class TraceStore implements TraceSink {
             db.setAutoCommit(false);
             for (CallRecord r : batch) {
                 int i = 1;
-                ps.setString(i++, r.callId());
-                ps.setString(i++, r.context().runId());
-                ps.setString(i++, r.context().questionId());
-                ps.setString(i++, r.context().method());
-                ps.setString(i++, r.context().role());
+                ps.setString(i++, text(r.callId()));
+                ps.setString(i++, text(r.context().runId()));
+                ps.setString(i++, text(r.context().questionId()));
+                ps.setString(i++, text(r.context().method()));
+                ps.setString(i++, text(r.context().role()));
                 ps.setInt(i++, r.context().step());
-                ps.setString(i++, r.backendId());
-                ps.setString(i++, r.model());
-                ps.setString(i++, Secrets.redact(r.prompt()));
-                ps.setString(i++, r.settings());
-                ps.setString(i++, Secrets.redact(json(r.outputs())));
+                ps.setString(i++, text(r.backendId()));
+                ps.setString(i++, text(r.model()));
+                ps.setString(i++, text(Secrets.redact(r.prompt())));
+                ps.setString(i++, text(r.settings()));
+                ps.setString(i++, text(Secrets.redact(json(r.outputs()))));
                 ps.setString(i++, json(r.finishReasons()));
                 ps.setInt(i++, r.promptTokens());
                 ps.setInt(i++, r.completionTokens());
@@ -173,7 +179,7 @@ public final class TraceStore implements TraceSink {
                 ps.setInt(i++, r.cacheHit() ? 1 : 0);
                 ps.setInt(i++, r.attempts());
                 ps.setInt(i++, r.retries());
-                ps.setString(i, Secrets.redact(r.error()));
+                ps.setString(i, text(Secrets.redact(r.error())));
                 ps.addBatch();
             }
             ps.executeBatch();
@@ -239,17 +245,17 @@ public final class TraceStore implements TraceSink {
     /** A call as a JSON object (the JSONL export format). */
     public static ObjectNode toJson(CallRecord r) {
         ObjectNode o = JSON.createObjectNode();
-        o.put("call_id", r.callId());
-        o.put("run", r.context().runId());
-        o.put("question", r.context().questionId());
-        o.put("method", r.context().method());
-        o.put("role", r.context().role());
+        o.put("call_id", text(r.callId()));
+        o.put("run", text(r.context().runId()));
+        o.put("question", text(r.context().questionId()));
+        o.put("method", text(r.context().method()));
+        o.put("role", text(r.context().role()));
         o.put("step", r.context().step());
-        o.put("backend", r.backendId());
-        o.put("model", r.model());
-        o.put("prompt", Secrets.redact(r.prompt()));
-        o.put("settings", r.settings());
-        r.outputs().forEach(s -> o.withArray("outputs").add(Secrets.redact(s)));
+        o.put("backend", text(r.backendId()));
+        o.put("model", text(r.model()));
+        o.put("prompt", text(Secrets.redact(r.prompt())));
+        o.put("settings", text(r.settings()));
+        r.outputs().forEach(s -> o.withArray("outputs").add(text(Secrets.redact(s))));
         r.finishReasons().forEach(s -> o.withArray("finish_reasons").add(s));
         o.put("prompt_tokens", r.promptTokens());
         o.put("completion_tokens", r.completionTokens());
@@ -263,7 +269,7 @@ public final class TraceStore implements TraceSink {
         o.put("attempts", r.attempts());
         o.put("retries", r.retries());
         if (r.error() != null) {
-            o.put("error", Secrets.redact(r.error()));
+            o.put("error", text(Secrets.redact(r.error())));
         }
         return o;
     }
@@ -298,6 +304,11 @@ public final class TraceStore implements TraceSink {
                 rs.getInt("cached_tokens"), rs.getLong("submitted_us"), rs.getLong("started_us"),
                 rs.getLong("ended_us"), rs.getInt("cache_hit") != 0, rs.getInt("attempts"), rs.getInt("retries"),
                 rs.getString("error"));
+    }
+
+    /** A string as the store writes it: well-formed Unicode (see the class comment). */
+    private static String text(String s) {
+        return Unicode.repair(s);
     }
 
     private static String json(List<String> values) {

@@ -65,6 +65,20 @@ class VeracityConfigTest {
     }
 
     @Test
+    void replayingUnparseableCacheEntriesIsOffUnlessAFlagTheEnvironmentOrTheFileSaysSo() throws Exception {
+        assertThat(VeracityConfig.resolve(Map.of(), null, false, Map.of()).cacheReplayUnparseable()).isFalse();
+        Path file = dir.resolve("c.properties");
+        Files.writeString(file, "cache-replay-unparseable=true\n");
+        assertThat(VeracityConfig.resolve(Map.of(), file, true, Map.of()).cacheReplayUnparseable()).isTrue();
+        assertThat(VeracityConfig.resolve(Map.of("VERACITY_CACHE_REPLAY_UNPARSEABLE", "false"), file, true, Map.of())
+                .cacheReplayUnparseable()).isFalse();
+        assertThat(VeracityConfig.resolve(Map.of("VERACITY_CACHE_REPLAY_UNPARSEABLE", "false"), file, true,
+                Map.of("cache-replay-unparseable", "true")).cacheReplayUnparseable()).isTrue();
+        assertThatThrownBy(() -> VeracityConfig.resolve(Map.of(), null, false,
+                Map.of("cache-replay-unparseable", "maybe"))).hasMessageContaining("true or false");
+    }
+
+    @Test
     void aMissingDefaultFileIsFine() {
         VeracityConfig c = VeracityConfig.resolve(Map.of(), dir.resolve("nope.properties"), false, Map.of());
         assertThat(c.concurrency()).isEqualTo(16);

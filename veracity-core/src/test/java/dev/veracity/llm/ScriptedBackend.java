@@ -17,7 +17,7 @@ public final class ScriptedBackend implements LlmBackend {
 
     private final String id;
     private final BackendCapabilities capabilities;
-    private final BiFunction<LlmRequest, Integer, String> responder;
+    private final BiFunction<LlmRequest, Integer, Completion> responder;
     private volatile Duration latency = Duration.ZERO;
     private final ConcurrentLinkedQueue<LlmException> failures = new ConcurrentLinkedQueue<>();
     private final List<LlmRequest> requests = new ArrayList<>();
@@ -30,9 +30,24 @@ public final class ScriptedBackend implements LlmBackend {
     }
 
     private ScriptedBackend(String id, boolean nativeN, BiFunction<LlmRequest, Integer, String> responder, boolean ignored) {
+        this(id, nativeN, (r, i) -> {
+            String text = responder.apply(r, i);
+            return Completion.of(i, text, FinishReason.STOP, TokenUsage.of(tokens(r.promptText()), tokens(text)));
+        });
+    }
+
+    private ScriptedBackend(String id, boolean nativeN, BiFunction<LlmRequest, Integer, Completion> responder) {
         this.id = id;
         this.capabilities = new BackendCapabilities(true, true, nativeN, true, false, true);
         this.responder = responder;
+    }
+
+    /**
+     * Answers exactly the completion {@code responder(request, sampleIndex)} builds: for scripting finish reasons
+     * and token counts as well as texts. The response's usage sums the completions'.
+     */
+    public static ScriptedBackend completions(BiFunction<LlmRequest, Integer, Completion> responder) {
+        return new ScriptedBackend("scripted", true, responder);
     }
 
     /** Answers exactly {@code responder(request, sampleIndex)}: for scripting what a model says per sample. */
@@ -101,17 +116,17 @@ public final class ScriptedBackend implements LlmBackend {
             List<Completion> out = new ArrayList<>();
             for (int i = 0; i < request.n(); i++) {
                 int index = request.firstSampleIndex() + i;
-                String text = responder.apply(request, index);
-                out.add(Completion.of(index, text, FinishReason.STOP, TokenUsage.of(tokens(request.promptText()), tokens(text))));
+                out.add(responder.apply(request, index).withSampleIndex(index));
             }
             int completion = out.stream().mapToInt(c -> c.usage().completionTokens()).sum();
-            return new LlmResponse(request.model(), out, TokenUsage.of(tokens(request.promptText()), completion));
+            boolean exact = out.stream().allMatch(c -> c.usage().exact());
+            return new LlmResponse(request.model(), out, new TokenUsage(tokens(request.promptText()), completion, exact));
         } finally {
             inFlight.decrementAndGet();
         }
     }
 
-    private static int tokens(String s) {
+    public static int tokens(String s) {
         return Math.max(1, s.split("\\s+").length);
     }
 

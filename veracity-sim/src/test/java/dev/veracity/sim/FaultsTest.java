@@ -138,6 +138,24 @@ class FaultsTest {
     }
 
     @Test
+    void aLoneSurrogateInAnAnswerIsSentAsAJsonEscapeLikeARealServer() throws Exception {
+        // vLLM and others send a lone surrogate (half of a pair the tokenizer split) as a "\ud800" escape: the
+        // body stays valid UTF-8, and a JSON parser decodes the escape into an unpaired UTF-16 char.
+        try (SimServer sim = SimServer.start(SimConfig.builder().rules(Rule.of("", "a\ud800b")).build())) {
+            for (String path : List.of("/chat/completions", "/completions")) {
+                String body = path.equals("/completions") ? "{\"model\":\"m\",\"prompt\":\"hi\"}" : userMessage("hi", "");
+                HttpResponse<byte[]> r = Http.CLIENT.send(Http.request(sim, path)
+                        .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofByteArray());
+                assertThat(r.statusCode()).isEqualTo(200);
+                String text = java.nio.charset.StandardCharsets.UTF_8.newDecoder()
+                        .decode(java.nio.ByteBuffer.wrap(r.body())).toString(); // strict: throws on malformed UTF-8
+                assertThat(text).containsIgnoringCase("a\\ud800b").doesNotContain("?");
+                assertThat(contents(Http.JSON.readTree(text))).containsExactly("a\ud800b");
+            }
+        }
+    }
+
+    @Test
     void completionsEndpointIsFaultedToo() {
         try (SimServer sim = start(FaultPlan.script(FaultKind.SERVER_ERROR))) {
             assertThat(Http.post(sim, "/completions", "{\"prompt\":\"x\"}").statusCode()).isEqualTo(500);

@@ -9,6 +9,7 @@ import dev.veracity.llm.FinishReason;
 import dev.veracity.llm.TokenLogprob;
 import dev.veracity.llm.TokenUsage;
 import dev.veracity.store.Sqlite;
+import dev.veracity.text.Unicode;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -23,6 +24,12 @@ import java.util.concurrent.locks.ReentrantLock;
  * A persistent response cache in one SQLite file. Writes are synchronous (a killed run keeps every sample it
  * received) and cheap in WAL mode. One connection guarded by a lock: SQLite serialises writers anyway, and the
  * lock is held for a single-row statement.
+ *
+ * <p>What goes in is the client's choice ({@link ResponseCache}): only complete, non-empty samples. Texts are
+ * stored as the {@link Completion} holds them, already repaired to well-formed Unicode, so a replay returns the
+ * very string the live call returned. The nullable {@code unparseable} column holds the reason a method gave when
+ * it could not parse the sample ({@link #markUnparseable}); a file written before the column existed gets it added
+ * when opened for writing, and is read as having no marks when opened read-only.
  */
 public final class SqliteResponseCache implements ResponseCache {
 
@@ -33,6 +40,7 @@ public final class SqliteResponseCache implements ResponseCache {
     private final ReentrantLock lock = new ReentrantLock();
     private final PreparedStatement select;
     private final PreparedStatement insert;
+    private final PreparedStatement mark;
 
     private SqliteResponseCache(Path file, boolean readOnly) {
         this.file = file;
@@ -42,15 +50,32 @@ public final class SqliteResponseCache implements ResponseCache {
                 Sqlite.execute(db, "CREATE TABLE IF NOT EXISTS completions (key TEXT PRIMARY KEY, text TEXT NOT NULL,"
                         + " finish_reason TEXT NOT NULL, prompt_tokens INTEGER NOT NULL,"
                         + " completion_tokens INTEGER NOT NULL, exact INTEGER NOT NULL, logprobs TEXT,"
-                        + " created_ms INTEGER NOT NULL)");
+                        + " created_ms INTEGER NOT NULL, unparseable TEXT)");
+                if (!hasColumn("unparseable")) {
+                    Sqlite.execute(db, "ALTER TABLE completions ADD COLUMN unparseable TEXT");
+                }
             }
+            boolean marks = hasColumn("unparseable");
             this.select = db.prepareStatement("SELECT text, finish_reason, prompt_tokens, completion_tokens, exact,"
-                    + " logprobs FROM completions WHERE key = ?");
+                    + " logprobs, " + (marks ? "unparseable" : "NULL") + " FROM completions WHERE key = ?");
             this.insert = readOnly ? null : db.prepareStatement("INSERT OR REPLACE INTO completions (key, text,"
-                    + " finish_reason, prompt_tokens, completion_tokens, exact, logprobs, created_ms)"
-                    + " VALUES (?,?,?,?,?,?,?,?)");
+                    + " finish_reason, prompt_tokens, completion_tokens, exact, logprobs, created_ms, unparseable)"
+                    + " VALUES (?,?,?,?,?,?,?,?,NULL)");
+            this.mark = readOnly ? null : db.prepareStatement("UPDATE completions SET unparseable = ? WHERE key = ?");
         } catch (SQLException e) {
             throw new IllegalStateException("cache " + file + " is not a Veracity response cache: " + e.getMessage(), e);
+        }
+    }
+
+    private boolean hasColumn(String name) throws SQLException {
+        try (PreparedStatement ps = db.prepareStatement("PRAGMA table_info(completions)");
+             ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                if (name.equalsIgnoreCase(rs.getString("name"))) {
+                    return true;
+                }
+            }
+            return false;
         }
     }
 
@@ -69,7 +94,7 @@ public final class SqliteResponseCache implements ResponseCache {
     }
 
     @Override
-    public Optional<Completion> get(String key) {
+    public Optional<Entry> get(String key) {
         lock.lock();
         try {
             select.setString(1, key);
@@ -78,8 +103,9 @@ public final class SqliteResponseCache implements ResponseCache {
                     return Optional.empty();
                 }
                 TokenUsage usage = new TokenUsage(rs.getInt(3), rs.getInt(4), rs.getInt(5) != 0);
-                return Optional.of(new Completion(0, rs.getString(1), FinishReason.valueOf(rs.getString(2)), usage,
-                        Optional.ofNullable(rs.getString(6)).map(SqliteResponseCache::readLogprobs)));
+                Completion c = new Completion(0, rs.getString(1), FinishReason.valueOf(rs.getString(2)), usage,
+                        Optional.ofNullable(rs.getString(6)).map(SqliteResponseCache::readLogprobs));
+                return Optional.of(new Entry(c, Optional.ofNullable(rs.getString(7))));
             }
         } catch (SQLException | IllegalArgumentException e) {
             throw new IllegalStateException("reading the response cache " + file + " failed: " + e.getMessage()
@@ -107,6 +133,25 @@ public final class SqliteResponseCache implements ResponseCache {
             insert.executeUpdate();
         } catch (SQLException e) {
             throw new IllegalStateException("writing the response cache " + file + " failed: " + e.getMessage(), e);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public void markUnparseable(String key, String reason) {
+        if (mark == null) {
+            throw new IllegalStateException("cache " + file + " is open read-only");
+        }
+        lock.lock();
+        try {
+            // Never null: an empty reason still marks the entry.
+            mark.setString(1, reason == null ? "" : Unicode.repair(reason));
+            mark.setString(2, key);
+            mark.executeUpdate();
+        } catch (SQLException e) {
+            throw new IllegalStateException("marking an entry of the response cache " + file + " failed: "
+                    + e.getMessage(), e);
         } finally {
             lock.unlock();
         }

@@ -12,6 +12,10 @@ public final class ClientCounters {
     final AtomicLong attempts = new AtomicLong();
     final AtomicLong retries = new AtomicLong();
     final AtomicLong failures = new AtomicLong();
+    final AtomicLong emptyResponses = new AtomicLong();
+    final AtomicLong uncachedIncomplete = new AtomicLong();
+    final AtomicLong unparseableMarks = new AtomicLong();
+    final AtomicLong unparseableSkipped = new AtomicLong();
     final AtomicLong promptTokens = new AtomicLong();
     final AtomicLong completionTokens = new AtomicLong();
     final AtomicInteger inFlight = new AtomicInteger();
@@ -46,6 +50,26 @@ public final class ClientCounters {
         return failures.get();
     }
 
+    /** Attempts that returned an empty or whitespace-only text (each failed with EMPTY_RESPONSE and was retried). */
+    public long emptyResponses() {
+        return emptyResponses.get();
+    }
+
+    /** Samples returned to the caller but not cached because they did not finish (see {@link LlmClient}). */
+    public long uncachedIncomplete() {
+        return uncachedIncomplete.get();
+    }
+
+    /** Samples flagged with {@link LlmClient#markUnparseable}. */
+    public long unparseableMarks() {
+        return unparseableMarks.get();
+    }
+
+    /** Cached samples passed over because they were marked unparseable (asked of the model again). */
+    public long unparseableSkipped() {
+        return unparseableSkipped.get();
+    }
+
     public long promptTokens() {
         return promptTokens.get();
     }
@@ -76,7 +100,8 @@ public final class ClientCounters {
     @Override
     public String toString() {
         return "calls=" + calls() + " cacheHits=" + cacheHits() + " attempts=" + attempts() + " retries=" + retries()
-                + " failures=" + failures() + " tokens=" + (promptTokens() + completionTokens())
+                + " failures=" + failures() + " emptyResponses=" + emptyResponses()
+                + " uncachedIncomplete=" + uncachedIncomplete() + " tokens=" + (promptTokens() + completionTokens())
                 + " peakInFlight=" + peakInFlight();
     }
 }

@@ -9,6 +9,7 @@ import dev.failsafe.RetryPolicy;
 import dev.veracity.llm.ChatMessage;
 import dev.veracity.llm.Completion;
 import dev.veracity.llm.ErrorKind;
+import dev.veracity.llm.FinishReason;
 import dev.veracity.llm.LlmBackend;
 import dev.veracity.llm.LlmCallFailedException;
 import dev.veracity.llm.LlmException;
@@ -39,6 +40,17 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>A call of n samples first takes what the cache holds, then asks the backend for the rest: in one request
  * when the backend returns n samples natively, else as single-sample requests run concurrently. Each attempt
  * holds a permit only while it runs, not while it backs off.
+ *
+ * <p>The cache keeps only good responses. An attempt whose completions include an empty or whitespace-only text
+ * (other than a tool call) fails with the retryable {@link ErrorKind#EMPTY_RESPONSE}, so it is retried and never
+ * stored; a body that does not parse fails the attempt the same way ({@link ErrorKind#MALFORMED_RESPONSE}). A
+ * completion that did not finish is returned to the caller but not stored: finish reason
+ * {@link FinishReason#UNKNOWN} (a stream cut before its finish reason, or none given), or
+ * {@link FinishReason#LENGTH} with fewer completion tokens than the request's {@code max_tokens} (the server cut it
+ * short). A {@code LENGTH} completion that used the whole {@code max_tokens} budget, or whose request set none, is
+ * complete and stored. A sample a method could not parse is flagged with {@link #markUnparseable}; a flagged entry
+ * counts as a miss (the model is asked again and the new sample replaces it) unless the client was built with
+ * {@link Builder#replayUnparseable(boolean) replayUnparseable(true)}.
  */
 public final class LlmClient implements AutoCloseable {
 
@@ -53,6 +65,7 @@ public final class LlmClient implements AutoCloseable {
     private final CacheMode cacheMode;
     private final TraceSink traces;
     private final boolean closeBackend;
+    private final boolean replayUnparseable;
     private final ClientCounters counters = new ClientCounters();
     private final RetryPolicy<LlmResponse> retryPolicy;
 
@@ -66,6 +79,7 @@ public final class LlmClient implements AutoCloseable {
         this.cacheMode = b.cache == ResponseCache.NONE ? CacheMode.OFF : b.cacheMode;
         this.traces = b.traces;
         this.closeBackend = b.closeBackend;
+        this.replayUnparseable = b.replayUnparseable;
         this.retryPolicy = RetryPolicy.<LlmResponse>builder()
                 .handleIf((result, failure) -> failure instanceof LlmException e && e.retryable())
                 .withMaxAttempts(retry.maxAttempts())
@@ -89,6 +103,11 @@ public final class LlmClient implements AutoCloseable {
 
     public ClientCounters counters() {
         return counters;
+    }
+
+    /** Whether cache entries marked unparseable are served (true) or asked of the model again (false). */
+    public boolean replayUnparseable() {
+        return replayUnparseable;
     }
 
     /** Calls the model outside any run (traced with an empty context). */
@@ -116,7 +135,12 @@ public final class LlmClient implements AutoCloseable {
             int index = request.firstSampleIndex() + i;
             if (cacheMode.reads()) {
                 keys[i] = CacheKey.of(backend.id(), model, request, index);
-                Completion hit = cache.get(keys[i]).orElse(null);
+                ResponseCache.Entry entry = cache.get(keys[i]).orElse(null);
+                Completion hit = entry == null ? null : entry.completion();
+                if (entry != null && entry.markedUnparseable() && !replayUnparseable) {
+                    counters.unparseableSkipped.incrementAndGet();
+                    hit = null;
+                }
                 if (hit != null) {
                     samples[i] = hit.withSampleIndex(index);
                     cachedTokens += hit.usage().totalTokens();
@@ -142,7 +166,9 @@ public final class LlmClient implements AutoCloseable {
                 for (int j = 0; j < missing.size(); j++) {
                     int i = missing.get(j);
                     samples[i] = result.completions.get(j).withSampleIndex(request.firstSampleIndex() + i);
-                    if (cacheMode.writes()) {
+                    if (!result.complete.get(j)) {
+                        counters.uncachedIncomplete.incrementAndGet();
+                    } else if (cacheMode.writes()) {
                         cache.put(keys[i], samples[i]);
                     }
                 }
@@ -163,7 +189,56 @@ public final class LlmClient implements AutoCloseable {
         return response;
     }
 
-    private record FetchResult(List<Completion> completions, TokenUsage usage, long startedMicros) {
+    /**
+     * Flags the cache entry of one sample as one the caller could not parse: the next call for it asks the model
+     * again (and the new sample replaces the entry, clearing the flag), unless this client replays such entries
+     * ({@link Builder#replayUnparseable}). The key is the call's: backend, model ({@code request.model()} or the
+     * backend's default), the request, and {@code completion.sampleIndex()}. Does nothing when the cache is off or
+     * read-only, or holds no entry for the sample (an incomplete sample was never stored).
+     *
+     * @param request    the request as it was passed to {@link #call}
+     * @param completion the sample, as the call returned it (its sample index picks the entry)
+     * @param reason     why it could not be parsed (kept in the cache for inspection)
+     */
+    public void markUnparseable(LlmRequest request, Completion completion, String reason) {
+        Objects.requireNonNull(request, "request");
+        Objects.requireNonNull(completion, "completion");
+        if (!cacheMode.writes()) {
+            return;
+        }
+        String model = request.model() != null ? request.model() : backend.defaultModel();
+        cache.markUnparseable(CacheKey.of(backend.id(), model, request, completion.sampleIndex()),
+                reason == null ? "" : reason);
+        counters.unparseableMarks.incrementAndGet();
+    }
+
+    /**
+     * Whether a returned completion is complete enough to cache: not cut before its finish reason, and not cut by
+     * the server below the request's token budget. With {@code n > 1} a server reports one usage total, which the
+     * backend apportions as an estimate ({@link TokenUsage#exact()} false); then a {@code LENGTH} sample counts as
+     * complete only when the response's total reaches {@code max_tokens} for each of its {@code LENGTH} samples
+     * (else at least one of them was cut short, and which is unknown).
+     */
+    static boolean complete(LlmRequest ask, LlmResponse response, Completion c) {
+        return switch (c.finishReason()) {
+            case UNKNOWN -> false;
+            case LENGTH -> {
+                Integer max = ask.maxTokens();
+                if (max == null) {
+                    yield true;
+                }
+                if (c.usage().exact()) {
+                    yield c.usage().completionTokens() >= max;
+                }
+                long cut = response.completions().stream().filter(x -> x.finishReason() == FinishReason.LENGTH).count();
+                yield response.usage().completionTokens() >= cut * max;
+            }
+            default -> true;
+        };
+    }
+
+    private record FetchResult(List<Completion> completions, List<Boolean> complete, TokenUsage usage,
+                               long startedMicros) {
     }
 
     /** Gets the missing samples from the backend, in the order of {@code missing}. */
@@ -173,7 +248,8 @@ public final class LlmClient implements AutoCloseable {
             LlmRequest ask = request.toBuilder().model(model).firstSampleIndex(first + missing.getFirst())
                     .n(missing.size()).build();
             LlmResponse r = withRetries(ask, attempts);
-            return new FetchResult(r.completions(), r.usage(), attempts.firstStartMicros.get());
+            return new FetchResult(r.completions(), r.completions().stream().map(c -> complete(ask, r, c)).toList(),
+                    r.usage(), attempts.firstStartMicros.get());
         }
         // No native n: one single-sample request per missing sample, concurrently, each at its own index so
         // that seeded backends give distinct, reproducible samples.
@@ -181,12 +257,15 @@ public final class LlmClient implements AutoCloseable {
                 .map(i -> request.toBuilder().model(model).firstSampleIndex(first + i).n(1).build()).toList();
         List<LlmResponse> responses = dev.veracity.concurrent.Parallel.map(asks, a -> withRetries(a, attempts));
         List<Completion> completions = new ArrayList<>();
+        List<Boolean> complete = new ArrayList<>();
         TokenUsage usage = TokenUsage.ZERO;
-        for (LlmResponse r : responses) {
+        for (int k = 0; k < responses.size(); k++) {
+            LlmResponse r = responses.get(k);
             completions.add(r.first());
+            complete.add(complete(asks.get(k), r, r.first()));
             usage = usage.plus(r.usage());
         }
-        return new FetchResult(completions, usage, attempts.firstStartMicros.get());
+        return new FetchResult(completions, complete, usage, attempts.firstStartMicros.get());
     }
 
     /** Attempt count and first start of one logical call (several threads update it when the call is split). */
@@ -232,6 +311,15 @@ public final class LlmClient implements AutoCloseable {
             if (r == null || r.completions().size() != request.n()) {
                 throw new LlmException(ErrorKind.MALFORMED_RESPONSE, "asked " + backend.id() + " for " + request.n()
                         + " samples, got " + (r == null ? "no response" : r.completions().size()));
+            }
+            for (Completion c : r.completions()) {
+                if (c.text().isBlank() && c.finishReason() != FinishReason.TOOL_CALLS) {
+                    counters.emptyResponses.incrementAndGet();
+                    throw new LlmException(ErrorKind.EMPTY_RESPONSE, backend.id() + " answered sample "
+                            + c.sampleIndex() + " with " + (c.text().isEmpty() ? "an empty" : "a whitespace-only")
+                            + " text (finish reason " + c.finishReason().name().toLowerCase(java.util.Locale.ROOT)
+                            + ")");
+                }
             }
             return r;
         } catch (LlmException e) {
@@ -321,6 +409,7 @@ public final class LlmClient implements AutoCloseable {
         private CacheMode cacheMode = CacheMode.OFF;
         private TraceSink traces = TraceSink.NONE;
         private boolean closeBackend;
+        private boolean replayUnparseable;
 
         private Builder(LlmBackend backend) {
             this.backend = Objects.requireNonNull(backend, "backend");
@@ -357,6 +446,15 @@ public final class LlmClient implements AutoCloseable {
 
         public Builder traces(TraceSink traces) {
             this.traces = Objects.requireNonNull(traces, "traces");
+            return this;
+        }
+
+        /**
+         * Serve cache entries marked unparseable ({@link LlmClient#markUnparseable}) like any other; by default
+         * (false) a marked entry is a miss and the model is asked again. For replaying a run exactly as it went.
+         */
+        public Builder replayUnparseable(boolean replay) {
+            this.replayUnparseable = replay;
             return this;
         }
 

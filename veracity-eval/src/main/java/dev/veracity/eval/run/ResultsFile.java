@@ -3,6 +3,7 @@ package dev.veracity.eval.run;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.veracity.text.Unicode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -21,6 +22,11 @@ import java.util.Set;
  * {@code results.jsonl}: one line per finished question, appended whole. A run killed at any moment (SIGKILL)
  * leaves at most a partial last line: opening the file cuts it off, so the question is done again and never
  * written twice. Each line goes out in one write of one buffer, which a killed process either made or did not.
+ *
+ * <p>Lines are written as well-formed Unicode ({@link Unicode#repair}): a dataset string can hold a lone surrogate
+ * (Jackson decodes a JSON {@code "\ud800"} escape into one), which UTF-8 encoding would silently turn into
+ * {@code ?}. Repaired, the file holds U+FFFD, the same text the cache and traces hold for model outputs, and
+ * {@link #lines()} returns what the file says.
  */
 public final class ResultsFile implements AutoCloseable {
 
@@ -116,11 +122,13 @@ public final class ResultsFile implements AutoCloseable {
             return false;
         }
         try {
-            ByteBuffer buf = ByteBuffer.wrap((JSON.writeValueAsString(result) + "\n").getBytes(StandardCharsets.UTF_8));
+            String raw = JSON.writeValueAsString(result);
+            String line = Unicode.repair(raw);
+            ByteBuffer buf = ByteBuffer.wrap((line + "\n").getBytes(StandardCharsets.UTF_8));
             while (buf.hasRemaining()) {
                 channel.write(buf);
             }
-            lines.add(result);
+            lines.add(line == raw ? result : JSON.readTree(line)); // same instance: nothing was repaired
             return true;
         } catch (IOException e) {
             done.remove(id);

@@ -148,19 +148,25 @@ class OpenAiStackTest {
     }
 
     @Test
-    void truncatedAndEmptyOutputsAreAnswersNotErrors() {
+    void aTruncatedOutputIsAnAnswerAndAnEmptyOneIsRetried() {
         try (SimServer sim = sim(b -> b.faults(FaultPlan.script(FaultKind.TRUNCATED, FaultKind.EMPTY_CONTENT)));
              OpenAiCompatibleBackend backend = backend(sim)) {
             LlmClient client = LlmClient.builder(backend).retry(QUICK).build();
 
             LlmResponse cut = client.call(LlmRequest.user("capital of Spain?").build());
-            LlmResponse empty = client.call(LlmRequest.user("capital of Spain?").build());
+            LlmResponse retried = client.call(LlmRequest.user("capital of Spain?").build());
 
             assertThat(cut.first().finishReason()).isEqualTo(FinishReason.LENGTH);
             assertThat(cut.first().truncated()).isTrue();
-            assertThat(empty.text()).isEmpty();
-            assertThat(client.counters().retries()).isZero();
+            assertThat(retried.text()).contains("Spain");
+            assertThat(client.counters().retries()).isEqualTo(1);
+            assertThat(client.counters().emptyResponses()).isEqualTo(1);
         }
+    }
+
+    @Test
+    void persistentEmptyContentEndsInATypedError() {
+        assertGivesUp(FaultKind.EMPTY_CONTENT, ErrorKind.EMPTY_RESPONSE, null);
     }
 
     @Test
