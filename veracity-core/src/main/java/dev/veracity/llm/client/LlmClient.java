@@ -42,7 +42,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * holds a permit only while it runs, not while it backs off.
  *
  * <p>The cache keeps only good responses. An attempt whose completions include an empty or whitespace-only text
- * (other than a tool call) fails with the retryable {@link ErrorKind#EMPTY_RESPONSE}, so it is retried and never
+ * (other than a tool call or a content filter's empty answer) fails with the retryable {@link ErrorKind#EMPTY_RESPONSE}, so it is retried and never
  * stored; a body that does not parse fails the attempt the same way ({@link ErrorKind#MALFORMED_RESPONSE}). A
  * completion that did not finish is returned to the caller but not stored: finish reason
  * {@link FinishReason#UNKNOWN} (a stream cut before its finish reason, or none given), or
@@ -313,7 +313,8 @@ public final class LlmClient implements AutoCloseable {
                         + " samples, got " + (r == null ? "no response" : r.completions().size()));
             }
             for (Completion c : r.completions()) {
-                if (c.text().isBlank() && c.finishReason() != FinishReason.TOOL_CALLS) {
+                if (c.text().isBlank() && c.finishReason() != FinishReason.TOOL_CALLS
+                        && c.finishReason() != FinishReason.CONTENT_FILTER) { // a filtered answer is final, not a glitch
                     counters.emptyResponses.incrementAndGet();
                     throw new LlmException(ErrorKind.EMPTY_RESPONSE, backend.id() + " answered sample "
                             + c.sampleIndex() + " with " + (c.text().isEmpty() ? "an empty" : "a whitespace-only")

@@ -152,6 +152,11 @@ class CacheHygieneTest {
         ScriptedBackend tools = ScriptedBackend.completions((r, i) -> completion("", FinishReason.TOOL_CALLS, 4));
         assertThat(LlmClient.builder(tools).retry(FAST).build().call(LlmRequest.user("q").build()).text()).isEmpty();
         assertThat(tools.requests()).hasSize(1);
+
+        // a content filter's empty answer is the provider's final word: returned, not retried
+        ScriptedBackend filtered = ScriptedBackend.completions((r, i) -> completion("", FinishReason.CONTENT_FILTER, 0));
+        assertThat(LlmClient.builder(filtered).retry(FAST).build().call(LlmRequest.user("q").build()).text()).isEmpty();
+        assertThat(filtered.requests()).hasSize(1);
     }
 
     // ---- incomplete responses ---------------------------------------------------------------------------------

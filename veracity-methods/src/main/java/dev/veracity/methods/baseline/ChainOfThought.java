@@ -1,5 +1,6 @@
 package dev.veracity.methods.baseline;
 
+import dev.veracity.llm.Completion;
 import dev.veracity.llm.LlmRequest;
 import dev.veracity.method.MethodAnswer;
 import dev.veracity.method.MethodContext;
@@ -22,11 +23,13 @@ public final class ChainOfThought implements QaMethod {
 
     @Override
     public MethodAnswer answer(QaItem item, MethodContext ctx) {
-        String out = ctx.llm().call(ctx.role("reasoner", 0), request(item, ctx).temperature(0.0).build()).text();
+        LlmRequest request = request(item, ctx).temperature(0.0).build();
+        Completion sample = ctx.llm().call(ctx.role("reasoner", 0), request).first();
+        String out = sample.text();
         Optional<String> answer = ShortAnswer.afterAnswerLine(out);
-        return answer.map(a -> new MethodAnswer(a, List.of(a), List.of()))
+        return ShortAnswer.markIfUnparsed(ctx, request, sample, answer.map(a -> new MethodAnswer(a, List.of(a), List.of()))
                 .orElseGet(() -> new MethodAnswer("", List.of(), List.of("no 'Answer:' line in: '" + out + "'")))
-                .withRaw(out);
+                .withRaw(out));
     }
 
     static LlmRequest.Builder request(QaItem item, MethodContext ctx) {

@@ -1,6 +1,7 @@
 package dev.veracity.methods.baseline;
 
 import dev.veracity.llm.Completion;
+import dev.veracity.llm.LlmRequest;
 import dev.veracity.method.MethodAnswer;
 import dev.veracity.method.MethodContext;
 import dev.veracity.method.QaMethod;
@@ -30,8 +31,8 @@ public final class ChainOfThoughtSelfConsistency implements QaMethod {
     public MethodAnswer answer(QaItem item, MethodContext ctx) {
         int k = ctx.intOption("k", 21);
         double temperature = ctx.doubleOption("temperature", 0.7);
-        List<Completion> samples = ctx.llm().call(ctx.role("reasoner", 0),
-                ChainOfThought.request(item, ctx).temperature(temperature).n(k).build()).completions();
+        LlmRequest request = ChainOfThought.request(item, ctx).temperature(temperature).n(k).build();
+        List<Completion> samples = ctx.llm().call(ctx.role("reasoner", 0), request).completions();
 
         Map<String, Integer> votes = new LinkedHashMap<>();
         Map<String, String> firstForm = new LinkedHashMap<>();
@@ -40,6 +41,7 @@ public final class ChainOfThoughtSelfConsistency implements QaMethod {
             Optional<String> a = ShortAnswer.afterAnswerLine(c.text());
             if (a.isEmpty()) {
                 failures.add("sample " + c.sampleIndex() + ": no 'Answer:' line");
+                ctx.llm().markUnparseable(request, c, "no 'Answer:' line");
                 continue;
             }
             String key = AnswerNormalizer.squad(a.get());

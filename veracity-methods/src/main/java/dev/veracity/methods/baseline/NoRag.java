@@ -1,5 +1,6 @@
 package dev.veracity.methods.baseline;
 
+import dev.veracity.llm.Completion;
 import dev.veracity.llm.LlmRequest;
 import dev.veracity.method.MethodAnswer;
 import dev.veracity.method.MethodContext;
@@ -25,8 +26,12 @@ public final class NoRag implements QaMethod {
     public MethodAnswer answer(QaItem item, MethodContext ctx) {
         String prompt = (ctx.multiAnswer() ? BaselinePrompts.NO_RAG_MULTI : BaselinePrompts.STANDARD_SINGLE)
                 .fill(Map.of("question", item.question()));
-        String out = ctx.llm().call(ctx.role("answerer", 0), LlmRequest.user(prompt).temperature(0.0)
-                .maxTokens(ctx.intOption("max-tokens", 512)).build()).text();
+        LlmRequest request = LlmRequest.user(prompt).temperature(0.0).maxTokens(ctx.intOption("max-tokens", 512)).build();
+        Completion sample = ctx.llm().call(ctx.role("answerer", 0), request).first();
+        return ShortAnswer.markIfUnparsed(ctx, request, sample, read(sample.text(), ctx));
+    }
+
+    private static MethodAnswer read(String out, MethodContext ctx) {
         if (ctx.multiAnswer()) {
             // "respond with the exact answer only ... list them all": a plain list (a marker or brackets if given)
             List<String> answers = AnswerSetParser.parse(out);

@@ -1,6 +1,11 @@
 package dev.veracity.methods.baseline;
 
+import dev.veracity.llm.Completion;
+import dev.veracity.llm.LlmRequest;
+import dev.veracity.method.MethodAnswer;
+import dev.veracity.method.MethodContext;
 import dev.veracity.text.ReasoningBlocks;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -77,10 +82,18 @@ final class ShortAnswer {
     }
 
     /** A short-answer method's answer: {@link #direct} as the prediction, the raw output kept, empty = failure. */
-    static dev.veracity.method.MethodAnswer answer(String out) {
+    static MethodAnswer answer(String out) {
         String a = direct(out);
-        return new dev.veracity.method.MethodAnswer(a, a.isEmpty() ? java.util.List.of() : java.util.List.of(a),
-                a.isEmpty() ? java.util.List.of("empty answer: '" + out + "'") : java.util.List.of()).withRaw(out);
+        return new MethodAnswer(a, a.isEmpty() ? List.of() : List.of(a),
+                a.isEmpty() ? List.of("empty answer: '" + out + "'") : List.of()).withRaw(out);
+    }
+
+    /** Flags the sample in the response cache when the answer read from it recorded a parse failure. */
+    static MethodAnswer markIfUnparsed(MethodContext ctx, LlmRequest request, Completion sample, MethodAnswer answer) {
+        if (!answer.parseFailures().isEmpty()) {
+            ctx.llm().markUnparseable(request, sample, answer.parseFailures().getFirst());
+        }
+        return answer;
     }
 
     /** Strips markdown emphasis, one trailing period (outside or inside quotes) and surrounding quotes. */

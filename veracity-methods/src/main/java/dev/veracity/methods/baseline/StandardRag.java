@@ -1,5 +1,6 @@
 package dev.veracity.methods.baseline;
 
+import dev.veracity.llm.Completion;
 import dev.veracity.llm.LlmRequest;
 import dev.veracity.method.MethodAnswer;
 import dev.veracity.method.MethodContext;
@@ -29,13 +30,13 @@ public final class StandardRag implements QaMethod {
         String prompt = ctx.multiAnswer()
                 ? BaselinePrompts.CONCATENATED.fill(Map.of("question", item.question(), "documents list", docs))
                 : BaselinePrompts.STANDARD_RAG_SINGLE.fill(Map.of("question", item.question(), "documents", docs));
-        String out = ctx.llm().call(ctx.role("answerer", 0), LlmRequest.user(prompt).temperature(0.0)
-                .maxTokens(ctx.intOption("max-tokens", 1024)).build()).text();
-        if (ctx.multiAnswer()) {
-            // the aggregator's answer extraction: the first unquoted marker, never one copied from a document
-            return AggregatorOutputParser.parse(out, item.documents().stream().map(Document::titled).toList())
-                    .answer("answerer", List.of());
-        }
-        return ShortAnswer.answer(out);
+        LlmRequest request = LlmRequest.user(prompt).temperature(0.0).maxTokens(ctx.intOption("max-tokens", 1024)).build();
+        Completion out = ctx.llm().call(ctx.role("answerer", 0), request).first();
+        // multi-answer: the aggregator's answer extraction (the first unquoted marker, never one copied from a document)
+        MethodAnswer answer = ctx.multiAnswer()
+                ? AggregatorOutputParser.parse(out.text(), item.documents().stream().map(Document::titled).toList())
+                        .answer("answerer", List.of())
+                : ShortAnswer.answer(out.text());
+        return ShortAnswer.markIfUnparsed(ctx, request, out, answer);
     }
 }

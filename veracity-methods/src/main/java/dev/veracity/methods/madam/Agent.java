@@ -1,5 +1,6 @@
 package dev.veracity.methods.madam;
 
+import dev.veracity.llm.Completion;
 import dev.veracity.llm.LlmRequest;
 import dev.veracity.method.MethodContext;
 import dev.veracity.qa.Document;
@@ -20,8 +21,12 @@ public record Agent(int index, Document document) {
         String prompt = history == null
                 ? MadamPrompts.AGENT.fill(Map.of("question", question, "document", doc))
                 : MadamPrompts.AGENT_DEBATE.fill(Map.of("question", question, "document", doc, "history", history));
-        String out = ctx.llm().call(ctx.role("agent-" + index, round),
-                LlmRequest.user(prompt).temperature(0.0).maxTokens(settings.maxTokens()).build()).text();
-        return AgentOutputParser.parse(out, question);
+        LlmRequest request = LlmRequest.user(prompt).temperature(0.0).maxTokens(settings.maxTokens()).build();
+        Completion out = ctx.llm().call(ctx.role("agent-" + index, round), request).first();
+        AgentOutput parsed = AgentOutputParser.parse(out.text(), question);
+        if (!parsed.parsed()) {
+            ctx.llm().markUnparseable(request, out, "no 'Answer:'");
+        }
+        return parsed;
     }
 }

@@ -1,5 +1,6 @@
 package dev.veracity.methods.madam;
 
+import dev.veracity.llm.Completion;
 import dev.veracity.llm.LlmRequest;
 import dev.veracity.method.MethodContext;
 import java.util.ArrayList;
@@ -34,9 +35,13 @@ public final class Aggregator {
             responses.append("Agent ").append(i + 1).append(": ").append(order.get(i).shown());
         }
         String prompt = MadamPrompts.AGGREGATOR.fill(Map.of("question", question, "agent responses list", responses.toString()));
-        String out = ctx.llm().call(ctx.role("aggregator", round),
-                LlmRequest.user(prompt).temperature(0.0).maxTokens(settings.maxTokens()).build()).text();
-        return AggregatorOutputParser.parse(out, documents);
+        LlmRequest request = LlmRequest.user(prompt).temperature(0.0).maxTokens(settings.maxTokens()).build();
+        Completion out = ctx.llm().call(ctx.role("aggregator", round), request).first();
+        AggregatorOutput parsed = AggregatorOutputParser.parse(out.text(), documents);
+        if (!parsed.parsed()) {
+            ctx.llm().markUnparseable(request, out, "no 'All Correct Answers'");
+        }
+        return parsed;
     }
 
     /**

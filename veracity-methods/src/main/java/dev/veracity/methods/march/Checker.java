@@ -1,6 +1,7 @@
 package dev.veracity.methods.march;
 
 import dev.veracity.concurrent.Parallel;
+import dev.veracity.llm.Completion;
 import dev.veracity.llm.LlmRequest;
 import dev.veracity.llm.client.LlmClient;
 import dev.veracity.trace.CallContext;
@@ -30,9 +31,14 @@ public final class Checker {
     public List<Sample> check(LlmClient llm, CallContext ctx, CheckerInput input) {
         String prompt = prompt(input);
         return Parallel.map(IntStream.range(0, settings.samples()).boxed().toList(), i -> {
-            String out = llm.call(ctx, LlmRequest.user(prompt).temperature(settings.temperature())
-                    .maxTokens(settings.maxTokens()).firstSampleIndex(i).build()).text();
-            return new Sample(new Turn("checker", i, prompt, out), CheckerOutputParser.parse(out, input.questions().size()));
+            LlmRequest request = LlmRequest.user(prompt).temperature(settings.temperature())
+                    .maxTokens(settings.maxTokens()).firstSampleIndex(i).build();
+            Completion sample = llm.call(ctx, request).first();
+            CheckerOutput parsed = CheckerOutputParser.parse(sample.text(), input.questions().size());
+            if (parsed.answers().isEmpty()) {
+                llm.markUnparseable(request, sample, "no answer");
+            }
+            return new Sample(new Turn("checker", i, prompt, sample.text()), parsed);
         });
     }
 

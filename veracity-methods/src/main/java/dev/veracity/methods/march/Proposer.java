@@ -1,5 +1,6 @@
 package dev.veracity.methods.march;
 
+import dev.veracity.llm.Completion;
 import dev.veracity.llm.LlmRequest;
 import dev.veracity.llm.client.LlmClient;
 import dev.veracity.trace.CallContext;
@@ -27,9 +28,14 @@ public final class Proposer {
 
     public Result propose(LlmClient llm, CallContext ctx, String response) {
         String prompt = prompt(response);
-        String out = llm.call(ctx, LlmRequest.user(prompt).temperature(settings.temperature())
-                .maxTokens(settings.maxTokens()).build()).text();
+        LlmRequest request = LlmRequest.user(prompt).temperature(settings.temperature())
+                .maxTokens(settings.maxTokens()).build();
+        Completion sample = llm.call(ctx, request).first();
+        String out = sample.text();
         ClaimParser.Result parsed = ClaimParser.parse(out);
+        if (parsed.status() == ClaimParser.Status.UNPARSEABLE) {
+            llm.markUnparseable(request, sample, "no question-answer pair");
+        }
         ClaimParser.Status status = parsed.status();
         if (status == ClaimParser.Status.UNPARSEABLE && !settings.typedClaims() && !hasDigit(response)) {
             // numeric claims of a response without a digit: there was nothing to claim, whatever the Proposer wrote

@@ -53,6 +53,22 @@ class BaselinesTest {
     }
 
     @Test
+    void anUnparseableOutputIsMarkedInTheCacheAndAskedAgainOnARerun(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
+        ScriptedBackend backend = says((r, i) -> "I think 1963.");
+        try (var cache = dev.veracity.llm.cache.SqliteResponseCache.open(dir.resolve("cache.db"))) {
+            LlmClient client = LlmClient.builder(backend).cache(cache, dev.veracity.llm.cache.CacheMode.READ_WRITE).build();
+            MethodContext ctx = new MethodContext(client, CallContext.of("run", "q1", "baseline"), "ramdocs", true, Map.of());
+            assertThat(Methods.byName("standard-rag").answer(MJ, ctx).parseFailures()).hasSize(1);
+            Methods.byName("standard-rag").answer(MJ, ctx);
+            assertThat(backend.requests()).hasSize(2); // not replayed from the cache
+            LlmClient replaying = LlmClient.builder(backend).cache(cache, dev.veracity.llm.cache.CacheMode.READ_WRITE)
+                    .replayUnparseable(true).build();
+            Methods.byName("standard-rag").answer(MJ, new MethodContext(replaying, CallContext.of("run", "q1", "b"), "ramdocs", true, Map.of()));
+            assertThat(backend.requests()).hasSize(2); // asked for: replayed
+        }
+    }
+
+    @Test
     void noRagAsksTheQuestionAloneWithMadamsPromptForMultiAnswerTasks() {
         ScriptedBackend backend = says((r, i) -> "1963, 1956");
         MethodAnswer a = Methods.byName("no-rag").answer(MJ, ctx(backend, "ramdocs", true, Map.of()));
