@@ -115,6 +115,41 @@ class VerifyCommandTest {
     }
 
     @Test
+    void anUnreadableProposerOutputIsNotVerifiedAndExitsNonZero() throws Exception {
+        dev.veracity.sim.Rule proposer = dev.veracity.sim.Rule.of("(?s).*annotation expert.*",
+                "Sure! The response talks about several percentages of patients.");
+        try (SimServer sim = SimServer.start(SimConfig.builder().rules(proposer).build())) {
+            Run r = verify(sim, docs(AppendixC.DOCUMENTS));
+            assertThat(r.code()).isEqualTo(VerifyCommand.UNVERIFIED);
+            JsonNode j = JSON.readTree(r.out());
+            assertThat(j.get("passed").asBoolean()).isFalse();
+            assertThat(j.get("status").asText()).isEqualTo("unparseable");
+            assertThat(j.get("reward").asDouble()).isEqualTo(-1.0);
+            assertThat(j.at("/calls/checker").asInt()).isZero();
+            assertThat(r.err()).contains("not verified");
+        }
+    }
+
+    @Test
+    @org.junit.jupiter.api.Timeout(value = 60, threadMode = org.junit.jupiter.api.Timeout.ThreadMode.SEPARATE_THREAD)
+    void outputsPaddedWithTensOfThousandsOfSpacesFinish() throws Exception {
+        // 60k spaces and tabs inside every model output (the old regexes backtracked for minutes on this)
+        String pad = " \t".repeat(30_000);
+        List<dev.veracity.sim.Rule> padded = new ArrayList<>();
+        for (dev.veracity.sim.Rule rule : MarchDemo.simRules()) {
+            padded.add(dev.veracity.sim.Rule.of(rule.pattern(), m -> rule.respond(m).replace("[Answer:", "[Answer:" + pad)
+                    .replace("Answer:", "Answer:" + pad).replace("Evidence:", "Evidence:" + pad)));
+        }
+        try (SimServer sim = SimServer.start(SimConfig.builder().rules(padded.toArray(dev.veracity.sim.Rule[]::new)).build())) {
+            Run r = verify(sim, docs(AppendixC.DOCUMENTS));
+            assertThat(r.code()).as(r.err()).isZero();
+            JsonNode j = JSON.readTree(r.out());
+            assertThat(j.get("claims_total").asInt()).isEqualTo(5);
+            assertThat(j.get("passed").asBoolean()).isTrue();
+        }
+    }
+
+    @Test
     void badDocumentsFileIsAClearError() throws Exception {
         Path bad = dir.resolve("bad.jsonl");
         Files.writeString(bad, "{\"id\": \"1\"}\n");

@@ -76,7 +76,8 @@ public final class Rule {
         return pattern;
     }
 
-    String respond(RuleMatch match) {
+    /** What this rule answers for a match (rules can be wrapped: a test pads or edits another rule's answers). */
+    public String respond(RuleMatch match) {
         String out = responder.apply(match);
         return out == null ? "" : out;
     }
