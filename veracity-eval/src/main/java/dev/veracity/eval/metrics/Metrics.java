@@ -1,5 +1,6 @@
 package dev.veracity.eval.metrics;
 
+import dev.veracity.text.ReasoningBlocks;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -18,7 +19,8 @@ public final class Metrics {
         REGISTRY.put("triviaqa-f1", () -> new AliasMaxMetric("triviaqa-f1", TriviaQaEval::f1));
         REGISTRY.put("musique-em", () -> new AliasMaxMetric("musique-em", MusiqueEval::exactMatch));
         REGISTRY.put("musique-f1", () -> new AliasMaxMetric("musique-f1", MusiqueEval::f1));
-        REGISTRY.put("substring", SubstringMatch::new);
+        REGISTRY.put("substring", () -> new SubstringMatch(false));
+        REGISTRY.put("substring:strict", () -> new SubstringMatch(true));
         REGISTRY.put("fever-acc", FeverLabelAccuracy::new);
         REGISTRY.put("strict-multi", StrictMultiAnswer::new);
         REGISTRY.put("truthfulness", Truthfulness::new);
@@ -32,7 +34,8 @@ public final class Metrics {
     }
 
     /**
-     * The metric with this exact name.
+     * The metric with this exact name. Every metric scores the prediction with reasoning blocks removed
+     * ({@link ReasoningBlocks}): a box or an answer inside {@code <think>} is not the answer.
      *
      * @throws IllegalArgumentException naming the unknown metric and listing the valid names
      */
@@ -42,6 +45,24 @@ public final class Metrics {
             throw new IllegalArgumentException(
                     "unknown metric '" + name + "'; valid metrics: " + String.join(", ", REGISTRY.keySet()));
         }
-        return s.get();
+        return new WithoutReasoning(s.get());
+    }
+
+    /** A metric that reads the prediction without its reasoning blocks. */
+    private record WithoutReasoning(Metric metric) implements Metric {
+        @Override
+        public String name() {
+            return metric.name();
+        }
+
+        @Override
+        public ItemScore score(String prediction, List<String> gold, List<String> wrong) {
+            return metric.score(ReasoningBlocks.strip(prediction), gold, wrong);
+        }
+
+        @Override
+        public Aggregate aggregate(List<ItemScore> items) {
+            return metric.aggregate(items);
+        }
     }
 }

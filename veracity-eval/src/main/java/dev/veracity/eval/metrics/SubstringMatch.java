@@ -1,30 +1,53 @@
 package dev.veracity.eval.metrics;
 
 import dev.veracity.qa.AnswerNormalizer;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * PopQA / C-3PO accuracy: 1 when some SQuAD-normalised gold answer is a substring of the normalised prediction
- * (C-3PO {@code normalize_answer(gold) in normalize_answer(response)}). Deliberate deviation: a gold answer that
- * normalises to the empty string (e.g. {@code "the"}) is skipped, since Python's {@code "" in s} would credit
- * every prediction.
+ * (C-3PO {@code normalize_answer(gold) in normalize_answer(response)}).
+ * <p>{@code substring} is the official script as it is: a gold answer that normalises to the empty string (e.g.
+ * {@code "A+"}, {@code "the"}) is a substring of anything in Python, so it credits every prediction. Scores stay
+ * comparable with the papers that way. {@code substring:strict} skips such gold answers (UltraRAG fixed the same bug
+ * in its own scorer). Both count the questions that have such a gold answer ({@code empty_gold} in the aggregate)
+ * so that a reader sees how much the official rule inflates a score.
  */
 public final class SubstringMatch implements Metric {
 
+    private final boolean strict;
+
+    public SubstringMatch(boolean strict) {
+        this.strict = strict;
+    }
+
     @Override
     public String name() {
-        return "substring";
+        return strict ? "substring:strict" : "substring";
     }
 
     @Override
     public ItemScore score(String prediction, List<String> gold, List<String> wrong) {
         String p = AnswerNormalizer.squad(prediction);
+        boolean emptyGold = false;
+        boolean hit = false;
         if (gold != null) {
             for (String g : gold) {
                 String n = AnswerNormalizer.squad(g);
-                if (!n.isEmpty() && p.contains(n)) return ItemScore.of(1.0);
+                emptyGold |= n.isEmpty();
+                hit |= (!strict || !n.isEmpty()) && p.contains(n);
             }
         }
-        return ItemScore.of(0.0);
+        Map<String, Object> fields = new LinkedHashMap<>();
+        fields.put("empty_gold", emptyGold);
+        return new ItemScore(hit ? 1.0 : 0.0, fields, true);
+    }
+
+    @Override
+    public Aggregate aggregate(List<ItemScore> items) {
+        Aggregate mean = Aggregate.mean(name(), items);
+        long empty = items.stream().filter(i -> Boolean.TRUE.equals(i.fields().get("empty_gold"))).count();
+        return new Aggregate(name(), mean.n(), mean.mean(), Map.of("empty_gold", empty));
     }
 }

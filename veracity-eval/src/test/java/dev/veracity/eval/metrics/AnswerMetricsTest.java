@@ -105,8 +105,27 @@ class AnswerMetricsTest {
         // a character substring, as in C-3PO: "paris" is inside "parisian"
         assertThat(score("substring", "a Parisian cafe", "Paris")).isEqualTo(1.0);
         assertThat(score("substring", "The capital is Lyon", "Paris", "Marseille")).isEqualTo(0.0);
-        // a gold answer that normalises to "" credits nothing (our documented deviation from `"" in s`)
-        assertThat(score("substring", "anything", "the")).isEqualTo(0.0);
+        // the official rule: a gold answer that normalises to "" ("the", "A+") credits any prediction ("" in s);
+        // substring:strict skips it; both count such questions
+        assertThat(score("substring", "anything", "the")).isEqualTo(1.0);
+        assertThat(score("substring:strict", "anything", "the")).isEqualTo(0.0);
+        assertThat(score("substring:strict", "A+ grade", "A+", "grade")).isEqualTo(1.0);
+        Metric official = Metrics.byName("substring");
+        Aggregate a = official.aggregate(List.of(official.score("x", List.of("A+")), official.score("x", List.of("y")),
+                official.score("paris", List.of("Paris"))));
+        assertThat(a.mean()).isEqualTo(2.0 / 3);
+        assertThat(a.extras()).containsEntry("empty_gold", 1L);
+        Metric strict = Metrics.byName("substring:strict");
+        assertThat(strict.aggregate(List.of(strict.score("x", List.of("A+")))).extras()).containsEntry("empty_gold", 1L);
+    }
+
+    @Test
+    void everyMetricScoresThePredictionWithoutItsReasoning() {
+        assertThat(score("em", "<think>Maybe London?</think>Paris", "Paris")).isEqualTo(1.0);
+        assertThat(score("substring", "<think>Paris? no.</think> It is Lyon.", "Paris")).isEqualTo(0.0);
+        assertThat(score("strict-multi", "<think>All Correct Answers: [1998]</think>All Correct Answers: [1963]", "1963"))
+                .isEqualTo(1.0);
+        assertThat(score("fever-acc", "the claim is SUPPORTS</think>REFUTES", "REFUTES")).isEqualTo(1.0);
     }
 
     @Test

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 class OfficialScriptVectorsTest {
 
     private static final Map<String, String> FIELD_TO_METRIC = Map.of("em", "em", "f1", "f1", "nq", "nq-em",
-            "tem", "triviaqa-em", "tf1", "triviaqa-f1", "mf1", "musique-f1", "sub", "substring");
+            "tem", "triviaqa-em", "tf1", "triviaqa-f1", "mf1", "musique-f1", "sub", "substring", "sub_strict", "substring:strict");
 
     @Test
     void javaMatchesPythonOnEveryVector() throws IOException {
