@@ -24,6 +24,9 @@ import java.util.regex.Pattern;
  *   <li>Otherwise UNPARSEABLE.</li>
  * </ol>
  * Words match whole words only, case-insensitively ("untrue", "trueness", "true_answer" do not match).
+ *
+ * <p>Linear time: white space between a label and its verdict is matched possessively ({@code \s*+}), since what
+ * follows it never starts with white space, so a label before 100k spaces is not retried at every split.
  */
 public final class BinaryVerdictParser {
 
@@ -53,11 +56,11 @@ public final class BinaryVerdictParser {
         String p = Pattern.quote(this.positive);
         String n = Pattern.quote(this.negative);
         String either = "(" + p + "|" + n + ")";
-        this.options = Pattern.compile("(?i)\\b(?:" + p + "\\s*(?:/|\\bor\\b)\\s*" + n + "|" + n + "\\s*(?:/|\\bor\\b)\\s*"
+        this.options = Pattern.compile("(?i)\\b(?:" + p + "\\s*+(?:/|\\bor\\b)\\s*+" + n + "|" + n + "\\s*+(?:/|\\bor\\b)\\s*+"
                 + p + ")\\b");
-        this.labelled = Pattern.compile("(?i)\\b" + LABELS + "\\s*(?:is\\s*)?[:=\\-]?\\s*(?:is\\s+)?" + either + "\\b");
-        this.leading = Pattern.compile("(?i)^\\W*" + either + "\\b");
-        this.word = Pattern.compile("(?i)(\\bnot\\s+(?:\\w+\\s+)?|n['\u2019]t\\s+(?:\\w+\\s+)?)?\\b" + either + "\\b");
+        this.labelled = Pattern.compile("(?i)\\b" + LABELS + "\\s*+(?:is\\s*+)?[:=\\-]?\\s*+(?:is\\s++)?" + either + "\\b");
+        this.leading = Pattern.compile("(?i)^\\W*+" + either + "\\b");
+        this.word = Pattern.compile("(?i)(\\bnot\\s++(?:\\w++\\s++)?|n['\u2019]t\\s++(?:\\w++\\s++)?)?\\b" + either + "\\b");
     }
 
     public Parsed parse(String output) {

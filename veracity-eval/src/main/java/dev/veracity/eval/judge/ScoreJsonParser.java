@@ -29,7 +29,16 @@ import java.util.regex.Pattern;
  */
 public final class ScoreJsonParser {
 
-    private static final JsonMapper LENIENT = JsonMapper.builder()
+    /**
+     * Deepest nesting read. Judge blocks are two or three levels deep; Jackson's default limit (1000) would let
+     * 100k nested braces cost each of their thousands of candidate blocks a thousand levels of parsing.
+     */
+    static final int MAX_DEPTH = 64;
+
+    private static final JsonMapper LENIENT = JsonMapper.builder(com.fasterxml.jackson.core.JsonFactory.builder()
+                    .streamReadConstraints(com.fasterxml.jackson.core.StreamReadConstraints.builder()
+                            .maxNestingDepth(MAX_DEPTH).build())
+                    .build())
             .enable(JsonReadFeature.ALLOW_SINGLE_QUOTES, JsonReadFeature.ALLOW_UNQUOTED_FIELD_NAMES,
                     JsonReadFeature.ALLOW_TRAILING_COMMA, JsonReadFeature.ALLOW_JAVA_COMMENTS,
                     JsonReadFeature.ALLOW_UNESCAPED_CONTROL_CHARS, JsonReadFeature.ALLOW_LEADING_PLUS_SIGN_FOR_NUMBERS,
@@ -37,9 +46,9 @@ public final class ScoreJsonParser {
             .build();
 
     private static final Pattern FALLBACK =
-            Pattern.compile("[\"']?\\bscore\\b[\"']?\\s*[:=]\\s*[\"']?([01])(?![\\d.])", Pattern.CASE_INSENSITIVE);
+            Pattern.compile("[\"']?\\bscore\\b[\"']?\\s*+[:=]\\s*+[\"']?([01])(?![\\d.])", Pattern.CASE_INSENSITIVE);
     private static final Pattern EXPLANATION_FALLBACK =
-            Pattern.compile("[\"']?\\bexplanation\\b[\"']?\\s*[:=]\\s*[\"']([^\"']*)", Pattern.CASE_INSENSITIVE);
+            Pattern.compile("[\"']?\\bexplanation\\b[\"']?\\s*+[:=]\\s*+[\"']([^\"']*+)", Pattern.CASE_INSENSITIVE);
 
     private ScoreJsonParser() {
     }
@@ -58,11 +67,16 @@ public final class ScoreJsonParser {
 
     private static Parsed parseChecked(String s) {
         List<int[]> blocks = blocks(s);
+        char[] chars = s.toCharArray();
+        int[][] counts = scoreAndEscapeCounts(s);
         blocks.sort(Comparator.<int[]>comparingInt(b -> -b[1]).thenComparingInt(b -> b[0]));
         for (int[] b : blocks) {
+            if (!mayHoldScore(counts, b[0], b[1])) {
+                continue; // no "score" field can be read from it: skip the parse
+            }
             JsonNode node;
             try {
-                node = LENIENT.readTree(s.substring(b[0], b[1] + 1));
+                node = readTree(chars, b[0], b[1] + 1 - b[0]);
             } catch (Exception e) {
                 continue;
             }
@@ -111,46 +125,142 @@ public final class ScoreJsonParser {
         return null;
     }
 
-    /** Every balanced {...} block as [start, end] (inclusive); braces inside quoted strings are skipped. */
+    /**
+     * Prefix counts: {@code [0][i]} positions before i where "score" starts, {@code [1][i]} backslashes before i (a
+     * quoted field name may spell "score" with {@code \\u} escapes). A block with neither has no "score" field and
+     * is skipped in O(1) instead of parsed.
+     */
+    private static int[][] scoreAndEscapeCounts(String s) {
+        int[][] counts = new int[2][s.length() + 1];
+        for (int i = 0; i < s.length(); i++) {
+            counts[0][i + 1] = counts[0][i] + (s.startsWith("score", i) ? 1 : 0);
+            counts[1][i + 1] = counts[1][i] + (s.charAt(i) == '\\' ? 1 : 0);
+        }
+        return counts;
+    }
+
+    /** Whether [start, end] holds a whole "score" or a backslash. */
+    private static boolean mayHoldScore(int[][] counts, int start, int end) {
+        int scoreStartsTo = Math.max(start, end - "score".length() + 2); // exclusive bound of where one may start
+        return counts[0][scoreStartsTo] > counts[0][start] || counts[1][end + 1] > counts[1][start];
+    }
+
+    /** The block's JSON, parsed in place: a parse stops at the first error, so a bad block costs only its start. */
+    private static JsonNode readTree(char[] chars, int offset, int length) throws java.io.IOException {
+        try (com.fasterxml.jackson.core.JsonParser p = LENIENT.createParser(chars, offset, length)) {
+            return LENIENT.readTree(p);
+        }
+    }
+
+    /**
+     * Every balanced {...} block as [start, end] (inclusive); braces inside quoted strings are skipped. Each '{'
+     * is scanned as if on its own, from outside any string (so a quote left open before it does not hide it), but
+     * in one pass: the scans from every '{' are run side by side, and scans that reach the same position in the
+     * same quoting state behave alike from then on, so they are merged. At most five states exist (outside, in
+     * "...", after a backslash in "...", in '...', after a backslash in '...'), and each state keeps a stack of
+     * levels, each level the opening braces that close at the same '}'. Linear time: a merge costs the levels it
+     * removes, and each '{' adds one level.
+     */
     static List<int[]> blocks(String s) {
+        int n = s.length();
         List<int[]> out = new ArrayList<>();
-        for (int start = s.indexOf('{'); start >= 0; start = s.indexOf('{', start + 1)) {
-            int end = matching(s, start);
-            if (end > 0) {
-                out.add(new int[] {start, end});
+        int[] next = new int[n];
+        Scan[] at = new Scan[STATES];
+        Scan[] moved = new Scan[STATES];
+        for (int i = 0; i < n; i++) {
+            char c = s.charAt(i);
+            if (c == '{' && at[OUTSIDE] == null) {
+                at[OUTSIDE] = new Scan(); // the scan that starts at this brace
             }
+            java.util.Arrays.fill(moved, null);
+            for (int state = 0; state < STATES; state++) {
+                Scan scan = at[state];
+                if (scan == null) {
+                    continue;
+                }
+                int to = step(state, c, s, i, scan, next, out);
+                if (scan.size == 0) {
+                    continue; // every brace of this scan is closed
+                }
+                moved[to] = moved[to] == null ? scan : Scan.merge(moved[to], scan, next);
+            }
+            Scan[] t = at;
+            at = moved;
+            moved = t;
         }
         return out;
     }
 
-    /** The index of the '}' closing the '{' at {@code open}, or -1. */
-    private static int matching(String s, int open) {
-        int depth = 0;
-        char quote = 0;
-        for (int i = open; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (quote != 0) {
-                if (c == '\\') {
-                    i++;
-                } else if (c == quote) {
-                    quote = 0;
-                } else if (c == '\n' && quote == '\'') {
-                    quote = 0; // an apostrophe in prose, not a string: do not swallow the rest
+    private static final int OUTSIDE = 0;
+    private static final int DOUBLE = 1;
+    private static final int DOUBLE_ESCAPE = 2;
+    private static final int SINGLE = 3;
+    private static final int SINGLE_ESCAPE = 4;
+    private static final int STATES = 5;
+
+    /** One character of a scan in {@code state}; returns the state after it. */
+    private static int step(int state, char c, String s, int i, Scan scan, int[] next, List<int[]> out) {
+        switch (state) {
+            case DOUBLE_ESCAPE:
+                return DOUBLE;
+            case SINGLE_ESCAPE:
+                return SINGLE;
+            case DOUBLE:
+                return c == '\\' ? DOUBLE_ESCAPE : c == '"' ? OUTSIDE : DOUBLE;
+            case SINGLE:
+                // a newline ends an apostrophe in prose, not a string: do not swallow the rest
+                return c == '\\' ? SINGLE_ESCAPE : c == '\'' || c == '\n' ? OUTSIDE : SINGLE;
+            default:
+                if (c == '"') {
+                    return DOUBLE;
                 }
-                continue;
-            }
-            if (c == '"' || (c == '\'' && isStringStart(s, i))) {
-                quote = c;
-            } else if (c == '{') {
-                depth++;
-            } else if (c == '}') {
-                depth--;
-                if (depth == 0) {
-                    return i;
+                if (c == '\'' && isStringStart(s, i)) {
+                    return SINGLE;
                 }
-            }
+                if (c == '{') {
+                    scan.push(i, next);
+                } else if (c == '}' && scan.size > 0) {
+                    for (int o = scan.pop(); o >= 0; o = next[o]) {
+                        out.add(new int[] {o, i});
+                    }
+                }
+                return OUTSIDE;
         }
-        return -1;
+    }
+
+    /** A stack of levels; a level is a linked list (through {@code next}, -1 ending it) of opening positions. */
+    private static final class Scan {
+        int[] head = new int[4];
+        int[] tail = new int[4];
+        int size;
+
+        void push(int open, int[] next) {
+            if (size == head.length) {
+                head = java.util.Arrays.copyOf(head, size * 2);
+                tail = java.util.Arrays.copyOf(tail, size * 2);
+            }
+            next[open] = -1;
+            head[size] = open;
+            tail[size] = open;
+            size++;
+        }
+
+        int pop() {
+            return head[--size];
+        }
+
+        /** The scans of two starts at the same position and state: levels that close together are joined. */
+        static Scan merge(Scan a, Scan b, int[] next) {
+            Scan big = a.size >= b.size ? a : b;
+            Scan small = big == a ? b : a;
+            for (int k = 1; k <= small.size; k++) {
+                int to = big.size - k;
+                int from = small.size - k;
+                next[big.tail[to]] = small.head[from];
+                big.tail[to] = small.tail[from];
+            }
+            return big;
+        }
     }
 
     /** A single quote opens a string only after JSON punctuation (so "don't" in an explanation does not). */

@@ -43,17 +43,51 @@ public final class BoxedAnswer {
         return -1;
     }
 
+    /**
+     * Unwraps whole-content wrappers, innermost last. Linear time: the closing brace of every '{' is found in one
+     * pass, and the wrappers are peeled by moving two indices, so 10k nested wrappers are not rescanned and copied
+     * 10k times.
+     */
     private static String unwrap(String s) {
+        int[] close = closes(s);
+        int lo = 0;
+        int hi = s.length();
         boolean changed = true;
         while (changed) {
             changed = false;
             for (String w : WRAPPERS) {
-                if (s.startsWith(w) && matchingClose(s, w.length()) == s.length() - 1) {
-                    s = s.substring(w.length(), s.length() - 1).strip();
+                int open = lo + w.length() - 1;
+                if (hi - lo >= w.length() && s.startsWith(w, lo) && close[open] == hi - 1) {
+                    lo = open + 1;
+                    hi--;
+                    while (lo < hi && Character.isWhitespace(s.charAt(lo))) lo++;
+                    while (hi > lo && Character.isWhitespace(s.charAt(hi - 1))) hi--;
                     changed = true;
                 }
             }
         }
-        return s;
+        return s.substring(lo, hi);
+    }
+
+    /**
+     * For each '{' of {@code t}, the index of its '}', else -1 (as {@link #matchingClose} from the brace, which a
+     * wrapper's '{' always reaches in step: it follows a letter, never a backslash).
+     */
+    private static int[] closes(String t) {
+        int[] close = new int[t.length()];
+        java.util.Arrays.fill(close, -1);
+        int[] stack = new int[t.length()];
+        int depth = 0;
+        for (int i = 0; i < t.length(); i++) {
+            char c = t.charAt(i);
+            if (c == '\\' && i + 1 < t.length() && (t.charAt(i + 1) == '{' || t.charAt(i + 1) == '}')) {
+                i++;
+            } else if (c == '{') {
+                stack[depth++] = i;
+            } else if (c == '}' && depth > 0) {
+                close[stack[--depth]] = i;
+            }
+        }
+        return close;
     }
 }

@@ -112,4 +112,17 @@ class ScoreJsonParserTest {
         assertThat(outcome("\"".repeat(1000) + "{\"score\": 1}")).isIn(Outcome.values());
         assertThat(outcome("x".repeat(100_000) + "{\"score\": 0}")).isEqualTo(Outcome.INCORRECT);
     }
+
+    /**
+     * Changed for linear time: a block nested deeper than {@link ScoreJsonParser#MAX_DEPTH} (64, was Jackson's 1000)
+     * is not read as JSON, so this one, read as "json" before, now goes to the fallback, which reads the same score.
+     */
+    @Test
+    void blocksNestedTooDeepAreNotRead() {
+        Parsed p = ScoreJsonParser.parse("{\"score\": 1, \"x\": " + "[".repeat(70) + "]".repeat(70) + "}");
+        assertThat(p.outcome()).isEqualTo(Outcome.CORRECT);
+        assertThat(p.rule()).isEqualTo("fallback");
+        assertThat(ScoreJsonParser.parse("{\"score\": 1, \"x\": " + "[".repeat(60) + "]".repeat(60) + "}").rule())
+                .isEqualTo("json");
+    }
 }

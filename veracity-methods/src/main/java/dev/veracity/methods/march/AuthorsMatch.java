@@ -6,17 +6,20 @@ import java.util.regex.Pattern;
 /**
  * The authors' answer equality (GUIDE.md section 3): remove every {@code % k K w W ,} from both answers; equal
  * strings match. Otherwise, when either contains a ".", both are read as floats and match within an absolute
- * tolerance of 0.1 ({@code |a - b| <= 0.1} in binary floating point, so "0.5" = "0.55" while "50.1" != "50":
- * 50.1 - 50 is 0.10000000000000142); else both are read as integers and must be equal, so "1e3" != "1000" (an
- * integer parse of "1e3" fails). A "Cannot answer", an empty or an unparseable answer is a mismatch.
+ * tolerance of 0.1, strictly as their Python does ({@code abs(a - b) < 0.1}), in binary floating point: "0.5" =
+ * "0.55" (0.55 - 0.5 is 0.050000000000000044) and "0.5" = "0.6" (0.6 - 0.5 is 0.09999999999999998, just under
+ * 0.1), while "0.1" != "0.2" (0.2 - 0.1 is exactly 0.1, not under it) and "50.1" != "50" (50.1 - 50 is
+ * 0.10000000000000142); else both are read as integers and must be equal, so "1e3" != "1000" (an integer parse
+ * of "1e3" fails). A "Cannot answer", an empty or an unparseable answer is a mismatch. The float and integer
+ * syntaxes are matched possessively, so a long run of digits is read in linear time.
  */
 final class AuthorsMatch implements AnswerMatcher {
 
     static final AuthorsMatch INSTANCE = new AuthorsMatch();
 
-    private static final Pattern FLOAT = Pattern.compile("[+-]?(?:\\d[\\d_]*\\.?\\d*|\\.\\d+)(?:[eE][+-]?\\d+)?|[+-]?(?:inf|infinity|nan)",
+    private static final Pattern FLOAT = Pattern.compile("[+-]?(?:\\d[\\d_]*+(?:\\.\\d*+)?|\\.\\d++)(?:[eE][+-]?\\d++)?|[+-]?(?:inf|infinity|nan)",
             Pattern.CASE_INSENSITIVE);
-    private static final Pattern INT = Pattern.compile("[+-]?\\d+(?:_\\d+)*");
+    private static final Pattern INT = Pattern.compile("[+-]?\\d++(?:_\\d++)*+");
 
     private AuthorsMatch() {
     }
@@ -37,7 +40,7 @@ final class AuthorsMatch implements AnswerMatcher {
         if (a.contains(".") || b.contains(".")) {
             Double x = toFloat(a);
             Double y = toFloat(b);
-            return x != null && y != null && Math.abs(x - y) <= 0.1;
+            return x != null && y != null && Math.abs(x - y) < 0.1;
         }
         BigInteger x = toInt(a);
         BigInteger y = toInt(b);

@@ -1,5 +1,6 @@
 package dev.veracity.methods.march;
 
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalDouble;
@@ -20,8 +21,8 @@ public final class NumberParser {
             Map.entry("B", 1e9), Map.entry("bn", 1e9), Map.entry("billion", 1e9),
             Map.entry("T", 1e12), Map.entry("tn", 1e12), Map.entry("trillion", 1e12));
     private static final Pattern NUMBER = Pattern.compile(
-            "([+-]?(?:\\d+(?:\\.\\d*)?|\\.\\d+)(?:[eE][+-]?\\d+)?)(?:\\s*[x\u00D7*]\\s*10\\s*\\^\\s*([+-]?\\d+))?"
-                    + "\\s*(k|K|M|B|T|mn|mln|bn|tn|thousand|hundred|million|billion|trillion|Thousand|Million|Billion|Trillion)?\\.?");
+            "([+-]?(?:\\d+(?:\\.\\d*)?|\\.\\d+)(?:[eE][+-]?\\d+)?)(?:\\s*+[x\u00D7*]\\s*+10\\s*+\\^\\s*+([+-]?\\d+))?"
+                    + "\\s*+(k|K|M|B|T|mn|mln|bn|tn|thousand|hundred|million|billion|trillion|Thousand|Million|Billion|Trillion)?\\.?");
 
     private NumberParser() {
     }
@@ -31,10 +32,10 @@ public final class NumberParser {
             return OptionalDouble.empty();
         }
         String s = text.strip();
-        s = s.replaceAll("^[\\[(\"'~\u2248]+|[\\])\"']+$", "").strip();
-        s = s.replaceAll("(?i)^(?:about|approximately|approx\\.?|around|roughly|nearly|over|under)\\s+", "");
-        s = s.replaceAll("(?i)^(?:us\\$|usd|eur|gbp|[$\u20AC\u00A3\u00A5])\\s*", "");
-        s = s.replaceAll("(?i)\\s*(?:%|percent|per cent|percentage points?)$", "");
+        s = stripBrackets(s).strip();
+        s = s.replaceAll("(?i)^(?:about|approximately|approx\\.?|around|roughly|nearly|over|under)\\s++", "");
+        s = s.replaceAll("(?i)^(?:us\\$|usd|eur|gbp|[$\u20AC\u00A3\u00A5])\\s*+", "");
+        s = stripPercent(s);
         s = s.replaceAll("(?<=\\d)[,\u2009\u202F'](?=\\d{3}(?!\\d))", "").replace('\u2212', '-').strip();
         Matcher m = NUMBER.matcher(s);
         if (!m.matches()) {
@@ -56,6 +57,59 @@ public final class NumberParser {
         } catch (RuntimeException e) {
             return OptionalDouble.empty();
         }
+    }
+
+    private static final String LEADING = "[(\"'~\u2248";
+    private static final String TRAILING = "])\"'";
+    private static final List<String> PERCENT =
+            List.of("%", "percent", "per cent", "percentage points", "percentage point");
+
+    /**
+     * {@code replaceAll("^[\\[(\"'~\u2248]+|[\\])\"']+$", "")} by hand (the regex retried {@code [\\])"']+} from
+     * every character of a long run of them): the leading run of opening marks, then the trailing run of closing
+     * marks that is left.
+     */
+    static String stripBrackets(String s) {
+        int lo = 0;
+        while (lo < s.length() && LEADING.indexOf(s.charAt(lo)) >= 0) {
+            lo++;
+        }
+        int hi = s.length();
+        while (hi > lo && TRAILING.indexOf(s.charAt(hi - 1)) >= 0) {
+            hi--;
+        }
+        return s.substring(lo, hi);
+    }
+
+    /**
+     * {@code replaceAll("(?i)\\s*(?:%|percent|per cent|percentage points?)$", "")} by hand (the regex retried
+     * {@code \\s*} from every character of a long run of white space): a percent suffix, ASCII case ignored, and the
+     * white space ({@code [ \\t\\n\\x0B\\f\\r]}) before it. At most one of the suffixes can end the text.
+     */
+    static String stripPercent(String s) {
+        for (String p : PERCENT) {
+            int start = s.length() - p.length();
+            if (start >= 0 && asciiEqualsIgnoreCase(s, start, p)) {
+                while (start > 0 && " \t\n\u000B\f\r".indexOf(s.charAt(start - 1)) >= 0) {
+                    start--;
+                }
+                return s.substring(0, start);
+            }
+        }
+        return s;
+    }
+
+    private static boolean asciiEqualsIgnoreCase(String s, int from, String lowerAscii) {
+        for (int i = 0; i < lowerAscii.length(); i++) {
+            char c = s.charAt(from + i);
+            if (c >= 'A' && c <= 'Z') {
+                c = (char) (c + ('a' - 'A'));
+            }
+            if (c != lowerAscii.charAt(i)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** |a - b| <= tol * max(|a|, |b|), exact for zero. */

@@ -30,6 +30,18 @@ class AnswerMatcherTest {
         assertThat(authors.matches("Paris", "Paris")).isTrue();
     }
 
+    /** Their Python is {@code abs(a - b) < 0.1}: strict, in binary floating point. */
+    @Test
+    void authorsToleranceIsStrict() {
+        assertThat(0.2 - 0.1).isEqualTo(0.1); // exactly: only a strict < rejects this pair
+        assertThat(authors.matches("0.1", "0.2")).isFalse();
+        assertThat(authors.matches("0.2", "0.1")).isFalse();
+        assertThat(0.6 - 0.5).isEqualTo(0.09999999999999998); // just under 0.1
+        assertThat(authors.matches("0.5", "0.6")).isTrue();
+        assertThat(authors.matches("0.5", "0.55")).isTrue();
+        assertThat(authors.matches("50.1", "50")).isFalse(); // 0.10000000000000142
+    }
+
     @Test
     void strictModeReadsScalesAndNotationWithRelativeTolerance() {
         assertThat(strict.matches("10k", "10000")).isTrue();
