@@ -23,7 +23,7 @@ class SimulatorJudgeTest {
             "{\"explanation\": \"no\", \"score\": 0}",
             "{'explanation': 'ok', 'score': '1'}",
             "I think {\"score\": 0} but actually {\"explanation\": \"yes\", \"score\": 1}",
-            "",
+            "I would need more context.", // (an empty text is now a retried server fault, not a verdict)
             "{\"score\": true} Hope this helps!",
             "{\"score\": 0}");
 
