@@ -55,15 +55,16 @@ public final class AgentOutputParser {
         }
         int eol = lineEnd(t, start);
         int e = explanation(t, start);
-        int answerEnd = e >= 0 && keywordStart(t, e) < eol ? keywordStart(t, e) : eol;
-        String answer = t.substring(start, answerEnd);
-        if (answer.isBlank() && eol < t.length() && (e < 0 || keywordStart(t, e) > eol)) {
+        // where the explanation's keyword begins (never before the answer: "Answer: Explanation: ..." is empty)
+        int keyword = e >= 0 ? Math.max(start, keywordStart(t, e)) : t.length();
+        String answer = t.substring(start, Math.min(keyword, eol));
+        if (answer.isBlank() && eol < t.length() && keyword > eol) {
             int next = eol + 1; // "Answer:\n1963\nExplanation: ..."
             while (next < t.length() && Character.isWhitespace(t.charAt(next))) {
                 next++;
             }
             int nextEol = lineEnd(t, next);
-            answerEnd = e >= 0 && keywordStart(t, e) < nextEol ? keywordStart(t, e) : nextEol;
+            int answerEnd = Math.min(keyword, nextEol);
             answer = t.substring(Math.min(next, answerEnd), answerEnd);
             eol = nextEol;
         }

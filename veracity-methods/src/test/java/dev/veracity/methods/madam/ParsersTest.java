@@ -103,5 +103,8 @@ class ParsersTest {
                 .isEqualTo("1963");
         assertThat(AgentOutputParser.parse("<think>Answer: 1998?</think>\nAnswer: {1963}.").answer()).isEqualTo("1963");
         assertThat(AgentOutputParser.parse("Answer:\n1963\nExplanation: on its own line").answer()).isEqualTo("1963");
+        // found by the property test: an explanation right after the marker is an empty answer, not a crash
+        assertThat(AgentOutputParser.parse("Explanation:Answer: Explanation: none").answer()).isEmpty();
+        assertThat(AgentOutputParser.parse("Answer: **Explanation:** x").answer()).isEmpty();
     }
 }
