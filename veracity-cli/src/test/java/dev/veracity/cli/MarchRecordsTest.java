@@ -25,7 +25,9 @@ class MarchRecordsTest {
     private static MarchOutcome outcome(String id, String prompt, String output) {
         Turn solver = new Turn("solver", 0, prompt, output);
         return new MarchOutcome(id, "question " + id, List.of(new MarchOutcome.Attempt(solver,
-                new Verification(output, null, List.of(), List.of()))), MethodAnswer.of(output),
+                new Verification(output, new dev.veracity.methods.march.Proposer.Result(new Turn("proposer", 0, prompt, ""),
+                        List.of(), List.of(), dev.veracity.methods.march.ClaimParser.Status.NO_CLAIMS), List.of(), List.of()))),
+                MethodAnswer.of(output),
                 MarchSettings.defaults());
     }
 

@@ -25,6 +25,7 @@ public record Verification(String response, Proposer.Result proposer, List<Check
     }
 
     public Verification {
+        java.util.Objects.requireNonNull(proposer, "proposer");
         checkers = List.copyOf(checkers);
         claims = List.copyOf(claims);
     }
