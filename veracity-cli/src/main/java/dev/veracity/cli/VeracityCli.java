@@ -21,11 +21,19 @@ public final class VeracityCli implements Runnable {
         spec.commandLine().usage(System.out);
     }
 
+    /** Whether {@code --debug} was given: failures then print their stack trace too. */
+    static volatile boolean debug;
+
     /** Builds the command line with Veracity's error handling: a bad flag or a bad setting prints one clear line. */
     public static CommandLine commandLine() {
         CommandLine cl = new CommandLine(new VeracityCli());
         cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
+            if (debug) {
+                ex.printStackTrace(cmd.getErr());
+            }
             if (ex instanceof IllegalArgumentException || ex instanceof dev.veracity.llm.LlmException
+                    || ex instanceof dev.veracity.eval.data.DatasetException
+                    || ex instanceof dev.veracity.eval.metrics.ScoreFileException
                     || ex instanceof java.io.UncheckedIOException || ex instanceof IllegalStateException) {
                 cmd.getErr().println("veracity " + cmd.getCommandName() + ": " + ex.getMessage());
                 return 2;
@@ -40,14 +48,43 @@ public final class VeracityCli implements Runnable {
                         + ex.getMessage());
                 return 2;
             }
-            throw ex;
+            // Anything else is unexpected: one line, the stack trace only with --debug.
+            cmd.getErr().println("veracity " + cmd.getCommandName() + ": " + describe(ex)
+                    + (debug ? "" : " (run again with --debug for the stack trace)"));
+            return 1;
         });
         return cl;
+    }
+
+    /** The innermost message worth showing: a wrapped cause's message, else the exception's type. */
+    static String describe(Throwable ex) {
+        Throwable t = ex;
+        while (t.getCause() != null && t.getCause() != t && (t.getMessage() == null
+                || t instanceof java.util.concurrent.CompletionException || t instanceof java.util.concurrent.ExecutionException)) {
+            t = t.getCause();
+        }
+        return t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
+    }
+
+    /** The arguments without {@code --debug}, which any command accepts; sets {@link #debug}. */
+    static String[] withoutDebug(String[] args) {
+        java.util.List<String> rest = new java.util.ArrayList<>();
+        for (String a : args) {
+            if (a.equals("--debug")) {
+                debug = true;
+            } else {
+                rest.add(a);
+            }
+        }
+        return rest.toArray(String[]::new);
     }
 
     public static void main(String[] args) {
         // Lucene announces its vector API at INFO on every start: keep the console for our output.
         java.util.logging.Logger.getLogger("org.apache.lucene").setLevel(java.util.logging.Level.WARNING);
-        System.exit(commandLine().execute(args));
+        // Without the incubating Vector API (the launcher adds it only for commands that search) Lucene falls back
+        // to plain Java and says so at WARNING: not a problem the user can act on.
+        java.util.logging.Logger.getLogger("org.apache.lucene.internal.vectorization").setLevel(java.util.logging.Level.SEVERE);
+        System.exit(commandLine().execute(withoutDebug(args)));
     }
 }

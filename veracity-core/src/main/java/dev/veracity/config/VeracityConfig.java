@@ -100,7 +100,7 @@ public record VeracityConfig(String llmBaseUrl, String model, Optional<ApiKey> a
             }
         });
         String key = firstNonBlank(env.get("VERACITY_API_KEY"), env.get("OPENAI_API_KEY"), fileKey);
-        return new VeracityConfig(s.get("llm-base-url"), s.get("model"),
+        return new VeracityConfig(httpUrl(s.get("llm-base-url")), s.get("model"),
                 Optional.ofNullable(key).map(ApiKey::of), positive(s, "concurrency"), CacheMode.parse(s.get("cache")),
                 Path.of(s.get("cache-file")), Path.of(s.get("trace-file")),
                 Duration.ofSeconds(positive(s, "timeout-seconds")), positive(s, "max-attempts"),
@@ -111,6 +111,22 @@ public record VeracityConfig(String llmBaseUrl, String model, Optional<ApiKey> a
     public static VeracityConfig fromEnvironment(Map<String, String> flags) {
         Map<String, String> env = System.getenv();
         return resolve(env, defaultFile(env), false, flags);
+    }
+
+    /** An http(s) URL with a host, checked before any client is built (the SDK fails deep inside on a bad one). */
+    static String httpUrl(String v) {
+        String example = "e.g. http://127.0.0.1:8000/v1";
+        try {
+            java.net.URI u = new java.net.URI(v.trim());
+            String scheme = u.getScheme() == null ? "" : u.getScheme().toLowerCase(Locale.ROOT);
+            if ((scheme.equals("http") || scheme.equals("https")) && u.getHost() != null) {
+                return v.trim();
+            }
+        } catch (java.net.URISyntaxException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException("setting 'llm-base-url' must be an http(s) URL with a host, " + example
+                + "; was '" + v + "'");
     }
 
     private static int positive(Map<String, String> s, String key) {

@@ -1,0 +1,78 @@
+package dev.veracity.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** Errors a user can act on: one line, the right exit code, no stack trace unless --debug. */
+class ErrorsTest {
+
+    @TempDir
+    Path dir;
+
+    private record Run(int code, String out, String err) {
+    }
+
+    private static Run run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine cl = VeracityCli.commandLine();
+        cl.setOut(new PrintWriter(out));
+        cl.setErr(new PrintWriter(err));
+        int code = cl.execute(VeracityCli.withoutDebug(args));
+        return new Run(code, out.toString(), err.toString());
+    }
+
+    @AfterEach
+    void noDebug() {
+        VeracityCli.debug = false;
+    }
+
+    @Test
+    void aMalformedDatasetLineIsOneLineNamingFileAndLine() throws Exception {
+        Path bad = dir.resolve("bad.jsonl");
+        Files.writeString(bad, "{\"question\": \"a\", \"answer\": [\"b\"]}\n{bad json\n");
+        Run r = run("eval", "--method", "no-rag", "--dataset", "nq-open", "--data", bad.toString(), "--out",
+                dir.resolve("out").toString(), "--llm-base-url", "http://127.0.0.1:9/v1", "--cache", "off");
+        assertThat(r.code()).isEqualTo(2);
+        assertThat(r.err().strip().lines().filter(l -> l.startsWith("veracity eval:")).toList()).singleElement()
+                .asString().contains("bad.jsonl:2").contains("invalid JSON");
+        assertThat(r.err()).doesNotContain("\tat ").doesNotContain("Exception:");
+    }
+
+    @Test
+    void aBadServerUrlIsRejectedBeforeAnyWork() {
+        Run r = run("verify", "--question", "q", "--response", "r", "--docs", dir.resolve("none.jsonl").toString(),
+                "--llm-base-url", "not-a-url");
+        assertThat(r.code()).isEqualTo(2);
+        assertThat(r.err()).doesNotContain("\tat ");
+        Run e = run("eval", "--method", "no-rag", "--dataset", "nq-open", "--data", SharedData.file("nq-open/NQ-open.dev.jsonl")
+                .orElseThrow().toString(), "--out", dir.resolve("o").toString(), "--limit", "1", "--llm-base-url", "not-a-url");
+        assertThat(e.code()).isEqualTo(2);
+        assertThat(e.err()).contains("llm-base-url").contains("not-a-url").contains("http://127.0.0.1:8000/v1")
+                .doesNotContain("\tat ").doesNotContain("NullPointerException");
+    }
+
+    @Test
+    void unexpectedFailuresAreOneLineUnlessDebug() throws Exception {
+        CommandLine cl = VeracityCli.commandLine();
+        StringWriter err = new StringWriter();
+        cl.setErr(new PrintWriter(err));
+        RuntimeException boom = new RuntimeException(new NullPointerException("host must not be null"));
+        int code = cl.getExecutionExceptionHandler().handleExecutionException(boom, cl, null);
+        assertThat(code).isEqualTo(1);
+        assertThat(err.toString()).contains("host must not be null").contains("--debug").doesNotContain("\tat ");
+        VeracityCli.withoutDebug(new String[] {"--debug"});
+        StringWriter err2 = new StringWriter();
+        cl.setErr(new PrintWriter(err2));
+        cl.getExecutionExceptionHandler().handleExecutionException(boom, cl, null);
+        assertThat(err2.toString()).contains("\tat ");
+    }
+}
