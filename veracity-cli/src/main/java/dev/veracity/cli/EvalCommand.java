@@ -8,10 +8,12 @@ import dev.veracity.eval.judge.Judge;
 import dev.veracity.eval.judge.JudgeOptions;
 import dev.veracity.eval.judge.Judges;
 import dev.veracity.eval.run.DatasetProfile;
+import dev.veracity.eval.run.DocumentSource;
 import dev.veracity.eval.run.EvalRunner;
 import dev.veracity.method.QaMethod;
 import dev.veracity.methods.Methods;
 import dev.veracity.methods.march.MarchMethod;
+import dev.veracity.retrieval.Retriever;
 import dev.veracity.retrieval.embed.OnnxEmbedder;
 import dev.veracity.retrieval.lucene.LuceneIndex;
 import dev.veracity.trace.TraceStore;
@@ -65,8 +67,14 @@ final class EvalCommand implements Callable<Integer> {
             description = "Questions answered at once (default: --concurrency).")
     Integer questionsAtOnce;
 
-    @Option(names = "--index", paramLabel = "DIR", description = "A retrieval index (./veracity index) for methods that search.")
+    @Option(names = "--index", paramLabel = "DIR",
+            description = "A retrieval index (./veracity index): each question's documents are its top --k passages,"
+                    + " replacing the dataset's own passages when it has some (closed-book methods get none).")
     Path index;
+
+    @Option(names = "--k", defaultValue = "" + DocumentSource.DEFAULT_K, paramLabel = "N",
+            description = "Passages retrieved per question with --index (default ${DEFAULT-VALUE}, FlashRAG's retrieval_topk).")
+    int k;
 
     @Option(names = "--search-mode", defaultValue = "bm25", paramLabel = "MODE", description = "bm25, dense or hybrid (default ${DEFAULT-VALUE}).")
     String searchMode;
@@ -114,6 +122,13 @@ final class EvalCommand implements Callable<Integer> {
         if (judgeName != null) {
             Judges.requireKnown(judgeName);
         }
+        if (index != null && k < 1) {
+            throw new IllegalArgumentException("--k must be >= 1, was " + k);
+        }
+        if (index == null) {
+            // a RAG method on a dataset without passages and without --index stops here, before any model call
+            DocumentSource.dataset().requireDocuments(m, dataset, data);
+        }
         VeracityConfig base = model.resolve();
         Files.createDirectories(out);
         // The run folder keeps its own traces, so that a report reads one place.
@@ -136,10 +151,14 @@ final class EvalCommand implements Callable<Integer> {
                          .setInitialMax(limit > 0 ? limit : -1).build()) {
                 Judge judge = judgeName == null ? null : Judges.byName(judgeName, stack.client,
                         new JudgeOptions(judgeSamples, judgeSamples > 1 ? 0.7 : 0.0, null, judgeModel));
+                Retriever retriever = searchIndex == null ? null : searchIndex.retriever(searchMode, embedder);
+                DocumentSource documents = retriever == null ? DocumentSource.dataset()
+                        : DocumentSource.index(retriever, index.toAbsolutePath().normalize(),
+                                searchIndex.metadata().corpusSha256(), k, searchMode);
                 EvalRunner.Spec spec = new EvalRunner.Spec(m, dataset, data, limit, out,
                         questionsAtOnce != null ? questionsAtOnce : cfg.concurrency(), profile, options,
                         EvalRunner.labels("model", cfg.model(), "llm_base_url", cfg.llmBaseUrl()),
-                        searchIndex == null ? null : searchIndex.retriever(searchMode, embedder), embedder, judge);
+                        retriever, embedder, judge, documents);
                 outcome = EvalRunner.run(spec, stack.client, traces, traceRun, p -> {
                     bar.maxHint(p.total());
                     bar.stepTo(p.done());

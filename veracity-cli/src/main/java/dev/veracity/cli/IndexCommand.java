@@ -1,7 +1,10 @@
 package dev.veracity.cli;
 
+import dev.veracity.eval.data.Datasets;
+import dev.veracity.qa.QaItem;
 import dev.veracity.retrieval.corpus.CorpusFormat;
 import dev.veracity.retrieval.corpus.CorpusReader;
+import dev.veracity.retrieval.corpus.Document;
 import dev.veracity.retrieval.embed.OnnxEmbedder;
 import dev.veracity.retrieval.lucene.IndexBuilder;
 import java.nio.file.Path;
@@ -21,9 +24,16 @@ final class IndexCommand implements Callable<Integer> {
     Path corpus;
 
     @Option(names = "--format", defaultValue = "jsonl", paramLabel = "FORMAT",
-            description = "jsonl (BEIR corpus.jsonl), dpr-tsv (DPR psgs_w100.tsv), crag (CRAG .jsonl.bz2 pages), "
-                    + "dataset (a dataset's own documents) (default ${DEFAULT-VALUE}).")
+            description = "jsonl (BEIR corpus.jsonl), flashrag (FlashRAG corpus: id, contents = title\\ntext), dpr-tsv"
+                    + " (DPR psgs_w100.tsv), crag (CRAG .jsonl.bz2 pages), dataset (a dataset's own documents; with"
+                    + " --dataset NAME read by that dataset's loader) (default ${DEFAULT-VALUE}).")
     String format;
+
+    @Option(names = "--dataset", paramLabel = "NAME",
+            description = "With --format dataset: the dataset whose loader reads --corpus (${COMPLETION-CANDIDATES});"
+                    + " every question's passages are indexed once (exact duplicates dropped), ids QUESTION-DOC.",
+            completionCandidates = EvalCommand.DatasetNames.class)
+    String dataset;
 
     @Option(names = "--out", required = true, paramLabel = "DIR", description = "Index directory (replaced if it exists).")
     Path out;
@@ -47,14 +57,41 @@ final class IndexCommand implements Callable<Integer> {
         try (ProgressBar bar = new ProgressBarBuilder().setTaskName("Indexing").setUnit(" passages", 1)
                 .setStyle(ProgressBarStyle.ASCII).setInitialMax(-1).showSpeed().build();
              IndexBuilder builder = IndexBuilder.create(out, embedder, bar::stepTo)) {
-            CorpusReader.read(corpus, f, builder::add);
+            if (dataset != null) {
+                if (f != CorpusFormat.DATASET) {
+                    throw new IllegalArgumentException("--dataset goes with --format dataset");
+                }
+                readDataset(dataset, corpus, builder::add);
+            } else {
+                CorpusReader.read(corpus, f, builder::add);
+            }
             builder.close();
             count = builder.count();
         }
         double s = (System.nanoTime() - start) / 1e9;
         System.out.printf("Indexed %,d passages from %s (%s%s) into %s in %.1f s (%,.0f passages/s)%n", count, corpus, f,
                 embedder == null ? "" : ", dense " + embedder.name(), out, s, count / Math.max(s, 1e-9));
+        System.out.println("Corpus SHA-256 " + dev.veracity.retrieval.lucene.IndexMetadata.read(out).corpusSha256()
+                + " (recorded in " + dev.veracity.retrieval.lucene.IndexMetadata.FILE + " and in eval's summary.json)");
         return 0;
+    }
+
+    /** Every question's passages through the dataset's loader, each distinct (title, text) once. */
+    static void readDataset(String name, Path file, java.util.function.Consumer<Document> sink) {
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        try (java.util.stream.Stream<QaItem> items = Datasets.stream(name, file)) {
+            items.forEach(item -> {
+                int n = 0;
+                for (dev.veracity.qa.Document d : item.documents()) {
+                    String docId = d.id().isBlank() ? Integer.toString(n) : d.id();
+                    n++;
+                    if (d.text().isBlank() || !seen.add(d.title() + "\u0000" + d.text())) {
+                        continue;
+                    }
+                    sink.accept(new Document(item.id() + "-" + docId, d.title(), d.text()));
+                }
+            });
+        }
     }
 
     private Path requireTokenizer() {

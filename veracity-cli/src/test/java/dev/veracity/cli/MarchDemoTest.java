@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.veracity.eval.run.DatasetProfile;
+import dev.veracity.eval.run.DocumentSource;
 import dev.veracity.eval.run.EvalRunner;
 import dev.veracity.llm.client.LlmClient;
 import dev.veracity.llm.openai.OpenAiCompatibleBackend;
@@ -12,6 +13,8 @@ import dev.veracity.methods.march.ConsistencyRate;
 import dev.veracity.methods.march.MarchMethod;
 import dev.veracity.methods.march.MarchOutcome;
 import dev.veracity.methods.march.Verification;
+import dev.veracity.retrieval.Passage;
+import dev.veracity.retrieval.Retriever;
 import dev.veracity.sim.SimConfig;
 import dev.veracity.sim.SimServer;
 import dev.veracity.trace.InMemoryTraces;
@@ -64,9 +67,14 @@ class MarchDemoTest {
              LlmClient client = LlmClient.builder(OpenAiCompatibleBackend.builder().baseUrl(sim.baseUrl())
                      .model("sim-model").build()).closeBackend(true).traces(traces).build()) {
             int k = 3;
+            // the simplified HotpotQA file has no paragraphs: MARCH needs documents, so they come from a retriever
+            DocumentSource documents = dataset.equals("hotpotqa")
+                    ? DocumentSource.index(Retriever.of((q, n) -> List.of(new Passage("p1", "Note",
+                            "The population of the town was 12,500 in 2010.", 1.0))), Path.of("in-memory"), null, 1, "bm25")
+                    : DocumentSource.dataset();
             EvalRunner.Spec spec = new EvalRunner.Spec(new MarchMethod(outcomes::add), dataset, data, 3,
                     dir.resolve(dataset), 2, DatasetProfile.of(dataset), Map.of("samples", Integer.toString(k)),
-                    EvalRunner.labels("model", "sim-model"));
+                    EvalRunner.labels("model", "sim-model"), null, null, null, documents);
             EvalRunner.Outcome outcome = EvalRunner.run(spec, client, traces, "march-eval", p -> {
             });
             assertThat(outcome.failures()).isEmpty();

@@ -20,6 +20,15 @@ public interface QaMethod {
      */
     MethodAnswer answer(QaItem item, MethodContext context);
 
+    /**
+     * Whether the method reads {@link QaItem#documents()}. The runner gives a method that does the dataset's own
+     * passages or passages retrieved from an index, and refuses to start it on a dataset without passages when no
+     * index is given; a closed-book method (false) never receives documents, not even the dataset's.
+     */
+    default boolean needsDocuments() {
+        return true;
+    }
+
     /** Whether the method needs {@link MethodContext#embedder()} (the runner then loads one). */
     default boolean usesEmbedder() {
         return false;

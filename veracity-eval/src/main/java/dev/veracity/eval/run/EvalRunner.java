@@ -69,15 +69,24 @@ public final class EvalRunner {
      * @param retriever   for methods that search, or null
      * @param embedder    for methods that compare documents by embedding, or null
      * @param judge       an LLM judge that also scores each prediction against the gold answers, or null
+     * @param documents   where each question's documents come from (null: the dataset's own)
      */
     public record Spec(QaMethod method, String dataset, Path data, int limit, Path outDir, int concurrency,
                        DatasetProfile profile, Map<String, String> options, Map<String, String> labels,
-                       Retriever retriever, Embedder embedder, Judge judge) {
+                       Retriever retriever, Embedder embedder, Judge judge, DocumentSource documents) {
+
+        /** A spec whose questions keep the dataset's own documents. */
+        public Spec(QaMethod method, String dataset, Path data, int limit, Path outDir, int concurrency,
+                    DatasetProfile profile, Map<String, String> options, Map<String, String> labels,
+                    Retriever retriever, Embedder embedder, Judge judge) {
+            this(method, dataset, data, limit, outDir, concurrency, profile, options, labels, retriever, embedder, judge,
+                    null);
+        }
 
         /** A spec without retrieval tools or judge. */
         public Spec(QaMethod method, String dataset, Path data, int limit, Path outDir, int concurrency,
                     DatasetProfile profile, Map<String, String> options, Map<String, String> labels) {
-            this(method, dataset, data, limit, outDir, concurrency, profile, options, labels, null, null, null);
+            this(method, dataset, data, limit, outDir, concurrency, profile, options, labels, null, null, null, null);
         }
 
         public Spec {
@@ -86,6 +95,7 @@ public final class EvalRunner {
             }
             options = options == null ? Map.of() : Map.copyOf(options);
             labels = labels == null ? Map.of() : Map.copyOf(labels);
+            documents = documents == null ? DocumentSource.dataset() : documents;
         }
     }
 
@@ -145,6 +155,9 @@ public final class EvalRunner {
         try (Stream<QaItem> s = Datasets.stream(spec.dataset(), spec.data())) {
             items = (spec.limit() > 0 ? s.limit(spec.limit()) : s).toList();
         }
+        // before any model call: a RAG method on a dataset without passages and without an index stops here
+        spec.documents().requireDocuments(spec.method(), spec.dataset(), items.isEmpty() ? null : items.getFirst());
+        boolean datasetHasDocuments = !items.isEmpty() && !items.getFirst().documents().isEmpty();
         Instant started = Instant.now();
         try (ResultsFile results = ResultsFile.open(spec.outDir().resolve("results.jsonl"))) {
             List<QaItem> todo = items.stream().filter(i -> !results.isDone(i.id())).toList();
@@ -176,6 +189,7 @@ public final class EvalRunner {
             }
             traces.flush();
             ObjectNode summary = summary(spec, results.lines(), metrics, failures.size(), traceRun, started);
+            summary.set("retrieval", spec.documents().summary(spec.method(), datasetHasDocuments, results.lines()));
             write(spec.outDir().resolve("summary.json"), summary);
             return new Outcome(items.size(), already, todo.size() - failures.size(), List.copyOf(failures), summary);
         }
@@ -186,11 +200,13 @@ public final class EvalRunner {
         CallContext calls = CallContext.of(traceRun, item.id(), spec.method().name());
         MethodContext ctx = new MethodContext(client, calls, spec.dataset(), spec.profile().multiAnswer(), spec.options(),
                 spec.retriever(), spec.embedder());
+        // documents from the dataset, the index, or none (closed book); retrieval runs here, in the question's task
+        DocumentSource.Prepared prepared = spec.documents().prepare(spec.method(), item);
         traces.begin(traceRun, item.id());
         MethodAnswer answer;
         List<CallRecord> made;
         try {
-            answer = spec.method().answer(item, ctx);
+            answer = spec.method().answer(prepared.item(), ctx);
         } finally {
             made = traces.end(traceRun, item.id());
         }
@@ -224,6 +240,7 @@ public final class EvalRunner {
         o.put("wall_ms", millis(stats.wall()));
         o.put("critical_path_ms", millis(stats.criticalPath()));
         o.put("trace_run", traceRun);
+        o.set("retrieval", spec.documents().resultLine(spec.method(), prepared, item.goldForms()));
         ArrayNode pf = o.putArray("parse_failures");
         answer.parseFailures().forEach(pf::add);
         if (!answer.signals().isEmpty()) {

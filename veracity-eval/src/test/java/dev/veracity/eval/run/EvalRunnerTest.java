@@ -36,6 +36,11 @@ class EvalRunnerTest {
         }
 
         @Override
+        public boolean needsDocuments() {
+            return false; // closed book: nq-open has no passages and these tests give no index
+        }
+
+        @Override
         public MethodAnswer answer(QaItem item, MethodContext ctx) {
             String out = ctx.llm().call(ctx.role("answerer", 0), LlmRequest.user("Q: " + item.question()).build()).text();
             return new MethodAnswer(out, List.of(out), List.of(), Map.of("length", (double) out.length()));

@@ -16,6 +16,12 @@ import java.util.Optional;
  */
 public final class ChainOfThought implements QaMethod {
 
+    /** Closed book: answers from the question alone. */
+    @Override
+    public boolean needsDocuments() {
+        return false;
+    }
+
     @Override
     public String name() {
         return "cot";

@@ -22,6 +22,12 @@ import java.util.Optional;
  */
 public final class ChainOfThoughtSelfConsistency implements QaMethod {
 
+    /** Closed book: answers from the question alone. */
+    @Override
+    public boolean needsDocuments() {
+        return false;
+    }
+
     @Override
     public String name() {
         return "cot-sc";

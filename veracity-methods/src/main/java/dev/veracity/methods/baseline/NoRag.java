@@ -17,6 +17,12 @@ import java.util.Map;
  */
 public final class NoRag implements QaMethod {
 
+    /** Closed book: answers from the question alone. */
+    @Override
+    public boolean needsDocuments() {
+        return false;
+    }
+
     @Override
     public String name() {
         return "no-rag";

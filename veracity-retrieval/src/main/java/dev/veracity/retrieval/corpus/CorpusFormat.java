@@ -8,6 +8,11 @@ import java.util.stream.Collectors;
 public enum CorpusFormat {
     /** BEIR {@code corpus.jsonl}: one {@code {"_id"|"id", "title", "text"}} object per line. */
     JSONL("jsonl"),
+    /**
+     * FlashRAG's corpus jsonl: {@code {"id", "contents"}} with {@code contents = title + "\n" + text} (FlashRAG's
+     * wiki dumps quote the title: {@code "\"Aaron\"\nAaron is ..."}; the quotes are dropped).
+     */
+    FLASHRAG("flashrag"),
     /** DPR's Wikipedia TSV ({@code psgs_w100.tsv}): {@code id \t text \t title} with a header line. */
     DPR_TSV("dpr-tsv"),
     /** CRAG's {@code .jsonl(.bz2)}: every search result's HTML page, as text, cut into 100-word passages. */
@@ -25,7 +30,7 @@ public enum CorpusFormat {
         return cliName;
     }
 
-    /** The format named as on the command line ({@code jsonl}, {@code dpr-tsv}, {@code crag}, {@code dataset}). */
+    /** The format named as on the command line ({@code jsonl}, {@code flashrag}, {@code dpr-tsv}, {@code crag}, {@code dataset}). */
     public static CorpusFormat parse(String name) {
         String n = name == null ? "" : name.trim().toLowerCase(Locale.ROOT).replace('_', '-');
         for (CorpusFormat f : values()) {

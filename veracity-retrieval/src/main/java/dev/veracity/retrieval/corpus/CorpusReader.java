@@ -37,6 +37,7 @@ public final class CorpusReader {
     public static void read(Path file, CorpusFormat format, Consumer<Document> sink) throws IOException {
         switch (format) {
             case JSONL -> readJsonl(file, sink);
+            case FLASHRAG -> readFlashRag(file, sink);
             case DPR_TSV -> readDprTsv(file, sink);
             case CRAG -> readCrag(file, sink);
             case DATASET -> readDataset(file, sink);
@@ -60,6 +61,34 @@ public final class CorpusReader {
             String text = firstText(n, "text", "contents");
             sink.accept(new Document(id, firstText(n, "title"), text));
         });
+    }
+
+    static void readFlashRag(Path file, Consumer<Document> sink) throws IOException {
+        forEachLine(file, (line, no) -> {
+            JsonNode n = parse(file, no, line);
+            String id = firstText(n, "id", "_id", "docid");
+            if (id == null) {
+                throw new CorpusFormatException(file, no, "no \"id\" field");
+            }
+            String contents = firstText(n, "contents");
+            if (contents == null) {
+                throw new CorpusFormatException(file, no, "no \"contents\" field");
+            }
+            sink.accept(flashRagDocument(id, contents));
+        });
+    }
+
+    /** FlashRAG's {@code contents}: the title up to the first newline (quotes around it dropped), then the text. */
+    static Document flashRagDocument(String id, String contents) {
+        int nl = contents.indexOf('\n');
+        if (nl < 0) {
+            return new Document(id, "", contents);
+        }
+        String title = contents.substring(0, nl).strip();
+        if (title.length() >= 2 && title.startsWith("\"") && title.endsWith("\"")) {
+            title = title.substring(1, title.length() - 1);
+        }
+        return new Document(id, title, contents.substring(nl + 1));
     }
 
     static void readDprTsv(Path file, Consumer<Document> sink) throws IOException {

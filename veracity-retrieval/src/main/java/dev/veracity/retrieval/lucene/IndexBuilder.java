@@ -4,9 +4,13 @@ import dev.veracity.retrieval.corpus.Document;
 import dev.veracity.retrieval.embed.OnnxEmbedder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -41,6 +45,7 @@ public final class IndexBuilder implements AutoCloseable {
     private final int batchSize;
     private final AtomicLong added = new AtomicLong();
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
+    private final MessageDigest corpusDigest = sha256();
     private List<Document> batch = new ArrayList<>();
     private boolean closed;
 
@@ -81,6 +86,8 @@ public final class IndexBuilder implements AutoCloseable {
         if (closed) {
             throw new IllegalStateException("IndexBuilder is closed");
         }
+        // add is called by one thread, so the digest follows the corpus order exactly
+        corpusDigest.update((d.id() + "\t" + d.title() + "\t" + d.text() + "\n").getBytes(StandardCharsets.UTF_8));
         batch.add(d);
         if (batch.size() >= batchSize) {
             flushBatch();
@@ -90,6 +97,14 @@ public final class IndexBuilder implements AutoCloseable {
     public void addAll(Iterable<Document> docs) {
         for (Document d : docs) {
             add(d);
+        }
+    }
+
+    private static MessageDigest sha256() {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
         }
     }
 
@@ -146,7 +161,8 @@ public final class IndexBuilder implements AutoCloseable {
             writer.commit();
             if (path != null) {
                 new IndexMetadata(added.get(), embedder == null ? null : embedder.name(),
-                        embedder == null ? 0 : embedder.dimension()).write(path);
+                        embedder == null ? 0 : embedder.dimension(), HexFormat.of().formatHex(corpusDigest.digest()))
+                        .write(path);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

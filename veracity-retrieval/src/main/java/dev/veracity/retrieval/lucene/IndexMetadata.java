@@ -1,5 +1,6 @@
 package dev.veracity.retrieval.lucene;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -13,8 +14,18 @@ import java.nio.file.Path;
  * @param passages       number of passages
  * @param embeddingModel the dense model's name, or null for a BM25-only index
  * @param dimension      vector dimension (0 when not dense)
+ * @param corpusSha256   SHA-256 (hex) of the passages in the order they were added, each as
+ *                       {@code id \t title \t text \n} in UTF-8; null for an index built before checksums. The same
+ *                       corpus read the same way gives the same checksum whatever the file format or compression,
+ *                       so a run records which passages it retrieved from.
  */
-public record IndexMetadata(long passages, String embeddingModel, int dimension) {
+@JsonIgnoreProperties(ignoreUnknown = true)
+public record IndexMetadata(long passages, String embeddingModel, int dimension, String corpusSha256) {
+
+    /** Metadata without a corpus checksum. */
+    public IndexMetadata(long passages, String embeddingModel, int dimension) {
+        this(passages, embeddingModel, dimension, null);
+    }
 
     public static final String FILE = "veracity-index.json";
     private static final ObjectMapper JSON = new ObjectMapper();

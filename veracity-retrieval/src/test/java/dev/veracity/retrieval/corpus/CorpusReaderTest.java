@@ -28,6 +28,18 @@ class CorpusReaderTest {
     }
 
     @Test
+    void readsFlashRagCorpus() throws Exception {
+        Path f = Files.writeString(dir.resolve("wiki.jsonl"), """
+                {"id": "0", "contents": "\\"Aaron\\"\\nAaron is a prophet.\\nSecond line."}
+                {"id": "1", "contents": "no title line"}
+                """);
+        assertThat(CorpusReader.readAll(f, CorpusFormat.parse("flashrag"))).containsExactly(
+                new Document("0", "Aaron", "Aaron is a prophet.\nSecond line."), new Document("1", "", "no title line"));
+        Files.writeString(f, "{\"id\": \"x\"}\n");
+        assertThatThrownBy(() -> CorpusReader.readAll(f, CorpusFormat.FLASHRAG)).hasMessageContaining(":1: no \"contents\"");
+    }
+
+    @Test
     void readsDprTsvWithHeaderAndQuotes() throws Exception {
         Path f = Files.writeString(dir.resolve("psgs.tsv"),
                 "id\ttext\ttitle\n1\t\"He said \"\"hi\"\" there\"\tAaron\n2\tplain text\t\"Quoted\"\n");
@@ -57,6 +69,6 @@ class CorpusReaderTest {
         assertThat(ps.get(2).split(" ")).hasSize(50);
         assertThat(Passages.split("  ", 100)).isEmpty();
         assertThat(CorpusFormat.parse("DPR_TSV")).isEqualTo(CorpusFormat.DPR_TSV);
-        assertThatThrownBy(() -> CorpusFormat.parse("xml")).hasMessageContaining("jsonl, dpr-tsv, crag, dataset");
+        assertThatThrownBy(() -> CorpusFormat.parse("xml")).hasMessageContaining("jsonl, flashrag, dpr-tsv, crag, dataset");
     }
 }

@@ -63,7 +63,14 @@ class Bm25RetrieverTest {
         try (IndexBuilder b = IndexBuilder.create(dir, null, null)) {
             b.addAll(docs);
         }
-        assertThat(IndexMetadata.read(dir)).isEqualTo(new IndexMetadata(2000, null, 0));
+        IndexMetadata meta = IndexMetadata.read(dir);
+        assertThat(meta.passages()).isEqualTo(2000);
+        assertThat(meta.embeddingModel()).isNull();
+        assertThat(meta.corpusSha256()).matches("[0-9a-f]{64}");
+        try (IndexBuilder again = IndexBuilder.create(dir.resolve("again"), null, null)) {
+            again.addAll(docs);
+        }
+        assertThat(IndexMetadata.read(dir.resolve("again")).corpusSha256()).isEqualTo(meta.corpusSha256());
         try (LuceneIndex index = LuceneIndex.open(dir)) {
             assertThat(index.size()).isEqualTo(2000);
             var r = index.bm25();

@@ -1,0 +1,156 @@
+package dev.veracity.cli;
+
+import dev.veracity.config.VeracityConfig;
+import dev.veracity.eval.run.DocumentSource;
+import dev.veracity.method.MethodAnswer;
+import dev.veracity.method.MethodContext;
+import dev.veracity.method.QaMethod;
+import dev.veracity.methods.Methods;
+import dev.veracity.qa.Document;
+import dev.veracity.qa.QaItem;
+import dev.veracity.retrieval.Retriever;
+import dev.veracity.retrieval.embed.OnnxEmbedder;
+import dev.veracity.retrieval.lucene.LuceneIndex;
+import dev.veracity.trace.CallContext;
+import dev.veracity.trace.CallRecord;
+import dev.veracity.trace.InMemoryTraces;
+import dev.veracity.trace.TraceSink;
+import dev.veracity.trace.TraceStore;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code ./veracity ask}: one question through any method, to try it before a benchmark. Documents come from a JSONL
+ * file ({@code --docs}, as {@code verify} reads them) or an index ({@code --index}, top {@code --k}); closed-book
+ * methods get none. Prints the answer, every call per role (step, prompt head, output) and calls, tokens, time.
+ */
+@Command(name = "ask", mixinStandardHelpOptions = true,
+        description = "Answer one question with a method and print the answer and every model call, role by role.")
+final class AskCommand implements Callable<Integer> {
+
+    @Parameters(index = "0", paramLabel = "QUESTION", description = "The question.")
+    String question;
+
+    @Option(names = "--method", required = true, paramLabel = "NAME", description = "Method: ${COMPLETION-CANDIDATES}.",
+            completionCandidates = EvalCommand.MethodNames.class)
+    String method;
+
+    @Option(names = "--docs", paramLabel = "FILE",
+            description = "JSONL, one document per line: {\"text\": ..., \"id\": ..., \"title\": ...} (id and title optional).")
+    Path docs;
+
+    @Option(names = "--index", paramLabel = "DIR", description = "A retrieval index (./veracity index): the top --k passages.")
+    Path index;
+
+    @Option(names = "--k", defaultValue = "" + DocumentSource.DEFAULT_K, paramLabel = "N",
+            description = "Passages retrieved with --index (default ${DEFAULT-VALUE}, FlashRAG's retrieval_topk).")
+    int k;
+
+    @Option(names = "--search-mode", defaultValue = "bm25", paramLabel = "MODE", description = "bm25, dense or hybrid (default ${DEFAULT-VALUE}).")
+    String searchMode;
+
+    @Option(names = "--multi-answer", description = "Ask for every valid answer (MADAM-RAG's \"All Correct Answers\" prompts).")
+    boolean multiAnswer;
+
+    @Option(names = "--option", paramLabel = "KEY=VALUE", description = "Method option, e.g. --option k=21.")
+    Map<String, String> options = new LinkedHashMap<>();
+
+    @Option(names = "--head", defaultValue = "300", paramLabel = "CHARS", description = "Characters of each prompt shown (default ${DEFAULT-VALUE}).")
+    int head;
+
+    @Mixin
+    ModelOptions model;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        QaMethod m = Methods.byName(method);
+        if (docs != null && index != null) {
+            throw new IllegalArgumentException("give documents with --docs or --index, not both");
+        }
+        if (k < 1) {
+            throw new IllegalArgumentException("--k must be >= 1, was " + k);
+        }
+        if (m.needsDocuments() && docs == null && index == null) {
+            throw new IllegalArgumentException("method " + method + " needs documents: pass --docs FILE (JSONL) or --index DIR"
+                    + " [--k N --search-mode bm25|dense|hybrid], or use a closed-book method (no-rag, cot, cot-sc)");
+        }
+        if (m.usesRetriever() && index == null) {
+            throw new IllegalArgumentException("method " + method + " searches: pass --index DIR");
+        }
+        List<Document> given = docs == null ? List.of() : VerifyCommand.readDocuments(docs);
+        PrintWriter out = spec.commandLine().getOut();
+        VeracityConfig cfg = model.resolve();
+        InMemoryTraces calls = new InMemoryTraces();
+        String run = "ask-" + Instant.now();
+        OnnxEmbedder embedder = m.usesEmbedder() || (index != null && !searchMode.equals("bm25")) ? OnnxEmbedder.bgeSmall() : null;
+        long t0 = System.nanoTime();
+        MethodAnswer answer;
+        try (LuceneIndex searchIndex = index == null ? null : LuceneIndex.open(index);
+             TraceStore store = TraceStore.open(cfg.traceFile());
+             Stack stack = new Stack(cfg, TraceSink.all(store, calls))) {
+            Retriever retriever = searchIndex == null ? null : searchIndex.retriever(searchMode, embedder);
+            QaItem item = new QaItem("ask", question, given, List.of(), List.of(), null, Map.of(), null);
+            DocumentSource source = retriever == null ? DocumentSource.dataset()
+                    : DocumentSource.index(retriever, index, searchIndex.metadata().corpusSha256(), k, searchMode);
+            DocumentSource.Prepared prepared = source.prepare(m, item);
+            List<Document> shown = prepared.item().documents();
+            out.printf(Locale.ROOT, "documents (%s): %d%n", source.kind(m).equals("dataset") ? "--docs" : source.kind(m),
+                    shown.size());
+            for (Document d : shown) {
+                String score = d.label("score");
+                out.printf(Locale.ROOT, "  [%s]%s %s%n", d.id(), score == null ? "" : " " + score,
+                        VerifyCommand.cut(d.titled(), 110));
+            }
+            MethodContext ctx = new MethodContext(stack.client, CallContext.of(run, "ask", m.name()), "", multiAnswer,
+                    options, retriever, embedder);
+            answer = m.answer(prepared.item(), ctx);
+        }
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        List<CallRecord> made = calls.all();
+        out.println();
+        out.println("transcript:");
+        for (CallRecord r : made) {
+            out.printf(Locale.ROOT, "--- %s #%d (%d+%d tokens, %.2f s%s)%n", r.context().role(), r.context().step(),
+                    r.promptTokens(), r.completionTokens(), r.latencyMicros() / 1e6, r.cacheHit() ? ", cached" : "");
+            out.println("prompt: " + headOf(r.prompt(), head));
+            for (int i = 0; i < r.outputs().size(); i++) {
+                out.println((r.outputs().size() > 1 ? "output " + (i + 1) + ": " : "output: ") + r.outputs().get(i).strip());
+            }
+            if (r.failed()) {
+                out.println("error: " + r.error());
+            }
+        }
+        out.println();
+        out.println("answer: " + answer.prediction());
+        if (!answer.answers().isEmpty()) {
+            out.println("answers: " + answer.answers());
+        }
+        answer.parseFailures().forEach(p -> out.println("parse failure: " + p));
+        long prompt = made.stream().mapToLong(CallRecord::promptTokens).sum();
+        long completion = made.stream().mapToLong(CallRecord::completionTokens).sum();
+        out.printf(Locale.ROOT, "calls %d, tokens %d (prompt %d, completion %d), %.2f s, trace run %s%n", made.size(),
+                prompt + completion, prompt, completion, seconds, run);
+        out.flush();
+        return 0;
+    }
+
+    private static String headOf(String prompt, int n) {
+        String t = prompt == null ? "" : prompt.strip();
+        return t.length() <= n ? t : t.substring(0, n) + " ... (" + (t.length() - n) + " more characters)";
+    }
+}
