@@ -105,7 +105,9 @@ public final class ComparisonTable {
             try {
                 runs.add(RunDir.load(d));
             } catch (UncheckedIOException | IllegalArgumentException e) {
-                throw new IllegalArgumentException("run folder " + d + " cannot be read: " + e.getMessage(), e);
+                // One line: a JSON parser's message goes on with the location on a second line.
+                String why = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage().lines().findFirst().orElse("");
+                throw new IllegalArgumentException("run folder " + d + " cannot be read: " + why, e);
             }
         }
         return runs;

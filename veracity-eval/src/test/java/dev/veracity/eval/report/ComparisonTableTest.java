@@ -43,7 +43,6 @@ class ComparisonTableTest {
         assertThat(lines.get(3).length()).isLessThanOrEqualTo(lines.get(2).length());
         // aligned: the last column is right-aligned, so header and rows end at the same place
         assertThat(lines.get(3)).hasSameSizeAs(lines.get(1)).hasSameSizeAs(lines.get(4)).hasSameSizeAs(lines.get(2));
-        System.out.println(text);
     }
 
     @Test
