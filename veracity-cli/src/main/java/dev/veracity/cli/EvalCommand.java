@@ -167,6 +167,9 @@ final class EvalCommand implements Callable<Integer> {
             }
         }
         System.out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(outcome.summary()));
+        // The run as `veracity compare` shows it: metrics with n and 95% bootstrap intervals.
+        System.out.print(dev.veracity.eval.report.ComparisonTable.of(
+                List.of(dev.veracity.eval.report.RunDir.load(out))).text());
         System.err.printf("%d questions: %d already done, %d answered now, %d failed. Results in %s%n", outcome.total(),
                 outcome.alreadyDone(), outcome.answered(), outcome.failures().size(), out.resolve("results.jsonl"));
         if (records != null) {

@@ -135,4 +135,43 @@ class EvalCommandTest {
         File none = out.toFile();
         assertThat(none).doesNotExist();
     }
+
+    @Test
+    void printsTheRunsComparisonTableAfterTheSummary() throws Exception {
+        Path data = dir.resolve("ramdocs.jsonl");
+        StringBuilder lines = new StringBuilder();
+        String[][] qa = {{"Broken Bow", "3,559"}, {"Lincoln", "258,379"}, {"Omaha", "408,958"}};
+        for (String[] q : qa) {
+            lines.append(JSON.writeValueAsString(java.util.Map.of("question", "What is the population of " + q[0] + "?",
+                    "documents", List.of(java.util.Map.of("text", q[0] + " had " + q[1] + " people.", "type", "correct",
+                            "answer", q[1])),
+                    "disambig_entity", List.of(q[0]), "gold_answers", List.of(q[1]), "wrong_answers", List.of())))
+                    .append('\n');
+        }
+        Files.writeString(data, lines.toString());
+        Path out = dir.resolve("small");
+        try (SimServer sim = SimServer.start(SimConfig.builder().latency(LatencyModel.ofMillis(1, 0))
+                .rules(Rule.of("(?s)All Correct Answers", EvalCommandTest::answer)).build())) {
+            String java = ProcessHandle.current().info().command().orElse("java");
+            Path log = dir.resolve("small.log");
+            Process p = new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED",
+                    "-cp", System.getProperty("java.class.path"), "dev.veracity.cli.VeracityCli", "eval",
+                    "--method", "standard-rag", "--dataset", "ramdocs", "--data", data.toString(),
+                    "--out", out.toString(), "--llm-base-url", sim.baseUrl(), "--model", "sim-model",
+                    "--cache-file", dir.resolve("cache.db").toString())
+                    .redirectError(ProcessBuilder.Redirect.DISCARD).redirectOutput(log.toFile()).start();
+            assertThat(p.waitFor()).isZero();
+            String stdout = Files.readString(log);
+            int summaryEnd = stdout.indexOf("\n}\n");
+            assertThat(summaryEnd).isPositive();
+            String table = stdout.substring(summaryEnd + 3);
+            List<String> rows = table.lines().toList();
+            assertThat(rows.getFirst()).startsWith("Dataset ramdocs").contains("percentile bootstrap")
+                    .contains("1000 resamples");
+            assertThat(rows.get(1)).contains("strict-multi").contains("calls/q").contains("parse failures");
+            assertThat(rows.get(3)).startsWith("small").contains("standard-rag").contains(" n=3 ").contains("1.00");
+            JsonNode summary = JSON.readTree(out.resolve("summary.json").toFile());
+            assertThat(summary.at("/metrics_n/strict-multi").asInt()).isEqualTo(3);
+        }
+    }
 }

@@ -27,17 +27,35 @@ final class Charts {
     }
 
     /**
-     * Writes a grouped bar chart: one group per category, one bar per series. Values may be null (drawn as 0).
-     * Returns false (and writes nothing) when there is no value at all.
+     * Writes a grouped bar chart: one group per category, one bar per series. Values may be null (no data; drawn
+     * as 0 beside bars that have data). Series and categories without any value are left out, and when nothing is
+     * left, or every value left is 0, there is nothing to draw: returns false and writes nothing (no empty axes).
      *
      * @param series series name to values, one per category
      */
     static boolean bars(Path file, String title, String yTitle, List<String> categories,
                         Map<String, List<Double>> series) {
-        boolean any = series.values().stream().flatMap(List::stream).anyMatch(v -> v != null);
-        if (categories.isEmpty() || series.isEmpty() || !any) {
+        List<Integer> keep = new ArrayList<>();
+        for (int c = 0; c < categories.size(); c++) {
+            int k = c;
+            if (series.values().stream().anyMatch(vs -> k < vs.size() && present(vs.get(k)))) {
+                keep.add(c);
+            }
+        }
+        Map<String, List<Double>> kept = new LinkedHashMap<>();
+        series.forEach((name, vs) -> {
+            List<Double> ys = new ArrayList<>();
+            keep.forEach(c -> ys.add(c < vs.size() ? vs.get(c) : null));
+            if (ys.stream().anyMatch(Charts::present)) {
+                kept.put(name, ys);
+            }
+        });
+        boolean nonZero = kept.values().stream().flatMap(List::stream).anyMatch(v -> present(v) && v != 0);
+        if (keep.isEmpty() || kept.isEmpty() || !nonZero) {
             return false;
         }
+        categories = keep.stream().map(categories::get).toList();
+        series = kept;
         CategoryChart chart = new CategoryChartBuilder().width(WIDTH).height(HEIGHT).title(title)
                 .xAxisTitle("").yAxisTitle(yTitle).build();
         chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
@@ -63,6 +81,10 @@ final class Charts {
             throw new UncheckedIOException("writing chart " + file + ": " + e.getMessage(), e);
         }
         return true;
+    }
+
+    private static boolean present(Double v) {
+        return v != null && !v.isNaN() && !v.isInfinite();
     }
 
     private static String unique(String name, Map<String, Integer> used) {

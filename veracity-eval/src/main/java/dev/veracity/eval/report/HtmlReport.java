@@ -76,8 +76,10 @@ public final class HtmlReport {
             writeRun(runs.get(i), slugs.get(i), outDir.resolve(slugs.get(i)), css);
         }
         List<Map<String, Object>> charts = writeCharts(runs, slugs, outDir);
-        List<String> metricNames = new ArrayList<>(new LinkedHashSet<>(
-                runs.stream().flatMap(r -> r.metrics().keySet().stream()).toList()));
+        List<String> metricNames = new ArrayList<>(new LinkedHashSet<>(runs.stream()
+                .flatMap(r -> r.summary().path("metrics").properties().stream()
+                        .filter(e -> e.getValue().isNumber() || e.getValue().isNull()).map(Map.Entry::getKey))
+                .toList()));
         List<Map<String, Object>> rows = new ArrayList<>();
         for (int i = 0; i < runs.size(); i++) {
             RunDir r = runs.get(i);
@@ -97,7 +99,8 @@ public final class HtmlReport {
             row.put("skipped", r.skippedLines());
             row.put("metrics", metricNames.stream().map(m -> {
                 Double v = r.metrics().get(m);
-                return v == null ? "" : metric(v);
+                // a metric the run has but over no question (null in summary.json) is n/a, not blank or 0
+                return v != null ? metric(v) : r.summary().path("metrics").has(m) ? "n/a" : "";
             }).toList());
             row.put("calls", number(r.perQuestion("calls_per_question", "calls"), 2));
             OptionalDouble prompt = r.perQuestion("prompt_tokens_per_question", "prompt_tokens");
@@ -169,6 +172,28 @@ public final class HtmlReport {
                 .map(r -> value(r.perQuestion("critical_path_ms_per_question", "critical_path_ms"))).toList());
         chart(charts, outDir, "latency.png", "Latency per question", "ms", slugs, latency,
                 "bar chart of wall and critical-path milliseconds per question per run");
+
+        // judged accuracy over parsed verdicts; a run whose judge parsed nothing has no bar
+        Map<String, List<Double>> judge = new LinkedHashMap<>();
+        judge.put("judge accuracy (%)", runs.stream().map(r -> {
+            JsonNode a = r.summary().path("judge").path("accuracy");
+            boolean parsed = !r.summary().path("judge").has("parsed") || r.summary().path("judge").path("parsed").asInt() > 0;
+            return a.isNumber() && parsed ? a.asDouble() * 100 : null;
+        }).toList());
+        chart(charts, outDir, "judge.png", "Judged accuracy per run (%)", "%", slugs, judge,
+                "bar chart of the judge's accuracy over parsed verdicts per run");
+
+        // the methods' own signals (mean per question), one group per signal
+        List<String> signalNames = new ArrayList<>(new LinkedHashSet<>(runs.stream()
+                .flatMap(r -> iterable(r.summary().path("signals").fieldNames()).stream()).toList()));
+        Map<String, List<Double>> signals = new LinkedHashMap<>();
+        for (int i = 0; i < runs.size(); i++) {
+            JsonNode sig = runs.get(i).summary().path("signals");
+            signals.put(slugs.get(i), signalNames.stream()
+                    .map(k -> sig.path(k).isNumber() ? sig.get(k).asDouble() : null).toList());
+        }
+        chart(charts, outDir, "signals.png", "Method signals (mean per question)", "mean", signalNames, signals,
+                "bar chart of each method signal's mean per question per run");
         return charts;
     }
 
@@ -177,6 +202,12 @@ public final class HtmlReport {
         if (Charts.bars(outDir.resolve(file), title, yTitle, categories, series)) {
             charts.add(Map.of("file", file, "alt", alt, "width", Charts.WIDTH, "height", Charts.HEIGHT));
         }
+    }
+
+    private static List<String> iterable(java.util.Iterator<String> it) {
+        List<String> out = new ArrayList<>();
+        it.forEachRemaining(out::add);
+        return out;
     }
 
     private static Double value(OptionalDouble v) {

@@ -271,13 +271,20 @@ public final class EvalRunner {
         s.put("trace_run", traceRun);
         s.put("n", lines.size());
         ObjectNode m = s.putObject("metrics");
+        // How many questions each metric counted (a metric may skip some); a metric over none is null, not 0.
+        ObjectNode mn = s.putObject("metrics_n");
         for (Metric metric : metrics) {
             List<ItemScore> scores = new ArrayList<>();
             for (JsonNode l : lines) {
                 scores.add(metric.score(l.path("prediction").asText(""), strings(l.path("gold")), strings(l.path("wrong"))));
             }
             Aggregate a = metric.aggregate(scores);
-            m.put(metric.name(), a.mean());
+            if (a.n() == 0) {
+                m.putNull(metric.name());
+            } else {
+                m.put(metric.name(), a.mean());
+            }
+            mn.put(metric.name(), a.n());
             a.extras().forEach((k, v) -> m.put(metric.name() + "." + k, v.doubleValue()));
         }
         List<JsonNode> judged = lines.stream().filter(l -> l.has("judge")).toList();
@@ -287,7 +294,14 @@ public final class EvalRunner {
             ObjectNode j = s.putObject("judge");
             j.put("name", judged.getFirst().at("/judge/name").asText());
             // Unparseable verdicts are counted and left out, never scored as right or wrong.
-            j.put("accuracy", correct + incorrect == 0 ? 0.0 : (double) correct / (correct + incorrect));
+            // With no parsed verdict there is no accuracy: null, never 0.0.
+            if (correct + incorrect == 0) {
+                j.putNull("accuracy");
+            } else {
+                j.put("accuracy", (double) correct / (correct + incorrect));
+            }
+            j.put("n", judged.size());
+            j.put("parsed", correct + incorrect);
             j.put("correct", correct);
             j.put("incorrect", incorrect);
             j.put("unparseable", judged.size() - correct - incorrect);

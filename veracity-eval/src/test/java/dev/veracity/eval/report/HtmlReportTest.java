@@ -135,4 +135,64 @@ class HtmlReportTest {
         assertThat(a).contains("answer of the killed run").doesNotContain("No traced calls");
         assertThat(b).contains("answer after resuming");
     }
+
+    @Test
+    void chartsWithoutDataAreLeftOutNotDrawnAsEmptyAxes() throws IOException {
+        // No judge, no signals, no latency measured (all 0), no tokens; one metric over no question.
+        Path dir = Files.createDirectories(tmp.resolve("bare"));
+        Files.writeString(dir.resolve("summary.json"), """
+                {"method": "no-rag", "dataset": "nq-open", "n": 2, "metrics": {"nq-em": 0.5, "truthfulness": null},
+                 "metrics_n": {"nq-em": 2, "truthfulness": 0}, "calls_per_question": 1.0,
+                 "wall_ms_per_question": 0.0, "critical_path_ms_per_question": 0.0, "parse_failures": 0}
+                """);
+        Files.writeString(dir.resolve("results.jsonl"), """
+                {"id": "a", "prediction": "Paris", "gold": ["Paris"], "metrics": {"nq-em": 1.0}, "calls": 1, "wall_ms": 0.0}
+                {"id": "b", "prediction": "Milan", "gold": ["Rome"], "metrics": {"nq-em": 0.0}, "calls": 1, "wall_ms": 0.0}
+                """);
+        Path unparsed = Files.createDirectories(tmp.resolve("unparsed"));
+        Files.writeString(unparsed.resolve("summary.json"), """
+                {"method": "cot", "dataset": "nq-open", "n": 1, "metrics": {"nq-em": 0.0}, "metrics_n": {"nq-em": 1},
+                 "judge": {"name": "crag", "accuracy": null, "n": 1, "parsed": 0, "correct": 0, "incorrect": 0,
+                           "unparseable": 1}}
+                """);
+        Path out = tmp.resolve("r3");
+        String html = Files.readString(HtmlReport.write(List.of(dir, unparsed), out));
+        for (String name : List.of("latency.png", "tokens.png", "judge.png", "signals.png")) {
+            assertThat(out.resolve(name)).as(name).doesNotExist();
+            assertThat(html).doesNotContain("src=\"" + name + "\"");
+        }
+        assertThat(out.resolve("metrics.png")).exists();
+        assertThat(out.resolve("calls.png")).exists();
+        assertThat(html).contains("<img src=\"metrics.png\"", "<img src=\"calls.png\"", "<th class=\"num\">truthfulness</th>",
+                "<td class=\"num\">n/a</td>");
+        assertThat(html.split("<img ", -1)).hasSize(3);
+
+        // Nothing at all to chart: no charts section.
+        Path none = Files.createDirectories(tmp.resolve("none"));
+        Files.writeString(none.resolve("summary.json"), """
+                {"method": "cot", "dataset": "nq-open", "n": 0, "metrics": {"nq-em": null}, "metrics_n": {"nq-em": 0},
+                 "calls_per_question": 0.0, "prompt_tokens_per_question": 0.0, "completion_tokens_per_question": 0.0,
+                 "wall_ms_per_question": 0.0, "critical_path_ms_per_question": 0.0, "parse_failures": 0}
+                """);
+        Path out2 = tmp.resolve("r4");
+        String empty = Files.readString(HtmlReport.write(List.of(none), out2));
+        assertThat(empty).doesNotContain("<img ").doesNotContain("<h2>Charts</h2>");
+        try (Stream<Path> files = Files.list(out2)) {
+            assertThat(files.filter(f -> f.toString().endsWith(".png"))).isEmpty();
+        }
+    }
+
+    @Test
+    void judgeAndSignalChartsAppearWhenThereIsData() throws IOException {
+        Path dir = ReportFixtures.run(tmp, "judged", "standard-rag", "{\"em\": 0.5}", false);
+        Files.writeString(dir.resolve("summary.json"), """
+                {"method": "standard-rag", "metrics": {"em": 0.5}, "judge": {"accuracy": 0.75, "parsed": 4},
+                 "signals": {"rounds": 2.5, "agreement": 0.8}}
+                """);
+        Path out = tmp.resolve("r5");
+        String html = Files.readString(HtmlReport.write(List.of(dir), out));
+        assertThat(out.resolve("judge.png")).exists();
+        assertThat(out.resolve("signals.png")).exists();
+        assertThat(html).contains("<img src=\"judge.png\"", "<img src=\"signals.png\"");
+    }
 }

@@ -86,6 +86,9 @@ class EvalRunnerTest {
         assertThat(s.at("/judge/incorrect").asInt()).isEqualTo(1);
         assertThat(s.at("/judge/unparseable").asInt()).isEqualTo(1);
         assertThat(s.at("/judge/accuracy").asDouble()).isEqualTo(0.5);
+        assertThat(s.at("/judge/parsed").asInt()).isEqualTo(2);
+        assertThat(s.at("/judge/n").asInt()).isEqualTo(3);
+        assertThat(s.at("/metrics_n/nq-em").asInt()).isEqualTo(3);
         assertThat(s.at("/signals/length").asDouble()).isEqualTo((5 + 5 + 6) / 3.0);
         // The judge's calls are traced but are the evaluation's, not the method's: a question costs its method 1 call.
         assertThat(s.get("calls_per_question").asDouble()).isEqualTo(1.0);
@@ -136,5 +139,33 @@ class EvalRunnerTest {
             assertThat(f.append(JSON.createObjectNode().put("id", "a"))).isFalse();
         }
         assertThat(Files.readAllLines(results)).containsExactly("{\"id\": \"a\", \"prediction\": \"x\"}", "{\"id\":\"b\"}");
+    }
+
+    @Test
+    void aJudgeWithNoParsedVerdictHasNoAccuracyAndAMetricOverNoQuestionIsNull() throws Exception {
+        EvalRunner.Spec spec = new EvalRunner.Spec(ECHO, "nq-open", nq(), 0, dir.resolve("out"), 1,
+                DatasetProfile.of("nq-open").withMetrics(List.of("nq-em", "substring:strict")), Map.of(), Map.of());
+        List<JsonNode> lines = List.of(
+                JSON.readTree("{\"id\": \"a\", \"prediction\": \"x\", \"gold\": [\"\"], \"wrong\": [],"
+                        + " \"judge\": {\"name\": \"crag\", \"outcome\": \"UNPARSEABLE\", \"unparseable_samples\": 1}}"),
+                JSON.readTree("{\"id\": \"b\", \"prediction\": \"y\", \"gold\": [\"\"], \"wrong\": [],"
+                        + " \"judge\": {\"name\": \"crag\", \"outcome\": \"UNPARSEABLE\", \"unparseable_samples\": 1}}"));
+        List<dev.veracity.eval.metrics.Metric> metrics = spec.profile().metrics().stream()
+                .map(dev.veracity.eval.metrics.Metrics::byName).toList();
+
+        JsonNode s = EvalRunner.summary(spec, lines, metrics, 0, "r", java.time.Instant.now());
+
+        assertThat(s.at("/judge/accuracy").isNull()).isTrue();
+        assertThat(s.at("/judge/parsed").asInt()).isZero();
+        assertThat(s.at("/judge/n").asInt()).isEqualTo(2);
+        assertThat(s.at("/judge/unparseable").asInt()).isEqualTo(2);
+        assertThat(s.at("/metrics_n/nq-em").asInt()).isEqualTo(2);
+        assertThat(s.at("/metrics/nq-em").isNumber()).isTrue();
+        assertThat(s.at("/metrics_n/substring:strict").asInt()).isEqualTo(2);
+
+        JsonNode none = EvalRunner.summary(spec, List.of(), metrics, 0, "r", java.time.Instant.now());
+        assertThat(none.at("/metrics/nq-em").isNull()).isTrue();
+        assertThat(none.at("/metrics_n/nq-em").asInt()).isZero();
+        assertThat(none.has("judge")).isFalse();
     }
 }

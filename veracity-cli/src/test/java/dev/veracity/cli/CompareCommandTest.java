@@ -1,0 +1,111 @@
+package dev.veracity.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+class CompareCommandTest {
+
+    @TempDir
+    Path dir;
+
+    private String out;
+    private String err;
+
+    private int compare(String... args) {
+        StringWriter o = new StringWriter();
+        StringWriter e = new StringWriter();
+        CommandLine cl = VeracityCli.commandLine();
+        cl.setOut(new PrintWriter(o));
+        cl.setErr(new PrintWriter(e));
+        String[] all = new String[args.length + 1];
+        all[0] = "compare";
+        System.arraycopy(args, 0, all, 1, args.length);
+        int code = cl.execute(all);
+        out = o.toString();
+        err = e.toString();
+        return code;
+    }
+
+    /** A run folder as eval writes it: two nq-open questions, the first right. */
+    private Path run(String name, String method, String dataset, boolean judged) throws Exception {
+        Path d = Files.createDirectories(dir.resolve(name));
+        String judge = judged ? ", \"judge\": {\"name\": \"crag\", \"outcome\": \"UNPARSEABLE\"}" : "";
+        Files.writeString(d.resolve("summary.json"), """
+                {"method": "%s", "dataset": "%s", "n": 2, "metrics": {"nq-em": 0.5}, "metrics_n": {"nq-em": 2},
+                 "calls_per_question": 1.5, "prompt_tokens_per_question": 100.0, "completion_tokens_per_question": 20.0,
+                 "wall_ms_per_question": 1500.0, "critical_path_ms_per_question": 1500.0, "parse_failures": 1}
+                """.formatted(method, dataset));
+        Files.writeString(d.resolve("results.jsonl"), """
+                {"id": "a", "prediction": "Paris", "gold": ["Paris"], "wrong": [], "metrics": {"nq-em": 1.0}, "calls": 1%s}
+                {"id": "b", "prediction": "Milan", "gold": ["Rome"], "wrong": [], "metrics": {"nq-em": 0.0}, "calls": 2%s}
+                """.formatted(judge, judge));
+        return d;
+    }
+
+    @Test
+    void printsOneRowPerRunWithIntervals() throws Exception {
+        Path a = run("run-a", "no-rag", "nq-open", false);
+        Path b = run("run-b", "cot-sc", "nq-open", true);
+        assertThat(compare(a.toString(), b.toString())).isZero();
+        List<String> lines = out.lines().toList();
+        assertThat(lines.getFirst()).startsWith("Dataset nq-open").contains("1000 resamples").contains("seed");
+        assertThat(lines.get(1)).contains("nq-em").contains("judge").contains("calls/q");
+        assertThat(lines).anySatisfy(l -> assertThat(l).startsWith("run-a").contains("no-rag")
+                .contains("0.500 [0.000, 1.000] n=2").contains("1.50").contains("120.0").contains("1.50"));
+        assertThat(lines).anySatisfy(l -> assertThat(l).startsWith("run-b").contains("n/a (0 of 2 parsed)"));
+        assertThat(err).isEmpty();
+    }
+
+    @Test
+    void otherFormatsAndResamples() throws Exception {
+        Path a = run("run-a", "no-rag", "nq-open", false);
+        Path b = run("run-b", "standard-rag", "ramdocs", false);
+        assertThat(compare("--format", "csv", a.toString(), b.toString())).isZero();
+        List<String> csv = out.lines().toList();
+        assertThat(csv).hasSize(3);
+        assertThat(csv.getFirst()).startsWith("dataset,run,method,questions,nq-em,nq-em.lo,nq-em.hi,nq-em.n");
+        assertThat(csv.get(2)).startsWith("ramdocs,run-b,standard-rag,2,0.5,");
+
+        assertThat(compare("--format", "markdown", a.toString(), b.toString())).isZero();
+        assertThat(out).contains("### Dataset nq-open").contains("### Dataset ramdocs").contains("| --- | --- | ---: |");
+
+        assertThat(compare("--format", "json", "--resamples", "200", a.toString())).isZero();
+        JsonNode json = new ObjectMapper().readTree(out);
+        assertThat(json.at("/bootstrap/resamples").asInt()).isEqualTo(200);
+        assertThat(json.at("/tables/0/rows/0/metrics/nq-em/n").asInt()).isEqualTo(2);
+
+        assertThat(compare("--format", "xml", a.toString())).isEqualTo(2);
+        assertThat(err.strip()).isEqualTo("veracity compare: --format must be text, csv, json or markdown, got 'xml'");
+    }
+
+    @Test
+    void aMissingOrMalformedRunFolderIsOneLineAndExitTwo() throws Exception {
+        Path a = run("run-a", "no-rag", "nq-open", false);
+        Path missing = dir.resolve("nowhere");
+        assertThat(compare(a.toString(), missing.toString())).isEqualTo(2);
+        assertThat(err.lines().toList()).hasSize(1);
+        assertThat(err).startsWith("veracity compare: ").contains(missing.toString()).doesNotContain("Exception");
+        assertThat(out).isEmpty();
+
+        Path bad = Files.createDirectories(dir.resolve("bad"));
+        Files.writeString(bad.resolve("summary.json"), "{\"method\": ");
+        assertThat(compare(bad.toString())).isEqualTo(2);
+        assertThat(err.lines().toList()).hasSize(1);
+        assertThat(err).contains(bad.toString()).doesNotContain("\tat ");
+
+        Path noSummary = Files.createDirectories(dir.resolve("empty"));
+        assertThat(compare(noSummary.toString())).isEqualTo(2);
+        assertThat(err.lines().toList()).hasSize(1);
+        assertThat(err).contains(noSummary.toString());
+    }
+}
