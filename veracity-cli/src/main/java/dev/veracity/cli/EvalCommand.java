@@ -119,7 +119,7 @@ final class EvalCommand implements Callable<Integer> {
             throw new IllegalArgumentException("method " + method + " searches: build an index with ./veracity index and"
                     + " pass --index DIR");
         }
-        Datasets.byName(dataset);
+        dataset = Datasets.spec(dataset).name(); // an alias runs, is scored and is prompted as its dataset
         if (!Files.isRegularFile(data)) {
             throw new IllegalArgumentException("no dataset file at " + data);
         }
