@@ -79,6 +79,8 @@ final class AskCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         QaMethod m = Methods.byName(method);
+        // checked against the method's declaration before any work
+        Map<String, String> resolved = m.spec().resolve(options).values();
         if (docs != null && index != null) {
             throw new IllegalArgumentException("give documents with --docs or --index, not both");
         }
@@ -117,7 +119,7 @@ final class AskCommand implements Callable<Integer> {
                         VerifyCommand.cut(d.titled(), 110));
             }
             MethodContext ctx = new MethodContext(stack.client, CallContext.of(run, "ask", m.name()), "", multiAnswer,
-                    options, retriever, embedder);
+                    resolved, retriever, embedder);
             answer = m.answer(prepared.item(), ctx);
         }
         double seconds = (System.nanoTime() - t0) / 1e9;

@@ -30,7 +30,10 @@ import me.tongfei.progressbar.ProgressBarBuilder;
 import me.tongfei.progressbar.ProgressBarStyle;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
 /** {@code ./veracity eval}: a method over a dataset, resumable, with the dataset's official metrics. */
 @Command(name = "eval", mixinStandardHelpOptions = true,
@@ -49,8 +52,18 @@ final class EvalCommand implements Callable<Integer> {
     @Option(names = "--data", required = true, paramLabel = "FILE", description = "The dataset file (its release format).")
     Path data;
 
-    @Option(names = "--limit", defaultValue = "0", paramLabel = "N", description = "Only the first N questions (0 = all).")
     int limit;
+
+    @Spec
+    CommandSpec commandSpec;
+
+    @Option(names = "--limit", defaultValue = "0", paramLabel = "N", description = "Only the first N questions (0 = all).")
+    void limit(int n) {
+        if (n < 0) {
+            throw new ParameterException(commandSpec.commandLine(), "--limit must be >= 0, was " + n);
+        }
+        limit = n;
+    }
 
     @Option(names = "--out", required = true, paramLabel = "DIR",
             description = "Output folder: results.jsonl, summary.json, traces.db.")
@@ -108,11 +121,13 @@ final class EvalCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         QaMethod m = Methods.byName(method);
+        // Checked against the method's declaration before anything runs; the method and the run see the resolved map.
+        Map<String, String> resolved = m.spec().resolve(options).values();
         if (m.usesRetriever() && index == null) {
             throw new IllegalArgumentException("method " + method + " searches: build an index with ./veracity index and"
                     + " pass --index DIR");
         }
-        Datasets.byName(dataset);
+        dataset = Datasets.spec(dataset).name(); // an alias runs, is scored and is prompted as its dataset
         if (!Files.isRegularFile(data)) {
             throw new IllegalArgumentException("no dataset file at " + data);
         }
@@ -156,8 +171,9 @@ final class EvalCommand implements Callable<Integer> {
                         : DocumentSource.index(retriever, index.toAbsolutePath().normalize(),
                                 searchIndex.metadata().corpusSha256(), k, searchMode);
                 EvalRunner.Spec spec = new EvalRunner.Spec(m, dataset, data, limit, out,
-                        questionsAtOnce != null ? questionsAtOnce : cfg.concurrency(), profile, options,
-                        EvalRunner.labels("model", cfg.model(), "llm_base_url", cfg.llmBaseUrl()),
+                        questionsAtOnce != null ? questionsAtOnce : cfg.concurrency(), profile, resolved,
+                        EvalRunner.labels("model", cfg.model(), "llm_base_url", cfg.llmBaseUrl(),
+                                "method_options", resolved.toString()),
                         retriever, embedder, judge, documents);
                 outcome = EvalRunner.run(spec, stack.client, traces, traceRun, p -> {
                     bar.maxHint(p.total());

@@ -6,8 +6,8 @@ import picocli.CommandLine.Command;
 /** The {@code ./veracity} command line. */
 @Command(name = "veracity", mixinStandardHelpOptions = true, version = "Veracity 0.1.0",
         description = "Trustworthy retrieval-augmented answers: multi-agent methods against hallucination.",
-        subcommands = {DemoCommand.class, AskCommand.class, EvalCommand.class, ScoreCommand.class, ReportCommand.class,
-                CompareCommand.class, VerifyCommand.class,
+        subcommands = {DemoCommand.class, AskCommand.class, EvalCommand.class, MethodsCommand.class, ScoreCommand.class,
+                ReportCommand.class, CompareCommand.class, VerifyCommand.class,
                 IndexCommand.class, SearchCommand.class, ServeRetrievalCommand.class, SimCommand.class,
                 BenchCommand.class,
                 TracesCommand.class, RamdocsCommand.class,

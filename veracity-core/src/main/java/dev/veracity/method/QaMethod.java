@@ -14,6 +14,14 @@ public interface QaMethod {
     String name();
 
     /**
+     * The method's declaration: description, paper section and typed options. Front ends validate
+     * {@code --option}s against it before the first model call; the default declares no options.
+     */
+    default MethodSpec spec() {
+        return MethodSpec.named(name());
+    }
+
+    /**
      * Answers one question. Model output is untrusted: a reply the method cannot parse becomes a recorded parse
      * failure in the answer, not an exception. Exceptions are for calls that failed for good
      * ({@link dev.veracity.llm.LlmException}).

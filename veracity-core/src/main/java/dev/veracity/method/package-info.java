@@ -1,7 +1,9 @@
 /**
  * The method SPI: a {@link dev.veracity.method.QaMethod} answers a {@link dev.veracity.qa.QaItem} through a
  * {@link dev.veracity.method.MethodContext} (model client, trace context, task shape, options) and returns a
- * {@link dev.veracity.method.MethodAnswer}. Prompts are kept verbatim as resources
+ * {@link dev.veracity.method.MethodAnswer}. Each method declares itself in a {@link dev.veracity.method.MethodSpec}
+ * (description, paper section, typed {@link dev.veracity.method.OptionSpec}s); options given on the command line
+ * are resolved against it once into {@link dev.veracity.method.MethodOptions}. Prompts are kept verbatim as resources
  * ({@link dev.veracity.method.PromptTemplate}).
  */
 package dev.veracity.method;

@@ -1,5 +1,6 @@
 package dev.veracity.methods;
 
+import dev.veracity.method.MethodSpec;
 import dev.veracity.method.QaMethod;
 import dev.veracity.methods.baseline.ChainOfThought;
 import dev.veracity.methods.baseline.ChainOfThoughtSelfConsistency;
@@ -11,11 +12,16 @@ import dev.veracity.methods.madam.baseline.AstuteRag;
 import dev.veracity.methods.madam.baseline.SelfReflection;
 import dev.veracity.methods.madam.baseline.SpeculativeRag;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
 
-/** The methods by command-line name. */
+/**
+ * The methods by command-line name. Each method declares itself ({@link QaMethod#spec()}: description, paper
+ * section, typed options); this registry only lists them, and every front end ({@code eval}, {@code methods})
+ * reads the declarations from here.
+ */
 public final class Methods {
 
     private static final Map<String, Supplier<QaMethod>> ALL = new LinkedHashMap<>();
@@ -37,6 +43,16 @@ public final class Methods {
 
     public static Set<String> names() {
         return ALL.keySet();
+    }
+
+    /** Every method's declaration, in listing order. */
+    public static List<MethodSpec> specs() {
+        return ALL.values().stream().map(s -> s.get().spec()).toList();
+    }
+
+    /** The declaration of the method of that name; an unknown name is an error that lists the known ones. */
+    public static MethodSpec spec(String name) {
+        return byName(name).spec();
     }
 
     /** The method of that name; an unknown name is an error that lists the known ones. */

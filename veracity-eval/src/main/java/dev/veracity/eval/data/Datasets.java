@@ -6,66 +6,108 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.function.Supplier;
 import java.util.stream.Stream;
 
 /**
- * The registry of dataset loaders by name.
+ * The registry of datasets: every name and alias, its loader, its official metrics, whether answers are sets and
+ * whether records carry their own documents ({@link DatasetSpec}). {@link dev.veracity.eval.run.DatasetProfile}
+ * reads the metrics from here, so an alias is scored as its dataset.
  *
  * <pre>{@code
  * try (Stream<QaItem> items = Datasets.stream("crag", Path.of("dev_data.jsonl.bz2"))) { ... }
  * List<QaItem> all = Datasets.byName("ramdocs").load(Path.of("RAMDocs_test.jsonl"));
  * }</pre>
  *
- * Names (case-insensitive; {@code _} and {@code -} are the same):
- * {@code ramdocs}, {@code faitheval}, {@code ambigdocs}, {@code hotpotqa}, {@code 2wikimultihopqa}
- * (alias {@code 2wiki}), {@code musique} (all records), {@code musique-answerable} (answerable only),
- * {@code nq-open} (alias {@code nq}), {@code triviaqa}, {@code popqa}, {@code crag} (pages as text),
- * {@code crag-snippets} (snippets only), {@code fever}, {@code ragtruth}. Each loader's class comment lists the
- * fields it reads.
+ * Names are case-insensitive, {@code _} and {@code -} the same. Each loader's class comment lists the fields it
+ * reads.
  */
 public final class Datasets {
 
-    private static final Map<String, Supplier<DatasetLoader>> LOADERS = new LinkedHashMap<>();
-    private static final Map<String, String> ALIASES = Map.of("2wiki", "2wikimultihopqa", "nq", "nq-open",
-            "nqopen", "nq-open", "hotpot", "hotpotqa", "musique-ans", "musique-answerable");
+    private static final List<String> EM_F1 = List.of("em", "f1");
+    private static final Map<String, DatasetSpec> SPECS = new LinkedHashMap<>();
+    private static final Map<String, String> NAMES = new LinkedHashMap<>();
 
     static {
-        LOADERS.put("ramdocs", RamDocsLoader::new);
-        LOADERS.put("faitheval", FaithEvalLoader::new);
-        LOADERS.put("ambigdocs", AmbigDocsLoader::new);
-        LOADERS.put("hotpotqa", () -> new HotpotLoader("hotpotqa"));
-        LOADERS.put("2wikimultihopqa", () -> new HotpotLoader("2wikimultihopqa"));
-        LOADERS.put("musique", () -> new MusiqueLoader("musique", false));
-        LOADERS.put("musique-answerable", () -> new MusiqueLoader("musique-answerable", true));
-        LOADERS.put("nq-open", NqOpenLoader::new);
-        LOADERS.put("triviaqa", TriviaQaLoader::new);
-        LOADERS.put("popqa", PopQaLoader::new);
-        LOADERS.put("crag", () -> new CragLoader("crag", true));
-        LOADERS.put("crag-snippets", () -> new CragLoader("crag-snippets", false));
-        LOADERS.put("fever", FeverLoader::new);
-        LOADERS.put("ragtruth", RagTruthLoader::new);
+        add(new DatasetSpec("ramdocs", List.of(), List.of("strict-multi"), true, true,
+                "RAMDocs JSONL (MADAM-RAG)", RamDocsLoader::new));
+        add(new DatasetSpec("faitheval", List.of(), List.of("strict-multi"), true, true,
+                "FaithEval JSON/JSONL", FaithEvalLoader::new));
+        add(new DatasetSpec("ambigdocs", List.of(), List.of("strict-multi"), true, true,
+                "AmbigDocs JSON", AmbigDocsLoader::new));
+        add(new DatasetSpec("hotpotqa", List.of("hotpot"), EM_F1, false, true,
+                "HotpotQA dev (official or simplified)", () -> new HotpotLoader("hotpotqa")));
+        add(new DatasetSpec("2wikimultihopqa", List.of("2wiki"), EM_F1, false, true,
+                "2WikiMultihopQA dev JSON", () -> new HotpotLoader("2wikimultihopqa")));
+        add(new DatasetSpec("musique", List.of(), List.of("musique-em", "musique-f1"), false, true,
+                "MuSiQue JSONL, every record", () -> new MusiqueLoader("musique", false)));
+        add(new DatasetSpec("musique-answerable", List.of("musique-ans"), List.of("musique-em", "musique-f1"), false,
+                true, "MuSiQue JSONL, answerable records only", () -> new MusiqueLoader("musique-answerable", true)));
+        add(new DatasetSpec("nq-open", List.of("nq", "nqopen"), List.of("nq-em", "substring"), false, false,
+                "NQ-open JSONL (closed book or with an index)", NqOpenLoader::new));
+        add(new DatasetSpec("triviaqa", List.of("trivia"), List.of("triviaqa-em", "triviaqa-f1"), false, true,
+                "TriviaQA JSON (Data wrapper)", TriviaQaLoader::new));
+        add(new DatasetSpec("popqa", List.of(), List.of("substring"), false, false,
+                "PopQA TSV/JSON", PopQaLoader::new));
+        add(new DatasetSpec("crag", List.of(), List.of("truthfulness", "em"), false, true,
+                "CRAG JSONL, web pages as text", () -> new CragLoader("crag", true)));
+        add(new DatasetSpec("crag-snippets", List.of(), List.of("truthfulness", "em"), false, true,
+                "CRAG JSONL, page snippets only", () -> new CragLoader("crag-snippets", false)));
+        add(new DatasetSpec("fever", List.of(), List.of("fever-acc"), false, false,
+                "FEVER JSONL", FeverLoader::new));
+        add(new DatasetSpec("ragtruth", List.of(), EM_F1, false, true,
+                "RAGTruth JSONL", RagTruthLoader::new));
+        add(new DatasetSpec("flashrag", List.of("jsonl"), EM_F1, false, false,
+                "FlashRAG dataset JSONL (id, question, golden_answers, metadata; optional documents)",
+                FlashRagLoader::new));
+    }
+
+    private static void add(DatasetSpec spec) {
+        SPECS.put(spec.name(), spec);
+        NAMES.put(spec.name(), spec.name());
+        for (String a : spec.aliases()) {
+            if (NAMES.put(key(a), spec.name()) != null) {
+                throw new IllegalStateException("dataset name " + a + " registered twice");
+            }
+        }
+    }
+
+    private static String key(String name) {
+        return name == null ? "" : name.trim().toLowerCase(Locale.ROOT).replace('_', '-');
     }
 
     private Datasets() {
     }
 
-    /** The loader for a dataset name; IllegalArgumentException listing the names when unknown. */
-    public static DatasetLoader byName(String name) {
-        String key = name == null ? "" : name.trim().toLowerCase(Locale.ROOT).replace('_', '-');
-        key = ALIASES.getOrDefault(key, key);
-        Supplier<DatasetLoader> s = LOADERS.get(key);
-        if (s == null) {
-            throw new IllegalArgumentException("unknown dataset \"" + name + "\"; known: " + names());
+    /** The declaration of a dataset by name or alias; IllegalArgumentException listing the names when unknown. */
+    public static DatasetSpec spec(String name) {
+        String canonical = NAMES.get(key(name));
+        if (canonical == null) {
+            throw new IllegalArgumentException("unknown dataset \"" + name + "\"; known: " + String.join(", ", names())
+                    + " (aliases: " + aliases() + ")");
         }
-        return s.get();
+        return SPECS.get(canonical);
     }
 
-    /** The registered names, in a fixed order. */
+    /** Every dataset's declaration, in a fixed order. */
+    public static List<DatasetSpec> specs() {
+        return List.copyOf(SPECS.values());
+    }
+
+    /** The loader for a dataset name or alias; IllegalArgumentException listing the names when unknown. */
+    public static DatasetLoader byName(String name) {
+        return spec(name).loader().get();
+    }
+
+    /** The canonical names, in a fixed order. */
     public static List<String> names() {
-        return List.copyOf(LOADERS.keySet());
+        return List.copyOf(SPECS.keySet());
     }
 
+    /** Every alias with its dataset, e.g. {@code nq=nq-open}. */
+    private static String aliases() {
+        return NAMES.entrySet().stream().filter(e -> !e.getKey().equals(e.getValue()))
+                .map(e -> e.getKey() + "=" + e.getValue()).collect(java.util.stream.Collectors.joining(", "));
+    }
     /** The items of a file read by the named dataset's loader (close the stream). */
     public static Stream<QaItem> stream(String name, Path file) {
         return byName(name).stream(file);

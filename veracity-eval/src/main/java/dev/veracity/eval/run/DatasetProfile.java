@@ -1,7 +1,8 @@
 package dev.veracity.eval.run;
 
+import dev.veracity.eval.data.DatasetSpec;
+import dev.veracity.eval.data.Datasets;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * How a dataset is scored and answered: its default metrics (those of its official script) and whether it
@@ -13,18 +14,13 @@ import java.util.Locale;
  */
 public record DatasetProfile(List<String> metrics, boolean multiAnswer) {
 
+    /**
+     * The profile of a dataset name or alias, from its declaration in {@link Datasets} (so {@code nq} is scored as
+     * {@code nq-open}); an unknown name is an IllegalArgumentException that lists the known ones.
+     */
     public static DatasetProfile of(String dataset) {
-        return switch (dataset.toLowerCase(Locale.ROOT)) {
-            case "ramdocs", "ambigdocs", "faitheval" -> new DatasetProfile(List.of("strict-multi"), true);
-            case "hotpotqa", "2wikimultihopqa" -> new DatasetProfile(List.of("em", "f1"), false);
-            case "musique" -> new DatasetProfile(List.of("musique-em", "musique-f1"), false);
-            case "nq-open" -> new DatasetProfile(List.of("nq-em", "substring"), false);
-            case "triviaqa" -> new DatasetProfile(List.of("triviaqa-em", "triviaqa-f1"), false);
-            case "popqa" -> new DatasetProfile(List.of("substring"), false);
-            case "fever" -> new DatasetProfile(List.of("fever-acc"), false);
-            case "crag" -> new DatasetProfile(List.of("truthfulness", "em"), false);
-            default -> new DatasetProfile(List.of("em", "f1"), false);
-        };
+        DatasetSpec spec = Datasets.spec(dataset);
+        return new DatasetProfile(spec.metrics(), spec.multiAnswer());
     }
 
     public DatasetProfile withMetrics(List<String> names) {

@@ -4,6 +4,8 @@ import dev.veracity.llm.Completion;
 import dev.veracity.llm.LlmRequest;
 import dev.veracity.method.MethodAnswer;
 import dev.veracity.method.MethodContext;
+import dev.veracity.method.OptionSpec;
+import dev.veracity.method.MethodSpec;
 import dev.veracity.method.QaMethod;
 import dev.veracity.qa.QaItem;
 import java.util.List;
@@ -16,6 +18,11 @@ import java.util.Optional;
  */
 public final class ChainOfThought implements QaMethod {
 
+    /** The declaration {@code eval} and {@code methods} read. */
+    public static final MethodSpec SPEC = new MethodSpec("cot",
+            "Closed-book chain of thought with the dataset's few-shot prompt, greedy.", "Reasoning Court",
+            "App. B.2", List.of(OptionSpec.integer("max-tokens", 256, "output limit per call")));
+
     /** Closed book: answers from the question alone. */
     @Override
     public boolean needsDocuments() {
@@ -24,12 +31,17 @@ public final class ChainOfThought implements QaMethod {
 
     @Override
     public String name() {
-        return "cot";
+        return SPEC.name();
+    }
+
+    @Override
+    public MethodSpec spec() {
+        return SPEC;
     }
 
     @Override
     public MethodAnswer answer(QaItem item, MethodContext ctx) {
-        LlmRequest request = request(item, ctx).temperature(0.0).build();
+        LlmRequest request = request(item, ctx, SPEC.resolve(ctx.options()).intValue("max-tokens")).temperature(0.0).build();
         Completion sample = ctx.llm().call(ctx.role("reasoner", 0), request).first();
         String out = sample.text();
         Optional<String> answer = ShortAnswer.afterAnswerLine(out);
@@ -38,8 +50,8 @@ public final class ChainOfThought implements QaMethod {
                 .withRaw(out));
     }
 
-    static LlmRequest.Builder request(QaItem item, MethodContext ctx) {
+    static LlmRequest.Builder request(QaItem item, MethodContext ctx, int maxTokens) {
         String prompt = BaselinePrompts.cotFor(ctx.dataset()).fill(Map.of("question", item.question()));
-        return LlmRequest.completion(prompt).stop(BaselinePrompts.COT_STOPS).maxTokens(ctx.intOption("max-tokens", 256));
+        return LlmRequest.completion(prompt).stop(BaselinePrompts.COT_STOPS).maxTokens(maxTokens);
     }
 }

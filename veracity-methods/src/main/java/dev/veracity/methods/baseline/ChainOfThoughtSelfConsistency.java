@@ -4,6 +4,9 @@ import dev.veracity.llm.Completion;
 import dev.veracity.llm.LlmRequest;
 import dev.veracity.method.MethodAnswer;
 import dev.veracity.method.MethodContext;
+import dev.veracity.method.MethodOptions;
+import dev.veracity.method.OptionSpec;
+import dev.veracity.method.MethodSpec;
 import dev.veracity.method.QaMethod;
 import dev.veracity.qa.AnswerNormalizer;
 import dev.veracity.qa.QaItem;
@@ -22,6 +25,14 @@ import java.util.Optional;
  */
 public final class ChainOfThoughtSelfConsistency implements QaMethod {
 
+    /** The declaration {@code eval} and {@code methods} read. */
+    public static final MethodSpec SPEC = new MethodSpec("cot-sc",
+            "k chain-of-thought samples, majority over normalised answers.", "Reasoning Court",
+            "Section 4.1, App. B.2", List.of(
+                    OptionSpec.integer("k", 21, "samples"),
+                    OptionSpec.decimal("temperature", 0.7, "sampling temperature"),
+                    OptionSpec.integer("max-tokens", 256, "output limit per sample")));
+
     /** Closed book: answers from the question alone. */
     @Override
     public boolean needsDocuments() {
@@ -30,14 +41,20 @@ public final class ChainOfThoughtSelfConsistency implements QaMethod {
 
     @Override
     public String name() {
-        return "cot-sc";
+        return SPEC.name();
+    }
+
+    @Override
+    public MethodSpec spec() {
+        return SPEC;
     }
 
     @Override
     public MethodAnswer answer(QaItem item, MethodContext ctx) {
-        int k = ctx.intOption("k", 21);
-        double temperature = ctx.doubleOption("temperature", 0.7);
-        LlmRequest request = ChainOfThought.request(item, ctx).temperature(temperature).n(k).build();
+        MethodOptions o = SPEC.resolve(ctx.options());
+        int k = o.intValue("k");
+        double temperature = o.doubleValue("temperature");
+        LlmRequest request = ChainOfThought.request(item, ctx, o.intValue("max-tokens")).temperature(temperature).n(k).build();
         List<Completion> samples = ctx.llm().call(ctx.role("reasoner", 0), request).completions();
 
         Map<String, Integer> votes = new LinkedHashMap<>();

@@ -4,6 +4,8 @@ import dev.veracity.llm.Completion;
 import dev.veracity.llm.LlmRequest;
 import dev.veracity.method.MethodAnswer;
 import dev.veracity.method.MethodContext;
+import dev.veracity.method.OptionSpec;
+import dev.veracity.method.MethodSpec;
 import dev.veracity.method.QaMethod;
 import dev.veracity.methods.madam.AggregatorOutput;
 import dev.veracity.qa.AnswerSetParser;
@@ -17,6 +19,12 @@ import java.util.Map;
  */
 public final class NoRag implements QaMethod {
 
+    /** The declaration {@code eval} and {@code methods} read. */
+    public static final MethodSpec SPEC = new MethodSpec("no-rag",
+            "Closed book: the question alone, greedy.", "MADAM-RAG / Reasoning Court",
+            "MADAM-RAG App. E (No RAG, multi-answer); Reasoning Court App. B.1 (standard prompting)",
+            List.of(OptionSpec.integer("max-tokens", 512, "output limit per call")));
+
     /** Closed book: answers from the question alone. */
     @Override
     public boolean needsDocuments() {
@@ -25,14 +33,19 @@ public final class NoRag implements QaMethod {
 
     @Override
     public String name() {
-        return "no-rag";
+        return SPEC.name();
+    }
+
+    @Override
+    public MethodSpec spec() {
+        return SPEC;
     }
 
     @Override
     public MethodAnswer answer(QaItem item, MethodContext ctx) {
         String prompt = (ctx.multiAnswer() ? BaselinePrompts.NO_RAG_MULTI : BaselinePrompts.STANDARD_SINGLE)
                 .fill(Map.of("question", item.question()));
-        LlmRequest request = LlmRequest.user(prompt).temperature(0.0).maxTokens(ctx.intOption("max-tokens", 512)).build();
+        LlmRequest request = LlmRequest.user(prompt).temperature(0.0).maxTokens(SPEC.resolve(ctx.options()).intValue("max-tokens")).build();
         Completion sample = ctx.llm().call(ctx.role("answerer", 0), request).first();
         return ShortAnswer.markIfUnparsed(ctx, request, sample, read(sample.text(), ctx));
     }

@@ -4,6 +4,8 @@ import dev.veracity.llm.Completion;
 import dev.veracity.llm.LlmRequest;
 import dev.veracity.method.MethodAnswer;
 import dev.veracity.method.MethodContext;
+import dev.veracity.method.OptionSpec;
+import dev.veracity.method.MethodSpec;
 import dev.veracity.method.QaMethod;
 import dev.veracity.methods.madam.AggregatorOutputParser;
 import dev.veracity.qa.Document;
@@ -19,9 +21,20 @@ import java.util.Map;
  */
 public final class StandardRag implements QaMethod {
 
+    /** The declaration {@code eval} and {@code methods} read. */
+    public static final MethodSpec SPEC = new MethodSpec("standard-rag",
+            "Every document concatenated into one prompt, greedy.", "MADAM-RAG / Reasoning Court",
+            "MADAM-RAG App. E (Concatenated Prompt, multi-answer); Reasoning Court App. B.1",
+            List.of(OptionSpec.integer("max-tokens", 1024, "output limit per call")));
+
     @Override
     public String name() {
-        return "standard-rag";
+        return SPEC.name();
+    }
+
+    @Override
+    public MethodSpec spec() {
+        return SPEC;
     }
 
     @Override
@@ -30,7 +43,7 @@ public final class StandardRag implements QaMethod {
         String prompt = ctx.multiAnswer()
                 ? BaselinePrompts.CONCATENATED.fill(Map.of("question", item.question(), "documents list", docs))
                 : BaselinePrompts.STANDARD_RAG_SINGLE.fill(Map.of("question", item.question(), "documents", docs));
-        LlmRequest request = LlmRequest.user(prompt).temperature(0.0).maxTokens(ctx.intOption("max-tokens", 1024)).build();
+        LlmRequest request = LlmRequest.user(prompt).temperature(0.0).maxTokens(SPEC.resolve(ctx.options()).intValue("max-tokens")).build();
         Completion out = ctx.llm().call(ctx.role("answerer", 0), request).first();
         // multi-answer: the aggregator's answer extraction (the first unquoted marker, never one copied from a document)
         MethodAnswer answer = ctx.multiAnswer()

@@ -2,6 +2,7 @@ package dev.veracity.methods.march;
 
 import dev.veracity.method.MethodAnswer;
 import dev.veracity.method.MethodContext;
+import dev.veracity.method.MethodSpec;
 import dev.veracity.method.QaMethod;
 import dev.veracity.qa.QaItem;
 import java.util.ArrayList;
@@ -24,6 +25,11 @@ import java.util.function.Consumer;
 public final class MarchMethod implements QaMethod {
 
     public static final String NAME = "march";
+
+    /** The declaration {@code eval} and {@code methods} read; the options are {@link MarchSettings#OPTIONS}. */
+    public static final MethodSpec SPEC = new MethodSpec(NAME,
+            "Solver -> Proposer -> Checker: the answer's claims verified against the documents, blind to the response.",
+            "MARCH", "Section 2, prompts of App. A", MarchSettings.OPTIONS);
     public static final String ABSTENTION = "I don't know";
 
     private final Consumer<MarchOutcome> listener;
@@ -41,6 +47,11 @@ public final class MarchMethod implements QaMethod {
     @Override
     public String name() {
         return NAME;
+    }
+
+    @Override
+    public MethodSpec spec() {
+        return SPEC;
     }
 
     @Override

@@ -1,12 +1,13 @@
 package dev.veracity.methods.march;
 
-import java.util.Locale;
+import dev.veracity.method.MethodOptions;
+import dev.veracity.method.OptionSpec;
+import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.TreeSet;
 
 /**
- * MARCH's settings, from method options ({@code --option name=value}).
+ * MARCH's settings, from method options ({@code --option name=value}) declared in {@link #OPTIONS}, the one place
+ * their names, types and defaults are written.
  *
  * @param samples        Checker samples k, voted per question (default 3, as the authors sample)
  * @param minPairs       Proposer constraint "no fewer than k questions" of the Appendix B.4 analysis (default 0:
@@ -29,9 +30,26 @@ public record MarchSettings(int samples, int minPairs, int maxPairs, String matc
                             int regenerations, ZeroToleranceReward.Scalar scalar, double noClaimsReward,
                             Double unparseableReward) {
 
-    private static final Set<String> KNOWN = new TreeSet<>(Set.of("samples", "min-pairs", "max-pairs", "match",
-            "rel-tol", "claims", "temperature", "max-tokens", "policy", "r", "scalar", "no-claims-reward",
-            "unparseable-reward"));
+    /** The options of {@code march}, with their defaults. */
+    public static final List<OptionSpec> OPTIONS = List.of(
+            OptionSpec.integer("samples", 3, "Checker samples k, voted per question"),
+            OptionSpec.integer("min-pairs", 0, "Proposer: at least this many questions (App. B.4; 0 = A.2 as printed)"),
+            OptionSpec.integer("max-pairs", 10, "Proposer: at most this many questions"),
+            OptionSpec.choice("match", null, "answer matching (unset: authors, or typed with claims=typed)",
+                    "authors", "strict", "typed"),
+            OptionSpec.decimal("rel-tol", 1e-6, "relative tolerance of the strict and typed matchers"),
+            OptionSpec.choice("claims", "numeric", "numeric claims (the paper) or typed claims (our extension)",
+                    "numeric", "typed"),
+            OptionSpec.decimal("temperature", 0.6, "sampling temperature of every agent (App. B.1)"),
+            OptionSpec.integer("max-tokens", 2048, "output limit per call"),
+            OptionSpec.choice("policy", "report", "on a failed verification: report it, abstain, or regenerate",
+                    "report", "abstain", "regenerate"),
+            OptionSpec.integer("r", 2, "most extra Solver samples under policy=regenerate"),
+            OptionSpec.choice("scalar", "penalty", "Zero-Tolerance Reward: penalty -1/0 (eq. 7) or incentive 0/1",
+                    "penalty", "incentive").withAlias("-1/0", "penalty").withAlias("0/1", "incentive"),
+            OptionSpec.decimal("no-claims-reward", 0.0, "reward when the Proposer finds nothing to ask"),
+            OptionSpec.optionalDecimal("unparseable-reward",
+                    "reward when the Proposer's output cannot be read (unset: the scalar's failure value)"));
 
     public MarchSettings {
         if (samples < 1) {
@@ -51,32 +69,22 @@ public record MarchSettings(int samples, int minPairs, int maxPairs, String matc
     }
 
     public static MarchSettings defaults() {
-        return new MarchSettings(3, 0, 10, "authors", 1e-6, false, 0.6, 2048, FailurePolicy.REPORT, 2,
-                ZeroToleranceReward.Scalar.PENALTY, 0.0, null);
+        return fromOptions(Map.of());
     }
 
     /** The defaults overridden by the options; an unknown option or a malformed value is an error naming it. */
     public static MarchSettings fromOptions(Map<String, String> options) {
-        Map<String, String> o = options == null ? Map.of() : options;
-        for (String k : o.keySet()) {
-            if (!KNOWN.contains(k)) {
-                throw new IllegalArgumentException("unknown march option '" + k + "'; known: " + String.join(", ", KNOWN));
-            }
-        }
-        MarchSettings d = defaults();
-        String claims = o.getOrDefault("claims", "numeric").toLowerCase(Locale.ROOT).strip();
-        if (!claims.equals("numeric") && !claims.equals("typed")) {
-            throw new IllegalArgumentException("option claims must be numeric or typed, was '" + claims + "'");
-        }
-        boolean typed = claims.equals("typed");
-        String scalar = o.getOrDefault("scalar", "penalty").toLowerCase(Locale.ROOT).strip();
-        return new MarchSettings(integer(o, "samples", d.samples()), integer(o, "min-pairs", d.minPairs()),
-                integer(o, "max-pairs", d.maxPairs()), o.getOrDefault("match", typed ? "typed" : d.match()),
-                decimal(o, "rel-tol", d.relTolerance()), typed, decimal(o, "temperature", d.temperature()),
-                integer(o, "max-tokens", d.maxTokens()), FailurePolicy.of(o.getOrDefault("policy", "report")),
-                integer(o, "r", d.regenerations()), ZeroToleranceReward.Scalar.of(scalar),
-                decimal(o, "no-claims-reward", d.noClaimsReward()),
-                o.containsKey("unparseable-reward") ? Double.valueOf(decimal(o, "unparseable-reward", 0)) : d.unparseableReward());
+        return of(MarchMethod.SPEC.resolve(options));
+    }
+
+    /** The settings of resolved options. */
+    static MarchSettings of(MethodOptions o) {
+        boolean typed = o.string("claims").equals("typed");
+        return new MarchSettings(o.intValue("samples"), o.intValue("min-pairs"), o.intValue("max-pairs"),
+                o.has("match") ? o.string("match") : typed ? "typed" : "authors", o.doubleValue("rel-tol"), typed,
+                o.doubleValue("temperature"), o.intValue("max-tokens"), FailurePolicy.of(o.string("policy")),
+                o.intValue("r"), ZeroToleranceReward.Scalar.of(o.string("scalar")), o.doubleValue("no-claims-reward"),
+                o.has("unparseable-reward") ? Double.valueOf(o.doubleValue("unparseable-reward")) : null);
     }
 
     public AnswerMatcher matcher() {
@@ -95,29 +103,5 @@ public record MarchSettings(int samples, int minPairs, int maxPairs, String matc
     public MarchSettings withSamples(int k) {
         return new MarchSettings(k, minPairs, maxPairs, match, relTolerance, typedClaims, temperature, maxTokens, policy,
                 regenerations, scalar, noClaimsReward, unparseableReward);
-    }
-
-    private static int integer(Map<String, String> o, String name, int dflt) {
-        String v = o.get(name);
-        if (v == null) {
-            return dflt;
-        }
-        try {
-            return Integer.parseInt(v.strip());
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("option " + name + " must be an integer, was '" + v + "'");
-        }
-    }
-
-    private static double decimal(Map<String, String> o, String name, double dflt) {
-        String v = o.get(name);
-        if (v == null) {
-            return dflt;
-        }
-        try {
-            return Double.parseDouble(v.strip());
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("option " + name + " must be a number, was '" + v + "'");
-        }
     }
 }

@@ -109,9 +109,9 @@ class MarchMethodTest {
 
     @Test
     void optionsAreValidated() {
-        assertThatThrownBy(() -> MarchSettings.fromOptions(Map.of("sample", "3"))).hasMessageContaining("unknown march option 'sample'");
+        assertThatThrownBy(() -> MarchSettings.fromOptions(Map.of("sample", "3"))).hasMessageContaining("unknown option 'sample' for method march");
         assertThatThrownBy(() -> MarchSettings.fromOptions(Map.of("samples", "0"))).hasMessageContaining("samples");
-        assertThatThrownBy(() -> MarchSettings.fromOptions(Map.of("policy", "retry"))).hasMessageContaining("report, abstain or regenerate");
+        assertThatThrownBy(() -> MarchSettings.fromOptions(Map.of("policy", "retry"))).hasMessageContaining("report, abstain, regenerate");
         assertThatThrownBy(() -> MarchSettings.fromOptions(Map.of("min-pairs", "x"))).hasMessageContaining("min-pairs");
         assertThatThrownBy(() -> MarchSettings.fromOptions(Map.of("match", "fuzzy"))).hasMessageContaining("match");
         MarchSettings s = MarchSettings.fromOptions(Map.of("claims", "typed", "scalar", "0/1"));

@@ -3,6 +3,9 @@ package dev.veracity.methods.madam.baseline;
 import dev.veracity.llm.LlmRequest;
 import dev.veracity.method.MethodAnswer;
 import dev.veracity.method.MethodContext;
+import dev.veracity.method.MethodOptions;
+import dev.veracity.method.OptionSpec;
+import dev.veracity.method.MethodSpec;
 import dev.veracity.methods.madam.AggregatorOutputParser;
 import dev.veracity.method.QaMethod;
 import dev.veracity.qa.Document;
@@ -26,15 +29,28 @@ import java.util.Map;
  */
 public final class AstuteRag implements QaMethod {
 
+    /** The declaration {@code eval} and {@code methods} read. */
+    public static final MethodSpec SPEC = new MethodSpec("astute-rag",
+            "Astute RAG: internal passage, source-aware consolidation, finalisation.", "MADAM-RAG",
+            "App. C (baselines), prompts of App. E", List.of(
+                    OptionSpec.integer("consolidations", 1, "consolidation calls (1 = Astute RAG's t = 2)"),
+                    OptionSpec.integer("max-tokens", 1024, "output limit per call")));
+
     @Override
     public String name() {
-        return "astute-rag";
+        return SPEC.name();
+    }
+
+    @Override
+    public MethodSpec spec() {
+        return SPEC;
     }
 
     @Override
     public MethodAnswer answer(QaItem item, MethodContext ctx) {
-        int consolidations = ctx.intOption("consolidations", 1);
-        int maxTokens = ctx.intOption("max-tokens", 1024);
+        MethodOptions o = SPEC.resolve(ctx.options());
+        int consolidations = o.intValue("consolidations");
+        int maxTokens = o.intValue("max-tokens");
         String internal = call(ctx, "generator", 0, maxTokens,
                 Prompts.ASTUTE_GENERATION.fill(Map.of("question", item.question())));
         String init = "Memorized Document 1: " + internal.strip() + "\n\n"

@@ -3,6 +3,9 @@ package dev.veracity.methods.madam.baseline;
 import dev.veracity.llm.LlmRequest;
 import dev.veracity.method.MethodAnswer;
 import dev.veracity.method.MethodContext;
+import dev.veracity.method.MethodOptions;
+import dev.veracity.method.OptionSpec;
+import dev.veracity.method.MethodSpec;
 import dev.veracity.methods.madam.AggregatorOutputParser;
 import dev.veracity.method.QaMethod;
 import dev.veracity.qa.Document;
@@ -18,15 +21,28 @@ import java.util.Map;
  */
 public final class SelfReflection implements QaMethod {
 
+    /** The declaration {@code eval} and {@code methods} read. */
+    public static final MethodSpec SPEC = new MethodSpec("self-reflection",
+            "One agent over all documents, then review and refine, greedy.", "MADAM-RAG",
+            "Section 5.1 (baselines), prompts of App. E", List.of(
+                    OptionSpec.integer("rounds", 2, "self-reflection rounds (review + refine)"),
+                    OptionSpec.integer("max-tokens", 512, "output limit per call")));
+
     @Override
     public String name() {
-        return "self-reflection";
+        return SPEC.name();
+    }
+
+    @Override
+    public MethodSpec spec() {
+        return SPEC;
     }
 
     @Override
     public MethodAnswer answer(QaItem item, MethodContext ctx) {
-        int rounds = ctx.intOption("rounds", 2);
-        int maxTokens = ctx.intOption("max-tokens", 512);
+        MethodOptions o = SPEC.resolve(ctx.options());
+        int rounds = o.intValue("rounds");
+        int maxTokens = o.intValue("max-tokens");
         String context = Prompts.documents(item.documents(), "Document");
         String answer = call(ctx, "initial", 0, maxTokens,
                 Prompts.SELF_INITIAL.fill(Map.of("question", item.question(), "context", context)));

@@ -4,6 +4,9 @@ import dev.veracity.concurrent.Parallel;
 import dev.veracity.llm.LlmRequest;
 import dev.veracity.method.MethodAnswer;
 import dev.veracity.method.MethodContext;
+import dev.veracity.method.MethodOptions;
+import dev.veracity.method.OptionSpec;
+import dev.veracity.method.MethodSpec;
 import dev.veracity.methods.madam.AggregatorOutputParser;
 import dev.veracity.method.QaMethod;
 import dev.veracity.qa.Document;
@@ -26,9 +29,23 @@ import java.util.stream.IntStream;
  */
 public final class SpeculativeRag implements QaMethod {
 
+    /** The declaration {@code eval} and {@code methods} read. */
+    public static final MethodSpec SPEC = new MethodSpec("speculative-rag",
+            "Drafts from document subsets (k-means over embeddings), one aggregator.", "MADAM-RAG",
+            "App. B (baselines), prompts of App. E", List.of(
+                    OptionSpec.integer("clusters", 2, "k-means clusters"),
+                    OptionSpec.integer("drafts", 5, "document subsets, one draft each"),
+                    OptionSpec.integer("seed", 0, "k-means and sampling seed"),
+                    OptionSpec.integer("max-tokens", 512, "output limit per call")));
+
     @Override
     public String name() {
-        return "speculative-rag";
+        return SPEC.name();
+    }
+
+    @Override
+    public MethodSpec spec() {
+        return SPEC;
     }
 
     @Override
@@ -38,10 +55,11 @@ public final class SpeculativeRag implements QaMethod {
 
     @Override
     public MethodAnswer answer(QaItem item, MethodContext ctx) {
-        int k = ctx.intOption("clusters", 2);
-        int m = ctx.intOption("drafts", 5);
-        long seed = ctx.intOption("seed", 0);
-        int maxTokens = ctx.intOption("max-tokens", 512);
+        MethodOptions o = SPEC.resolve(ctx.options());
+        int k = o.intValue("clusters");
+        int m = o.intValue("drafts");
+        long seed = o.intValue("seed");
+        int maxTokens = o.intValue("max-tokens");
         List<Document> docs = item.documents();
         List<List<Document>> subsets = subsets(docs, docs.isEmpty() ? new int[0]
                 : KMeans.cluster(ctx.requireEmbedder().embed(docs.stream().map(Document::text).toList()), k, seed),

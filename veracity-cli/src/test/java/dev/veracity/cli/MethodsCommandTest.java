@@ -1,0 +1,46 @@
+package dev.veracity.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.veracity.methods.Methods;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import org.junit.jupiter.api.Test;
+
+class MethodsCommandTest {
+
+    private String out;
+    private String err;
+
+    private int run(String... args) {
+        StringWriter o = new StringWriter();
+        StringWriter e = new StringWriter();
+        picocli.CommandLine cl = VeracityCli.commandLine();
+        cl.setOut(new PrintWriter(o));
+        cl.setErr(new PrintWriter(e));
+        int code = cl.execute(args);
+        out = o.toString();
+        err = e.toString();
+        return code;
+    }
+
+    @Test
+    void listsEveryMethodWithItsSectionAndOptions() {
+        assertThat(run("methods")).isEqualTo(0);
+        for (String name : Methods.names()) {
+            assertThat(out).contains(name + "  ");
+        }
+        assertThat(out).contains("implements: MADAM-RAG, Section 4")
+                .contains("rounds=3").contains("history=others")
+                .contains("k=21").contains("temperature=0.7")
+                .contains("policy=report").contains("samples=3");
+    }
+
+    @Test
+    void showsOneMethod() {
+        assertThat(run("methods", "cot-sc")).isEqualTo(0);
+        assertThat(out).startsWith("cot-sc  ").contains("k=21").doesNotContain("madam-rag");
+        assertThat(run("methods", "nope")).isEqualTo(2);
+        assertThat(err).contains("unknown method 'nope'").contains("madam-rag");
+    }
+}

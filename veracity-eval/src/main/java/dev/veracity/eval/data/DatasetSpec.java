@@ -1,0 +1,29 @@
+package dev.veracity.eval.data;
+
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Supplier;
+
+/**
+ * What the registry knows about one dataset, declared once in {@link Datasets}: its names, its loader and how it is
+ * scored.
+ *
+ * @param name         the canonical name, e.g. {@code nq-open}
+ * @param aliases      other names that mean the same dataset, e.g. {@code nq}, {@code nqopen}
+ * @param metrics      the official metrics, the first one the headline
+ * @param multiAnswer  answers are sets ("All Correct Answers: [...]"), scored against every gold and wrong answer
+ * @param hasDocuments its records carry their own documents (contexts); false for closed-book or retrieval sets
+ * @param description  one line: the release format
+ * @param loader       makes the loader
+ */
+public record DatasetSpec(String name, List<String> aliases, List<String> metrics, boolean multiAnswer,
+                          boolean hasDocuments, String description, Supplier<DatasetLoader> loader) {
+
+    public DatasetSpec {
+        Objects.requireNonNull(name, "name");
+        aliases = aliases == null ? List.of() : List.copyOf(aliases);
+        metrics = List.copyOf(metrics);
+        description = Objects.requireNonNullElse(description, "");
+        Objects.requireNonNull(loader, "loader");
+    }
+}
