@@ -194,7 +194,7 @@ final class SimHandler implements HttpHandler {
             }
         }
 
-        Generator.Generation gen = Generator.generate(req, config.rules(), fault);
+        Generator.Generation gen = Generator.generate(req, config.rules(), fault, config.reader());
         acquireSlot();
         counters.startedGenerating();
         try {
