@@ -10,7 +10,7 @@ import java.util.OptionalInt;
  * Everything a {@link SimServer} needs. Build with {@link #builder()}; every field has a default.
  *
  * @param port               TCP port on 127.0.0.1; 0 (default) picks a free one
- * @param rules              how prompts are answered (default: no rules, answers "I don't know.")
+ * @param rules              how prompts are answered (default: no rules: the built-in reader, else "I don't know.")
  * @param latency            service time of a generation (default: none)
  * @param capacity           server-wide concurrent generation slots (default 1024)
  * @param maxQueue           most requests allowed to wait for a slot; beyond it, 429 (default: unbounded)

@@ -122,10 +122,28 @@ final class Text {
         while (m.find()) {
             String w = m.group().toLowerCase(Locale.ROOT);
             if (!STOP.contains(w)) {
-                out.add(w);
+                out.add(stem(w));
             }
         }
         return out;
+    }
+
+    /** A crude suffix stripper, so "opened" meets "open" and "towers" meets "tower". */
+    static String stem(String w) {
+        int n = w.length();
+        if (n > 5 && w.endsWith("ing")) {
+            return w.substring(0, n - 3);
+        }
+        if (n > 4 && w.endsWith("ed")) {
+            return w.substring(0, n - 2);
+        }
+        if (n > 4 && w.endsWith("es")) {
+            return w.substring(0, n - 2);
+        }
+        if (n > 3 && w.endsWith("s") && !w.endsWith("ss")) {
+            return w.substring(0, n - 1);
+        }
+        return w;
     }
 
     static int overlap(Set<String> question, String sentence) {
@@ -185,7 +203,7 @@ final class Text {
         while (m.find() && few.size() < 4) {
             String w = m.group();
             String lw = w.toLowerCase(Locale.ROOT);
-            if (!q.contains(lw) && !STOP.contains(lw)) {
+            if (!q.contains(stem(lw)) && !STOP.contains(lw)) {
                 few.add(w);
             }
         }
@@ -239,7 +257,7 @@ final class Text {
             first = false;
             if (cap && (run.isEmpty() || gapOk)) {
                 run.add(w);
-                novel |= !question.contains(lw);
+                novel |= !question.contains(stem(lw));
             } else {
                 if (!run.isEmpty() && novel) {
                     return String.join(" ", run);
@@ -248,7 +266,7 @@ final class Text {
                 novel = false;
                 if (cap) {
                     run.add(w);
-                    novel = !question.contains(lw);
+                    novel = !question.contains(stem(lw));
                 }
             }
             lastEnd = m.end();

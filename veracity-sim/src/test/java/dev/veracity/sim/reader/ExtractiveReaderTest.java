@@ -190,6 +190,13 @@ class ExtractiveReaderTest {
     }
 
     @Test
+    void inflectionsMeet() {
+        String out = read(template("madam/agent.txt", Map.of("question", "When did the bridge open?",
+                "document", "The bridge opened in 1932 in Sydney.")));
+        assertThat(AgentOutputParser.parse(out).answer()).isEqualTo("1932");
+    }
+
+    @Test
     void unrecognisedPromptsAreLeftToTheDefault() {
         assertThat(ExtractiveReader.respond("hi")).isEmpty();
         assertThat(ExtractiveReader.respond("")).isEmpty();
