@@ -4,6 +4,7 @@ import org.junit.jupiter.api.Test;
 
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -79,5 +80,20 @@ class RobustnessTest {
             assertThat(Http.post(sim, "/chat/completions", userMessage("hi", "")).statusCode()).isEqualTo(200);
         }
         assertThat(SimConfig.defaults().maxRequestBytes()).isEqualTo(32L << 20);
+    }
+
+    @Test
+    void unsimulatedFeaturesAreRefusedNotIgnored() {
+        try (SimServer sim = SimServer.start()) {
+            for (String extra : List.of("\"response_format\":{\"type\":\"json_object\"}",
+                    "\"response_format\":{\"type\":\"json_schema\",\"json_schema\":{\"name\":\"x\",\"schema\":{}}}",
+                    "\"tools\":[{\"type\":\"function\",\"function\":{\"name\":\"f\"}}]")) {
+                HttpResponse<String> r = Http.post(sim, "/chat/completions", userMessage("hi", extra));
+                assertThat(r.statusCode()).as(extra).isEqualTo(400);
+                assertThat(Http.json(r).at("/error/message").asText()).as(extra).contains("not simulated");
+            }
+            assertThat(Http.post(sim, "/chat/completions", userMessage("hi", "\"response_format\":{\"type\":\"text\"}"))
+                    .statusCode()).isEqualTo(200);
+        }
     }
 }
