@@ -56,15 +56,35 @@ final class SimCommand implements Callable<Integer> {
     @Option(names = "--refuse-n", description = "Refuse n > 1 with HTTP 400, as some servers do.")
     boolean refuseN;
 
+    @Option(names = "--no-reader", negatable = false,
+            description = "Answer prompts no rule matches with \"I don't know.\" instead of the built-in extractive reader"
+                    + " (which recognises the methods' and judges' prompts; plumbing, not model quality).")
+    boolean noReader;
+
+    @Option(names = "--max-request-bytes", defaultValue = "33554432",
+            description = "Largest request body read; larger ones get HTTP 413 (default ${DEFAULT-VALUE}, 32 MiB).")
+    long maxRequestBytes;
+
+    /** How long the shutdown hook lets requests in progress finish before the server drops them. */
+    static final Duration STOP_GRACE = Duration.ofMillis(200);
+
     @Override
     public Integer call() throws IOException, InterruptedException {
         SimServer server = startServer();
         CountDownLatch stopped = new CountDownLatch(1);
+        // SIGTERM / Ctrl-C: stop within a second. Requests get a short grace, then the server closes (which does not
+        // wait for handlers still computing: they run on virtual threads, abandoned when the JVM exits).
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             System.out.println("Stopping simulator: " + server.counters());
+            System.out.flush();
+            try {
+                Thread.sleep(server.counters().inFlight() > 0 ? STOP_GRACE.toMillis() : 0);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
             server.close();
             stopped.countDown();
-        }));
+        }, "sim-shutdown"));
         System.out.println("Veracity simulator listening on " + server.baseUrl() + " (models " + models + ")");
         System.out.println("Try: curl -s " + server.baseUrl() + "/chat/completions -H 'Content-Type: application/json' "
                 + "-d '{\"model\":\"" + models.getFirst() + "\",\"n\":2,\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}'");
@@ -78,6 +98,7 @@ final class SimCommand implements Callable<Integer> {
         SimConfig.Builder b = SimConfig.builder().port(port)
                 .latency(new LatencyModel(Duration.ofMillis(ttftMs), Duration.ofMillis(tpotMs)))
                 .capacity(capacity).seed(seed).models(models).refuseN(refuseN)
+                .reader(!noReader).maxRequestBytes(maxRequestBytes)
                 .retryAfter(Duration.ofMillis(retryAfterMs))
                 .faults(FaultPlan.parseRates(faults).withHangDuration(Duration.ofMillis(hangMs)));
         if (rules != null) {

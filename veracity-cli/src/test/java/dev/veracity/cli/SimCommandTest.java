@@ -67,4 +67,16 @@ class SimCommandTest {
             assertThat(sim.config().retryAfter().toMillis()).isEqualTo(1500);
         }
     }
+
+    @Test
+    void readerAndBodyCapFlags() throws Exception {
+        try (SimServer sim = start("--port", "0")) {
+            assertThat(sim.config().reader()).isTrue();
+            assertThat(sim.config().maxRequestBytes()).isEqualTo(32L << 20);
+        }
+        try (SimServer sim = start("--port", "0", "--no-reader", "--max-request-bytes", "4096")) {
+            assertThat(sim.config().reader()).isFalse();
+            assertThat(sim.config().maxRequestBytes()).isEqualTo(4096);
+        }
+    }
 }

@@ -40,6 +40,9 @@ record GenerationRequest(
         if (stream != null && stream.asBoolean(false)) {
             throw ApiError.invalid("Streaming is not supported by the simulator (stream=true); send stream=false.", "stream");
         }
+        refuseUnsimulated(body, "response_format", "structured output (response_format) is not simulated");
+        refuseUnsimulated(body, "tools", "tool calls (tools) are not simulated");
+        refuseUnsimulated(body, "functions", "function calls (functions) are not simulated");
         String model = config.defaultModel();
         JsonNode modelNode = body.get("model");
         if (modelNode != null && !modelNode.isNull()) {
@@ -100,6 +103,22 @@ record GenerationRequest(
         boolean greedy = temperature != null && temperature.isNumber() && temperature.doubleValue() == 0;
 
         return new GenerationRequest(endpoint, body, model, prompts, messages, n, maxTokens, stop, logprobs, top, seed, greedy);
+    }
+
+    /** A feature the simulator cannot honour is a 400, never silently ignored ({@code null} counts as absent). */
+    private static void refuseUnsimulated(JsonNode body, String field, String what) {
+        JsonNode node = body.get(field);
+        if (node == null || node.isNull()) {
+            return;
+        }
+        if (field.equals("response_format") && node.path("type").asText("").equals("text")) {
+            return; // the default: plain text, which is what the simulator produces
+        }
+        if (node.isArray() && node.isEmpty()) {
+            return;
+        }
+        throw ApiError.invalid("Unsupported parameter: '" + field + "': " + what + " by the simulator; remove it.", field,
+                "unsupported_parameter");
     }
 
     private static List<ChatMessage> messages(JsonNode node) {

@@ -1,5 +1,7 @@
 package dev.veracity.sim;
 
+import dev.veracity.sim.reader.ExtractiveReader;
+
 import java.util.ArrayList;
 import java.util.List;
 
@@ -21,6 +23,12 @@ final class Generator {
     }
 
     static Generation generate(GenerationRequest req, RuleSet rules, FaultKind fault) {
+        return generate(req, rules, fault, false);
+    }
+
+    /** @param reader answer prompts no rule matches with the built-in reader when the rules have no own default */
+    static Generation generate(GenerationRequest req, RuleSet rules, FaultKind fault, boolean reader) {
+        boolean useReader = reader && rules.hasBuiltInDefault();
         List<Choice> choices = new ArrayList<>(req.n() * req.prompts().size());
         int promptTokens = 0;
         int completionTokens = 0;
@@ -29,10 +37,12 @@ final class Generator {
         for (String prompt : req.prompts()) {
             promptTokens += Tokenizer.count(prompt);
             RuleSet.Selected selected = rules.select(prompt); // one match serves all n samples
+            String read = useReader && selected.rule() == rules.fallback()
+                    ? ExtractiveReader.respond(prompt).orElse(null) : null;
             for (int sample = 0; sample < req.n(); sample++, index++) {
                 RuleMatch match = new RuleMatch(selected.match(), prompt, req.messages(), sample, req.seed(),
                         req.greedy(), req.model(), req.body());
-                Choice c = finish(selected.rule().respond(match), req, fault, index, prompt,
+                Choice c = finish(read != null ? read : selected.rule().respond(match), req, fault, index, prompt,
                         Mix.mix(req.seed() ^ 0x6c6f6770726f62L, prompt.hashCode(), index));
                 choices.add(c);
                 completionTokens += c.tokens();

@@ -86,6 +86,11 @@ public final class RuleSet {
         return rules;
     }
 
+    /** Whether the fallback is the built-in "I don't know." (no default was set), which the reader may replace. */
+    public boolean hasBuiltInDefault() {
+        return EMPTY != null && fallback == EMPTY.fallback;
+    }
+
     public Rule fallback() {
         return fallback;
     }

@@ -10,7 +10,7 @@ import java.util.OptionalInt;
  * Everything a {@link SimServer} needs. Build with {@link #builder()}; every field has a default.
  *
  * @param port               TCP port on 127.0.0.1; 0 (default) picks a free one
- * @param rules              how prompts are answered (default: no rules, answers "I don't know.")
+ * @param rules              how prompts are answered (default: no rules: the built-in reader, else "I don't know.")
  * @param latency            service time of a generation (default: none)
  * @param capacity           server-wide concurrent generation slots (default 1024)
  * @param maxQueue           most requests allowed to wait for a slot; beyond it, 429 (default: unbounded)
@@ -22,6 +22,10 @@ import java.util.OptionalInt;
  * @param retryAfter         what 429 answers advertise: {@code Retry-After} (whole seconds, rounded up)
  *                           and {@code retry-after-ms} (default 1 s)
  * @param recentRequestLimit how many requests {@link SimServer#recentRequests()} keeps (default 256; 0 = none)
+ * @param reader             answer prompts no rule matches with the built-in extractive reader
+ *                           ({@link dev.veracity.sim.reader.ExtractiveReader}; plumbing, not model quality) when the
+ *                           rule set has no default of its own (default true)
+ * @param maxRequestBytes    the largest request body read; a larger one gets 413 (default 32 MiB)
  */
 public record SimConfig(
         int port,
@@ -35,11 +39,14 @@ public record SimConfig(
         boolean refuseN,
         Optional<String> requiredApiKey,
         Duration retryAfter,
-        int recentRequestLimit) {
+        int recentRequestLimit,
+        boolean reader,
+        long maxRequestBytes) {
 
     public static final int DEFAULT_CAPACITY = 1024;
     public static final String DEFAULT_MODEL = "sim-model";
     public static final int DEFAULT_RECENT_REQUEST_LIMIT = 256;
+    public static final long DEFAULT_MAX_REQUEST_BYTES = 32L << 20;
 
     public SimConfig {
         if (port < 0 || port > 65535) {
@@ -66,6 +73,9 @@ public record SimConfig(
         }
         if (recentRequestLimit < 0) {
             throw new IllegalArgumentException("recentRequestLimit must not be negative");
+        }
+        if (maxRequestBytes < 1) {
+            throw new IllegalArgumentException("maxRequestBytes must be at least 1, got " + maxRequestBytes);
         }
     }
 
@@ -100,6 +110,8 @@ public record SimConfig(
         private Optional<String> requiredApiKey = Optional.empty();
         private Duration retryAfter = Duration.ofSeconds(1);
         private int recentRequestLimit = DEFAULT_RECENT_REQUEST_LIMIT;
+        private boolean reader = true;
+        private long maxRequestBytes = DEFAULT_MAX_REQUEST_BYTES;
 
         private Builder() {
         }
@@ -117,6 +129,8 @@ public record SimConfig(
             requiredApiKey = c.requiredApiKey;
             retryAfter = c.retryAfter;
             recentRequestLimit = c.recentRequestLimit;
+            reader = c.reader;
+            maxRequestBytes = c.maxRequestBytes;
         }
 
         public Builder port(int port) {
@@ -202,9 +216,24 @@ public record SimConfig(
             return this;
         }
 
+        /**
+         * Whether prompts no rule matches go to the built-in extractive reader (default true) before the rule set's
+         * built-in default answer; a default set with {@link RuleSet#withDefault} always wins over the reader.
+         */
+        public Builder reader(boolean reader) {
+            this.reader = reader;
+            return this;
+        }
+
+        /** The largest request body read (default 32 MiB); a larger one gets 413 and is not read further. */
+        public Builder maxRequestBytes(long maxRequestBytes) {
+            this.maxRequestBytes = maxRequestBytes;
+            return this;
+        }
+
         public SimConfig build() {
             return new SimConfig(port, rules, latency, capacity, maxQueue, faults, seed, models, refuseN,
-                    requiredApiKey, retryAfter, recentRequestLimit);
+                    requiredApiKey, retryAfter, recentRequestLimit, reader, maxRequestBytes);
         }
     }
 }

@@ -16,7 +16,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.Executor;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -37,8 +36,6 @@ final class SimHandler implements HttpHandler {
     private static final Abort ABORT = new Abort();
 
     private final SimConfig config;
-    private final Executor workers;
-    private final boolean inline;
     private final SimCounters counters;
     private final RequestLog log;
     private final CountDownLatch closed;
@@ -50,12 +47,8 @@ final class SimHandler implements HttpHandler {
     private final String retryAfterSeconds;
     private final String retryAfterMillis;
 
-    SimHandler(SimConfig config, SimCounters counters, RequestLog log, CountDownLatch closed, Executor workers) {
+    SimHandler(SimConfig config, SimCounters counters, RequestLog log, CountDownLatch closed) {
         this.config = config;
-        this.workers = workers;
-        // With no latency and no faults nothing can wait: answer on the server's dispatcher thread, which saves
-        // the hand-off to a worker thread (about 100 us on a 2-core machine, more than the rest of the request).
-        this.inline = config.latency().isZero() && config.faults().isNone();
         this.counters = counters;
         this.log = log;
         this.closed = closed;
@@ -68,16 +61,9 @@ final class SimHandler implements HttpHandler {
         this.retryAfterMillis = Long.toString(ms);
     }
 
+    /** Runs on the exchange's own virtual thread (the server's executor). */
     @Override
     public void handle(HttpExchange ex) {
-        if (inline) {
-            serve(ex);
-        } else {
-            workers.execute(() -> serve(ex));
-        }
-    }
-
-    private void serve(HttpExchange ex) {
         String method = ex.getRequestMethod();
         String path = ex.getRequestURI().getPath(); // decoded: model ids may be escaped
         Endpoint endpoint = Endpoint.forPath(path);
@@ -95,7 +81,7 @@ final class SimHandler implements HttpHandler {
             JsonNode body = MissingNode.getInstance();
             String bodyProblem = null;
             if (endpoint.generates()) {
-                byte[] bytes = ex.getRequestBody().readAllBytes();
+                byte[] bytes = readBody(ex);
                 if (bytes.length == 0) {
                     bodyProblem = "the request body is empty";
                 } else {
@@ -119,6 +105,9 @@ final class SimHandler implements HttpHandler {
                 generate(ex, endpoint, body, seq);
             }
         } catch (ApiError e) {
+            if (e.status == 413) {
+                ex.getResponseHeaders().set("Connection", "close"); // the rest of the body is not read
+            }
             if (e.status == 429) {
                 ex.getResponseHeaders().set("Retry-After", retryAfterSeconds);
                 ex.getResponseHeaders().set("retry-after-ms", retryAfterMillis);
@@ -150,6 +139,31 @@ final class SimHandler implements HttpHandler {
     }
 
     private final java.util.Set<HttpExchange> left = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    /** The request body, or 413 when it is larger than {@link SimConfig#maxRequestBytes()} (read no further). */
+    private byte[] readBody(HttpExchange ex) throws IOException {
+        long cap = Math.min(config.maxRequestBytes(), Integer.MAX_VALUE - 16);
+        String declared = ex.getRequestHeaders().getFirst("Content-Length");
+        if (declared != null) {
+            try {
+                if (Long.parseLong(declared.strip()) > cap) {
+                    throw tooLarge(cap);
+                }
+            } catch (NumberFormatException e) {
+                // The server itself rejects a malformed length; read as usual.
+            }
+        }
+        byte[] bytes = ex.getRequestBody().readNBytes((int) cap + 1);
+        if (bytes.length > cap) {
+            throw tooLarge(cap);
+        }
+        return bytes;
+    }
+
+    private static ApiError tooLarge(long cap) {
+        return new ApiError(413, "Request body too large: the limit is " + cap + " bytes.", "invalid_request_error",
+                null, "request_too_large");
+    }
 
     private void authorize(Headers headers) {
         if (expectedAuthorization == null) {
@@ -194,7 +208,7 @@ final class SimHandler implements HttpHandler {
             }
         }
 
-        Generator.Generation gen = Generator.generate(req, config.rules(), fault);
+        Generator.Generation gen = Generator.generate(req, config.rules(), fault, config.reader());
         acquireSlot();
         counters.startedGenerating();
         try {

@@ -37,6 +37,9 @@ public final class SimServer implements AutoCloseable {
         }
     }
 
+    /** How long {@link #close()} waits for handlers still running once they were told to stop. */
+    static final long CLOSE_GRACE_MILLIS = 300;
+
     private final SimConfig config;
     private final HttpServer http;
     private final ExecutorService executor;
@@ -52,9 +55,11 @@ public final class SimServer implements AutoCloseable {
         InetSocketAddress address = new InetSocketAddress(InetAddress.getByAddress(new byte[]{127, 0, 0, 1}), config.port());
         this.http = HttpServer.create(address, 1024);
         this.executor = Executors.newVirtualThreadPerTaskExecutor();
-        // No server executor: the dispatcher thread runs the handler, which hands requests that may wait
-        // (latency, queue, faults) to virtual threads and answers the others at once.
-        http.createContext("/", new SimHandler(config, counters, log, closing, executor));
+        // Every exchange runs on its own virtual thread: the server's single dispatcher thread only accepts and
+        // reads headers, so one slow request (a huge prompt against a costly rule) never holds up the others, and
+        // stopping the server (which joins the dispatcher) never waits for a handler.
+        http.setExecutor(executor);
+        http.createContext("/", new SimHandler(config, counters, log, closing));
         http.start();
         this.port = http.getAddress().getPort();
     }
@@ -105,7 +110,8 @@ public final class SimServer implements AutoCloseable {
 
     /**
      * Stops listening, drops open connections and ends every request in progress (queued, generating
-     * or hanging requests get no answer). Idempotent.
+     * or hanging requests get no answer). Returns within about half a second even while a handler is busy
+     * computing (its virtual thread is abandoned, not waited for). Idempotent.
      */
     @Override
     public void close() {
@@ -116,7 +122,7 @@ public final class SimServer implements AutoCloseable {
         http.stop(0);
         executor.shutdownNow(); // interrupts requests waiting for a slot
         try {
-            executor.awaitTermination(5, TimeUnit.SECONDS);
+            executor.awaitTermination(CLOSE_GRACE_MILLIS, TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
