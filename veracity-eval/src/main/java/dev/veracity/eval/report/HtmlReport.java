@@ -1,5 +1,7 @@
 package dev.veracity.eval.report;
 
+import dev.veracity.eval.run.ResultsFile;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.samskivert.mustache.Mustache;
@@ -97,6 +99,7 @@ public final class HtmlReport {
             row.put("dir", r.dir().toString());
             row.put("n", r.n());
             row.put("skipped", r.skippedLines());
+            row.put("failed", r.failed().isEmpty() ? null : r.failed().size());
             row.put("metrics", metricNames.stream().map(m -> {
                 Double v = r.metrics().get(m);
                 // a metric the run has but over no question (null in summary.json) is n/a, not blank or 0
@@ -295,6 +298,9 @@ public final class HtmlReport {
             page.put("mainMetric", main.isEmpty() ? "metric" : main);
             page.put("mainValue", main.isEmpty() ? "" : metric(run.metrics().get(main)));
             page.put("skipped", run.skippedLines());
+            page.put("failed", run.failed().stream().map(f -> Map.of("id", f.path("id").asText(),
+                    "question", f.path("question").asText(), "reason", f.path(ResultsFile.FAILED).asText())).toList());
+            page.put("hasFailed", !run.failed().isEmpty());
             page.put("traceNote", traceNote);
             page.put("questions", questions);
             render("run.mustache", page, dir.resolve("index.html"));

@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalDouble;
+import dev.veracity.eval.run.ResultsFile;
 
 /**
  * One evaluation run directory as the report reads it: {@code summary.json} (only {@code method} and
@@ -23,18 +24,20 @@ import java.util.OptionalDouble;
  * @param dir            the run directory
  * @param summary        the summary object
  * @param metrics        the run's metrics in file order
- * @param results        the parsed result lines in file order
+ * @param results        the parsed result lines of answered questions in file order
  * @param skippedLines   result lines that could not be parsed
  * @param traces         where the trace store should be
+ * @param failed         questions whose last record is a failure ({@code "failed": reason}), not answered since
  */
 public record RunDir(Path dir, JsonNode summary, Map<String, Double> metrics, List<JsonNode> results,
-                     int skippedLines, Path traces) {
+                     int skippedLines, Path traces, List<JsonNode> failed) {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
     public RunDir {
         metrics = Collections.unmodifiableMap(new LinkedHashMap<>(metrics));
         results = List.copyOf(results);
+        failed = failed == null ? List.of() : List.copyOf(failed);
     }
 
     /** Reads a run directory. Fails when {@code summary.json} is missing, unreadable or lacks method or metrics. */
@@ -57,6 +60,7 @@ public record RunDir(Path dir, JsonNode summary, Map<String, Double> metrics, Li
             }
         });
         List<JsonNode> results = new ArrayList<>();
+        java.util.Map<String, JsonNode> failed = new java.util.LinkedHashMap<>();
         int skipped = 0;
         Path resultsFile = dir.resolve("results.jsonl");
         if (Files.isRegularFile(resultsFile)) {
@@ -68,7 +72,10 @@ public record RunDir(Path dir, JsonNode summary, Map<String, Double> metrics, Li
                     }
                     try {
                         JsonNode node = JSON.readTree(line);
-                        if (node != null && node.isObject()) {
+                        if (node != null && node.isObject() && node.has(ResultsFile.FAILED)) {
+                            failed.put(node.path("id").asText(), node);
+                        } else if (node != null && node.isObject()) {
+                            failed.remove(node.path("id").asText());
                             results.add(node);
                         } else {
                             skipped++;
@@ -81,7 +88,7 @@ public record RunDir(Path dir, JsonNode summary, Map<String, Double> metrics, Li
                 throw new UncheckedIOException("reading " + resultsFile + ": " + e.getMessage(), e);
             }
         }
-        return new RunDir(dir, summary, metrics, results, skipped, dir.resolve("traces.db"));
+        return new RunDir(dir, summary, metrics, results, skipped, dir.resolve("traces.db"), List.copyOf(failed.values()));
     }
 
     public String method() {

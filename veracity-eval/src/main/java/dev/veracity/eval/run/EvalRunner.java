@@ -180,6 +180,8 @@ public final class EvalRunner {
                             done.incrementAndGet();
                         } catch (RuntimeException e) {
                             failures.add(item.id() + ": " + e.getMessage());
+                            // a row with its reason: shown by report and compare, asked again by the next run
+                            results.appendFailure(item.id(), item.question(), e.getMessage());
                         } finally {
                             slots.release();
                             report.run();
@@ -189,6 +191,9 @@ public final class EvalRunner {
             }
             traces.flush();
             ObjectNode summary = summary(spec, results.lines(), metrics, failures.size(), traceRun, started);
+            // every question of the file whose last record is a failure (this run's and earlier runs' alike)
+            summary.put("failed", results.failures().stream().filter(f -> items.stream()
+                    .anyMatch(i -> i.id().equals(f.path("id").asText()))).count());
             summary.set("retrieval", spec.documents().summary(spec.method(), datasetHasDocuments, results.lines()));
             write(spec.outDir().resolve("summary.json"), summary);
             return new Outcome(items.size(), already, todo.size() - failures.size(), List.copyOf(failures), summary);

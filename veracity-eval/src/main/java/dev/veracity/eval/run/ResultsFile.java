@@ -36,6 +36,8 @@ public final class ResultsFile implements AutoCloseable {
     private final FileChannel channel;
     private final Set<String> done = Collections.synchronizedSet(new LinkedHashSet<>());
     private final List<JsonNode> lines = Collections.synchronizedList(new ArrayList<>());
+    /** Questions whose last record is a failure ({@code "failed": reason}) and that no later line answered. */
+    private final java.util.Map<String, JsonNode> failed = Collections.synchronizedMap(new java.util.LinkedHashMap<>());
     private final long truncatedBytes;
 
     private ResultsFile(Path file) throws IOException {
@@ -66,7 +68,12 @@ public final class ResultsFile implements AutoCloseable {
                 if (id == null) {
                     throw new IllegalStateException(file + ":" + lineNo + ": result line without an \"id\"");
                 }
-                if (done.add(id)) {
+                if (node.has(FAILED)) {
+                    if (!done.contains(id)) {
+                        failed.put(id, node); // not done: the next run asks again
+                    }
+                } else if (done.add(id)) {
+                    failed.remove(id);
                     lines.add(node);
                 }
             }
@@ -104,7 +111,10 @@ public final class ResultsFile implements AutoCloseable {
         return done.size();
     }
 
-    /** Every result line, in file order. */
+    /** The field of a failure record: the reason the question failed after all retries. */
+    public static final String FAILED = "failed";
+
+    /** The answered questions' lines, in file order (failure records are not among them). */
     public List<JsonNode> lines() {
         synchronized (lines) {
             return List.copyOf(lines);
@@ -122,18 +132,50 @@ public final class ResultsFile implements AutoCloseable {
             return false;
         }
         try {
-            String raw = JSON.writeValueAsString(result);
-            String line = Unicode.repair(raw);
-            ByteBuffer buf = ByteBuffer.wrap((line + "\n").getBytes(StandardCharsets.UTF_8));
-            while (buf.hasRemaining()) {
-                channel.write(buf);
-            }
-            lines.add(line == raw ? result : JSON.readTree(line)); // same instance: nothing was repaired
+            JsonNode written = write(result);
+            lines.add(written);
+            failed.remove(id);
             return true;
         } catch (IOException e) {
             done.remove(id);
             throw new UncheckedIOException("cannot append to " + file + ": " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * Records that a question failed after all retries (a line with {@code "failed": reason}); the question stays
+     * undone, so the next run with the same command asks it again, and an answer then supersedes the record.
+     */
+    public synchronized void appendFailure(String id, String question, String reason) {
+        if (done.contains(id)) {
+            return;
+        }
+        ObjectNode o = JSON.createObjectNode();
+        o.put("id", id);
+        o.put("question", question);
+        o.put(FAILED, reason == null ? "unknown failure" : reason);
+        try {
+            failed.put(id, write(o));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot append to " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Failure records of questions no line has answered since, in file order. */
+    public List<JsonNode> failures() {
+        synchronized (failed) {
+            return List.copyOf(failed.values());
+        }
+    }
+
+    private JsonNode write(ObjectNode result) throws IOException {
+        String raw = JSON.writeValueAsString(result);
+        String line = Unicode.repair(raw);
+        ByteBuffer buf = ByteBuffer.wrap((line + "\n").getBytes(StandardCharsets.UTF_8));
+        while (buf.hasRemaining()) {
+            channel.write(buf);
+        }
+        return line == raw ? result : JSON.readTree(line); // same instance: nothing was repaired
     }
 
     @Override

@@ -128,6 +128,44 @@ class EvalRunnerTest {
     }
 
     @Test
+    void aQuestionThatFailedIsARowWithItsReasonAndTheNextRunAsksItAgain() throws Exception {
+        // the model fails for good on italy in the first run, then works
+        java.util.concurrent.atomic.AtomicBoolean broken = new java.util.concurrent.atomic.AtomicBoolean(true);
+        ScriptedBackend backend = ScriptedBackend.perSample((r, i) -> {
+            if (broken.get() && r.promptText().contains("italy")) {
+                throw new dev.veracity.llm.LlmException(dev.veracity.llm.ErrorKind.BAD_REQUEST, "context length exceeded");
+            }
+            return r.promptText().contains("italy") ? "Rome" : "Paris";
+        });
+        EvalRunner.QuestionTraces traces = new EvalRunner.QuestionTraces(new InMemoryTraces());
+        LlmClient client = LlmClient.builder(backend).traces(traces).build();
+        Path data = nq();
+        EvalRunner.Outcome first = EvalRunner.run(new EvalRunner.Spec(ECHO, "nq-open", data, 3, dir.resolve("out"), 1,
+                DatasetProfile.of("nq-open"), Map.of(), Map.of()), client, traces, "a", p -> { });
+        assertThat(first.failures()).singleElement().asString().contains("context length exceeded");
+        assertThat(first.summary().get("failed").asInt()).isEqualTo(1);
+        assertThat(first.summary().get("n").asInt()).isEqualTo(2); // scored over the answered questions only
+        List<JsonNode> rows = Files.readAllLines(dir.resolve("out/results.jsonl")).stream().map(l -> {
+            try {
+                return JSON.readTree(l);
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        }).toList();
+        assertThat(rows).filteredOn(r -> r.has("failed")).singleElement()
+                .satisfies(r -> assertThat(r.get("failed").asText()).contains("context length exceeded"));
+        assertThat(dev.veracity.eval.report.RunDir.load(dir.resolve("out")).failed()).hasSize(1);
+
+        broken.set(false);
+        EvalRunner.Outcome again = EvalRunner.run(new EvalRunner.Spec(ECHO, "nq-open", data, 3, dir.resolve("out"), 1,
+                DatasetProfile.of("nq-open"), Map.of(), Map.of()), client, traces, "b", p -> { });
+        assertThat(again.answered()).isEqualTo(1);
+        assertThat(again.summary().get("failed").asInt()).isZero();
+        assertThat(again.summary().get("n").asInt()).isEqualTo(3);
+        assertThat(dev.veracity.eval.report.RunDir.load(dir.resolve("out")).failed()).isEmpty();
+    }
+
+    @Test
     void aPartialLastLineLeftByAKillIsCutOff() throws Exception {
         Path results = dir.resolve("r.jsonl");
         Files.writeString(results, "{\"id\": \"a\", \"prediction\": \"x\"}\n{\"id\": \"b\", \"predic");
