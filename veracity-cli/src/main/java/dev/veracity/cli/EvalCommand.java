@@ -24,10 +24,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import me.tongfei.progressbar.ConsoleProgressBarConsumer;
-import me.tongfei.progressbar.ProgressBar;
-import me.tongfei.progressbar.ProgressBarBuilder;
-import me.tongfei.progressbar.ProgressBarStyle;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -103,6 +99,10 @@ final class EvalCommand implements Callable<Integer> {
             description = "Judge samples per verdict, majority vote (default ${DEFAULT-VALUE}; MARCH's protocol votes over 8).")
     int judgeSamples;
 
+    @Option(names = "--force", description = "Start the run in --out over (its results, summary and traces are deleted)"
+            + " instead of refusing a folder that holds a run of another configuration.")
+    boolean force;
+
     @Mixin
     ModelOptions model;
 
@@ -145,10 +145,21 @@ final class EvalCommand implements Callable<Integer> {
             DocumentSource.dataset().requireDocuments(m, dataset, data);
         }
         VeracityConfig base = model.resolve();
-        Files.createDirectories(out);
+        DatasetProfile profile = DatasetProfile.of(dataset).withMetrics(metrics);
+        Map<String, Object> fields = new LinkedHashMap<>();
+        fields.put("method", m.name());
+        fields.put("method_options", resolved);
+        fields.put("dataset", dataset);
+        fields.put("data", data.toAbsolutePath().normalize().toString());
+        fields.put("metrics", profile.metrics());
+        fields.put("model", base.model());
+        fields.put("llm_base_url", base.llmBaseUrl());
+        fields.put("documents", index == null ? "dataset" : index.toAbsolutePath().normalize() + " k=" + k + " " + searchMode);
+        fields.put("judge", judgeName == null ? "none" : judgeName + " model=" + (judgeModel == null ? base.model() : judgeModel)
+                + " samples=" + judgeSamples);
+        new RunConfig(fields).claim(out, force); // one run per folder: refused before any work when it differs
         // The run folder keeps its own traces, so that a report reads one place.
         VeracityConfig cfg = base.withTraceFile(out.resolve("traces.db"));
-        DatasetProfile profile = DatasetProfile.of(dataset).withMetrics(metrics);
         MarchRecords records = m instanceof MarchMethod ? new MarchRecords(out.resolve("march-records.jsonl")) : null;
         if (records != null) {
             m = new MarchMethod(records);
@@ -160,10 +171,7 @@ final class EvalCommand implements Callable<Integer> {
              TraceStore store = TraceStore.open(cfg.traceFile())) {
             EvalRunner.QuestionTraces traces = new EvalRunner.QuestionTraces(store);
             try (Stack stack = new Stack(cfg, traces);
-                 ProgressBar bar = new ProgressBarBuilder().setTaskName(method + " on " + dataset)
-                         .setStyle(ProgressBarStyle.ASCII).setUpdateIntervalMillis(500).showSpeed()
-                         .setConsumer(new ConsoleProgressBarConsumer(System.err, 140))
-                         .setInitialMax(limit > 0 ? limit : -1).build()) {
+                 EvalProgress bar = EvalProgress.start(method + " on " + dataset, limit)) {
                 Judge judge = judgeName == null ? null : Judges.byName(judgeName, stack.client,
                         new JudgeOptions(judgeSamples, judgeSamples > 1 ? 0.7 : 0.0, null, judgeModel));
                 Retriever retriever = searchIndex == null ? null : searchIndex.retriever(searchMode, embedder);
@@ -175,11 +183,7 @@ final class EvalCommand implements Callable<Integer> {
                         EvalRunner.labels("model", cfg.model(), "llm_base_url", cfg.llmBaseUrl(),
                                 "method_options", resolved.toString()),
                         retriever, embedder, judge, documents);
-                outcome = EvalRunner.run(spec, stack.client, traces, traceRun, p -> {
-                    bar.maxHint(p.total());
-                    bar.stepTo(p.done());
-                    bar.setExtraMessage(" calls " + p.calls() + ", tokens " + p.tokens());
-                });
+                outcome = EvalRunner.run(spec, stack.client, traces, traceRun, bar);
             }
         }
         System.out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(outcome.summary()));

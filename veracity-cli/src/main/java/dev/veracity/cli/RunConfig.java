@@ -1,0 +1,87 @@
+package dev.veracity.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One run per folder: what an eval run's answers depend on (method and its resolved options, dataset and file,
+ * metrics, model and server, documents, judge), kept in {@code run.json}. Started again with the same configuration
+ * the run resumes; with another one it is refused before any work, so a summary never names one method over another
+ * method's answers. {@code --limit} and concurrency are not part of it: a larger limit extends a run.
+ */
+final class RunConfig {
+
+    static final String FILE = "run.json";
+    /** What a run folder holds, removed by {@code --force}. */
+    private static final List<String> RUN_FILES = List.of("results.jsonl", "summary.json", "traces.db", "traces.db-wal",
+            "traces.db-shm", "march-records.jsonl", FILE);
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    private final ObjectNode config;
+
+    RunConfig(Map<String, ?> fields) {
+        this.config = JSON.valueToTree(fields);
+    }
+
+    ObjectNode json() {
+        return config;
+    }
+
+    /**
+     * Checks {@code out} against this configuration and records it there: a fresh folder gets {@code run.json}, a
+     * folder of the same configuration resumes, another configuration is an error unless {@code force}, which
+     * starts the run over.
+     */
+    void claim(Path out, boolean force) throws IOException {
+        Path file = out.resolve(FILE);
+        boolean hasResults = Files.exists(out.resolve("results.jsonl"));
+        if (force) {
+            for (String f : RUN_FILES) {
+                Files.deleteIfExists(out.resolve(f));
+            }
+        } else if (Files.exists(file)) {
+            JsonNode stored;
+            try {
+                stored = JSON.readTree(file.toFile());
+            } catch (IOException e) {
+                throw new IllegalArgumentException(file + " is not readable (" + e.getMessage()
+                        + "); use another --out, or --force to start the run over");
+            }
+            List<String> diff = differences(stored, config);
+            if (!diff.isEmpty()) {
+                throw new IllegalArgumentException("--out " + out + " holds a run of another configuration ("
+                        + String.join("; ", diff) + "); use another --out, or --force to start it over");
+            }
+            return;
+        } else if (hasResults) {
+            throw new IllegalArgumentException("--out " + out + " holds results of a run whose configuration is not "
+                    + "recorded; use another --out, or --force to start it over");
+        }
+        Files.createDirectories(out);
+        Files.writeString(file, JSON.writeValueAsString(config) + "\n");
+    }
+
+    /** "key: stored -> now" for every field that differs. */
+    static List<String> differences(JsonNode stored, JsonNode now) {
+        List<String> out = new ArrayList<>();
+        java.util.Set<String> keys = new java.util.LinkedHashSet<>();
+        stored.fieldNames().forEachRemaining(keys::add);
+        now.fieldNames().forEachRemaining(keys::add);
+        for (String k : keys) {
+            JsonNode a = stored.get(k);
+            JsonNode b = now.get(k);
+            if (a == null || b == null || !a.equals(b)) {
+                out.add(k + ": " + (a == null ? "-" : a.toString()) + " -> " + (b == null ? "-" : b.toString()));
+            }
+        }
+        return out;
+    }
+}

@@ -1,0 +1,62 @@
+package dev.veracity.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.veracity.sim.SimConfig;
+import dev.veracity.sim.SimServer;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** One run per folder: the same configuration resumes, another one is refused before any call, --force starts over. */
+class RunFolderTest {
+
+    @TempDir
+    Path dir;
+
+    private String err;
+
+    private int eval(SimServer sim, String method, String... extra) throws Exception {
+        Path data = dir.resolve("nq.jsonl");
+        if (!Files.exists(data)) {
+            Files.writeString(data, "{\"question\": \"capital of france\", \"answer\": [\"Paris\"]}\n"
+                    + "{\"question\": \"capital of italy\", \"answer\": [\"Rome\"]}\n");
+        }
+        java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("eval", "--method", method, "--dataset",
+                "nq-open", "--data", data.toString(), "--out", dir.resolve("out").toString(), "--llm-base-url",
+                sim.baseUrl(), "--model", "sim-model", "--cache", "off"));
+        args.addAll(java.util.List.of(extra));
+        StringWriter w = new StringWriter();
+        picocli.CommandLine cl = VeracityCli.commandLine();
+        cl.setErr(new PrintWriter(w));
+        int code = cl.execute(args.toArray(String[]::new));
+        err = w.toString();
+        return code;
+    }
+
+    @Test
+    void anotherConfigurationIsRefusedAndForceStartsOver() throws Exception {
+        try (SimServer sim = SimServer.start(SimConfig.builder().build())) {
+            assertThat(eval(sim, "no-rag")).as(err).isZero();
+            assertThat(dir.resolve("out/run.json")).exists();
+            long asked = sim.counters().totalRequests();
+
+            assertThat(eval(sim, "no-rag")).isZero(); // same configuration: resumes, nothing left to ask
+            assertThat(sim.counters().totalRequests()).isEqualTo(asked);
+
+            assertThat(eval(sim, "cot")).isEqualTo(2);
+            assertThat(err.strip().lines()).singleElement().asString().contains("another configuration")
+                    .contains("method: \"no-rag\" -> \"cot\"").contains("--force");
+            assertThat(sim.counters().totalRequests()).isEqualTo(asked); // refused before any call
+
+            assertThat(eval(sim, "cot", "--force")).as(err).isZero();
+            assertThat(new ObjectMapper().readTree(dir.resolve("out/summary.json").toFile()).get("method").asText())
+                    .isEqualTo("cot");
+            assertThat(Files.readAllLines(dir.resolve("out/results.jsonl"))).hasSize(2);
+        }
+    }
+}
