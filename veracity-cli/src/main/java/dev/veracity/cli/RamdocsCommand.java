@@ -60,8 +60,20 @@ final class RamdocsCommand implements Callable<Integer> {
                 System.err.println("--mode must be random, imbalance or misinformation, was '" + mode + "'");
                 return 2;
             }
-            List<ObjectNode> recs = RamdocsBuilder.build(SourceReader.read(source),
+            var sources = SourceReader.read(source);
+            List<ObjectNode> recs = RamdocsBuilder.build(sources,
                     new RamdocsBuilder.Options(m, m == RamdocsBuilder.Mode.RANDOM ? 0 : level, seed, limit));
+            if (recs.isEmpty()) {
+                // never an empty file without a word: say why no question fitted
+                throw new IllegalArgumentException("no record built: none of the " + sources.size() + " source questions"
+                        + " fits --mode " + mode + (m == RamdocsBuilder.Mode.RANDOM ? "" : " --level " + level) + " ("
+                        + switch (m) {
+                            case RANDOM -> "each needs at least one answer with a document";
+                            case IMBALANCE -> "each needs two valid answers, one of them with " + level + " documents";
+                            case MISINFORMATION -> "each needs two valid answers and " + level
+                                    + " documents that can be rewritten with a wrong answer";
+                        } + "); use a lower --level or a source with more documents per answer");
+            }
             if (out.toAbsolutePath().getParent() != null) {
                 Files.createDirectories(out.toAbsolutePath().getParent());
             }
@@ -72,7 +84,8 @@ final class RamdocsCommand implements Callable<Integer> {
                     w.write('\n');
                 }
             }
-            System.out.println("wrote " + recs.size() + " records to " + out);
+            System.out.println("wrote " + recs.size() + " records to " + out + (recs.size() < sources.size()
+                    ? " (" + (sources.size() - recs.size()) + " source questions did not fit --mode " + mode + ")" : ""));
             return 0;
         }
     }

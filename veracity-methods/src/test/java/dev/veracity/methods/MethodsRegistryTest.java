@@ -34,7 +34,7 @@ class MethodsRegistryTest {
         assertThatThrownBy(() -> Methods.spec("cot-sc").resolve(Map.of("kk", "3")))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("unknown option 'kk' for method cot-sc; its options: k=21 (int), temperature=0.7 (double),"
-                        + " max-tokens=256 (int)");
+                        + " max-tokens=256 (int), endpoint=chat (enum(chat|completions))");
     }
 
     @Test

@@ -14,14 +14,20 @@ import java.util.Optional;
 
 /**
  * Chain-of-thought, closed book, with Reasoning Court's few-shot CoT prompt for the dataset (Appendix B.2):
- * "Thought: ... Answer: ...". Temperature 0, as the paper sets for every method but CoT-SC.
+ * "Thought: ... Answer: ...". Temperature 0, as the paper sets for every method but CoT-SC. The few-shot prompt goes
+ * as one user message by default (every OpenAI-compatible server has the chat endpoint; many have no
+ * {@code /v1/completions}); {@code endpoint=completions} sends it as a raw continuation, as ReAct's code did.
  */
 public final class ChainOfThought implements QaMethod {
+
+    /** Chat by default; completions only when asked (a chat-only server answers /v1/completions with 404). */
+    static final OptionSpec ENDPOINT = OptionSpec.choice("endpoint", "chat",
+            "chat (the prompt as one user message) or completions (a raw continuation)", "chat", "completions");
 
     /** The declaration {@code eval} and {@code methods} read. */
     public static final MethodSpec SPEC = new MethodSpec("cot",
             "Closed-book chain of thought with the dataset's few-shot prompt, greedy.", "Reasoning Court",
-            "App. B.2", List.of(OptionSpec.integer("max-tokens", 256, "output limit per call")));
+            "App. B.2", List.of(OptionSpec.integer("max-tokens", 256, "output limit per call"), ENDPOINT));
 
     /** Closed book: answers from the question alone. */
     @Override
@@ -41,7 +47,9 @@ public final class ChainOfThought implements QaMethod {
 
     @Override
     public MethodAnswer answer(QaItem item, MethodContext ctx) {
-        LlmRequest request = request(item, ctx, SPEC.resolve(ctx.options()).intValue("max-tokens")).temperature(0.0).build();
+        var options = SPEC.resolve(ctx.options());
+        LlmRequest request = request(item, ctx, options.intValue("max-tokens"), options.string("endpoint"))
+                .temperature(0.0).build();
         Completion sample = ctx.llm().call(ctx.role("reasoner", 0), request).first();
         String out = sample.text();
         Optional<String> answer = ShortAnswer.afterAnswerLine(out);
@@ -50,8 +58,9 @@ public final class ChainOfThought implements QaMethod {
                 .withRaw(out));
     }
 
-    static LlmRequest.Builder request(QaItem item, MethodContext ctx, int maxTokens) {
+    static LlmRequest.Builder request(QaItem item, MethodContext ctx, int maxTokens, String endpoint) {
         String prompt = BaselinePrompts.cotFor(ctx.dataset()).fill(Map.of("question", item.question()));
-        return LlmRequest.completion(prompt).stop(BaselinePrompts.COT_STOPS).maxTokens(maxTokens);
+        LlmRequest.Builder b = endpoint.equals("completions") ? LlmRequest.completion(prompt) : LlmRequest.user(prompt);
+        return b.stop(BaselinePrompts.COT_STOPS).maxTokens(maxTokens);
     }
 }

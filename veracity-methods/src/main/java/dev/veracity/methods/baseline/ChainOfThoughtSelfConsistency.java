@@ -31,7 +31,7 @@ public final class ChainOfThoughtSelfConsistency implements QaMethod {
             "Section 4.1, App. B.2", List.of(
                     OptionSpec.integer("k", 21, "samples"),
                     OptionSpec.decimal("temperature", 0.7, "sampling temperature"),
-                    OptionSpec.integer("max-tokens", 256, "output limit per sample")));
+                    OptionSpec.integer("max-tokens", 256, "output limit per sample"), ChainOfThought.ENDPOINT));
 
     /** Closed book: answers from the question alone. */
     @Override
@@ -54,7 +54,8 @@ public final class ChainOfThoughtSelfConsistency implements QaMethod {
         MethodOptions o = SPEC.resolve(ctx.options());
         int k = o.intValue("k");
         double temperature = o.doubleValue("temperature");
-        LlmRequest request = ChainOfThought.request(item, ctx, o.intValue("max-tokens")).temperature(temperature).n(k).build();
+        LlmRequest request = ChainOfThought.request(item, ctx, o.intValue("max-tokens"), o.string("endpoint"))
+                .temperature(temperature).n(k).build();
         List<Completion> samples = ctx.llm().call(ctx.role("reasoner", 0), request).completions();
 
         Map<String, Integer> votes = new LinkedHashMap<>();

@@ -1,6 +1,5 @@
 package dev.veracity.methods.march;
 
-import java.math.BigInteger;
 import java.util.regex.Pattern;
 
 /**
@@ -42,8 +41,8 @@ final class AuthorsMatch implements AnswerMatcher {
             Double y = toFloat(b);
             return x != null && y != null && Math.abs(x - y) < 0.1;
         }
-        BigInteger x = toInt(a);
-        BigInteger y = toInt(b);
+        String x = toInt(a);
+        String y = toInt(b);
         return x != null && x.equals(y);
     }
 
@@ -69,10 +68,24 @@ final class AuthorsMatch implements AnswerMatcher {
         }
     }
 
-    private static BigInteger toInt(String s) {
+    /**
+     * The integer in canonical form (sign, no leading zeros), or null: Python's int() equality without BigInteger,
+     * whose decimal parsing is quadratic in the number of digits (a 100k-digit "answer" took seconds).
+     */
+    private static String toInt(String s) {
         if (!INT.matcher(s).matches()) {
             return null;
         }
-        return new BigInteger(s.replace("_", "").replace("+", ""));
+        String digits = s.replace("_", "");
+        boolean negative = digits.startsWith("-");
+        if (negative || digits.startsWith("+")) {
+            digits = digits.substring(1);
+        }
+        int i = 0;
+        while (i < digits.length() - 1 && digits.charAt(i) == '0') {
+            i++;
+        }
+        digits = digits.substring(i);
+        return negative && !digits.equals("0") ? "-" + digits : digits;
     }
 }

@@ -120,11 +120,17 @@ class BaselinesTest {
                 List.of("REFUTES")), ctx(backend, "fever", false, Map.of()));
 
         LlmRequest sent = backend.requests().getFirst();
-        assertThat(sent.isChat()).isFalse();
-        assertThat(sent.prompt()).startsWith("Claim: Nikolaj Coster-Waldau worked with the Fox Broadcasting Company.")
+        assertThat(sent.isChat()).isTrue(); // chat by default: chat-only servers have no /v1/completions
+        assertThat(sent.promptText()).startsWith("Claim: Nikolaj Coster-Waldau worked with the Fox Broadcasting Company.")
                 .endsWith("Claim: Colin Kaepernick became a starter in 2012.\nThought:");
         assertThat(sent.stop()).contains("\nQuestion:", "\nClaim:");
         assertThat(a.prediction()).isEqualTo("REFUTES");
+
+        ScriptedBackend raw = says((r, i) -> " x\nAnswer: REFUTES");
+        new ChainOfThought().answer(QaItem.of("f1", "Colin Kaepernick became a starter in 2012.", List.of("REFUTES")),
+                ctx(raw, "fever", false, Map.of("endpoint", "completions")));
+        assertThat(raw.requests().getFirst().isChat()).isFalse();
+        assertThat(raw.requests().getFirst().prompt()).endsWith("\nThought:");
     }
 
     @Test
