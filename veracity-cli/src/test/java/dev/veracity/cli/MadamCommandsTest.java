@@ -151,6 +151,15 @@ class MadamCommandsTest {
         assertThat(new CommandLine(new RamdocsCommand()).execute("build", "--source", src.toString(), "--out", c.toString(),
                 "--mode", "misinformation", "--level", "1")).isZero();
         assertThat(Files.readAllLines(c)).allMatch(l -> l.contains("\"misinfo\""));
+        // no question has an answer with 3 documents: refused with the reason, no empty file
+        Path d = dir.resolve("d.jsonl");
+        java.io.StringWriter err = new java.io.StringWriter();
+        CommandLine cl = VeracityCli.commandLine();
+        cl.setErr(new java.io.PrintWriter(err));
+        assertThat(cl.execute("ramdocs", "build", "--source", src.toString(), "--out", d.toString(), "--mode", "imbalance",
+                "--level", "3")).isEqualTo(2);
+        assertThat(err.toString()).contains("no record built").contains("imbalance").contains("--level");
+        assertThat(d).doesNotExist();
     }
 
     @Test
