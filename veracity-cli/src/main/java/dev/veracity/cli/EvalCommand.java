@@ -99,6 +99,9 @@ final class EvalCommand implements Callable<Integer> {
             description = "Judge samples per verdict, majority vote (default ${DEFAULT-VALUE}; MARCH's protocol votes over 8).")
     int judgeSamples;
 
+    @Option(names = "--no-preflight", description = "Skip the check of the model server (GET /models) before the run.")
+    boolean noPreflight;
+
     @Option(names = "--force", description = "Start the run in --out over (its results, summary and traces are deleted)"
             + " instead of refusing a folder that holds a run of another configuration.")
     boolean force;
@@ -157,6 +160,13 @@ final class EvalCommand implements Callable<Integer> {
         fields.put("documents", index == null ? "dataset" : index.toAbsolutePath().normalize() + " k=" + k + " " + searchMode);
         fields.put("judge", judgeName == null ? "none" : judgeName + " model=" + (judgeModel == null ? base.model() : judgeModel)
                 + " samples=" + judgeSamples);
+        // every mistake caught before the first model call: the questions read, the server and model checked
+        try (var items = Datasets.stream(dataset, data)) {
+            (limit > 0 ? items.limit(limit) : items).forEach(i -> { });
+        }
+        if (!noPreflight) {
+            Preflight.check(base);
+        }
         new RunConfig(fields).claim(out, force); // one run per folder: refused before any work when it differs
         // The run folder keeps its own traces, so that a report reads one place.
         VeracityConfig cfg = base.withTraceFile(out.resolve("traces.db"));

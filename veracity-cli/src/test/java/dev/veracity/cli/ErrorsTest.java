@@ -61,6 +61,24 @@ class ErrorsTest {
     }
 
     @Test
+    void aServerThatIsDownOrLacksTheModelStopsTheRunBeforeAnyQuestion() throws Exception {
+        Path nq = SharedData.file("nq-open/NQ-open.dev.jsonl").orElseThrow();
+        Run down = run("eval", "--method", "no-rag", "--dataset", "nq-open", "--data", nq.toString(), "--out",
+                dir.resolve("down").toString(), "--limit", "3", "--llm-base-url", "http://127.0.0.1:9/v1");
+        assertThat(down.code()).isEqualTo(2);
+        assertThat(down.err().strip().lines()).singleElement().asString().contains("cannot reach the model server")
+                .contains("nothing was run");
+        assertThat(dir.resolve("down")).doesNotExist();
+        try (dev.veracity.sim.SimServer sim = dev.veracity.sim.SimServer.start(dev.veracity.sim.SimConfig.builder().build())) {
+            Run wrong = run("eval", "--method", "no-rag", "--dataset", "nq-open", "--data", nq.toString(), "--out",
+                    dir.resolve("wrong").toString(), "--limit", "3", "--llm-base-url", sim.baseUrl(), "--model", "qwen-72b");
+            assertThat(wrong.code()).isEqualTo(2);
+            assertThat(wrong.err()).contains("does not serve model 'qwen-72b'").contains("sim-model");
+            assertThat(sim.counters().generationRequests()).isZero(); // only the GET /models
+        }
+    }
+
+    @Test
     void unexpectedFailuresAreOneLineUnlessDebug() throws Exception {
         CommandLine cl = VeracityCli.commandLine();
         StringWriter err = new StringWriter();

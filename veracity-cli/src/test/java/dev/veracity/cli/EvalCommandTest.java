@@ -92,7 +92,7 @@ class EvalCommandTest {
             assertThat(first.isAlive()).as("first run still going when killed").isTrue();
             first.destroyForcibly(); // SIGKILL
             first.waitFor();
-            long requestsAtKill = sim.counters().totalRequests();
+            long requestsAtKill = sim.counters().generationRequests();
             int linesAtKill = completeLines(results);
             assertThat(linesAtKill).isBetween(15, 59);
 
@@ -105,7 +105,7 @@ class EvalCommandTest {
             assertThat(all).hasSize(60);
             assertThat(ids).hasSize(60);
             // Finished questions were not asked again; questions in flight at the kill may be (once each).
-            long secondRunRequests = sim.counters().totalRequests() - requestsAtKill;
+            long secondRunRequests = sim.counters().generationRequests() - requestsAtKill;
             assertThat(secondRunRequests).isLessThanOrEqualTo(60 - linesAtKill);
             JsonNode summary = JSON.readTree(out.resolve("summary.json").toFile());
             assertThat(summary.get("n").asInt()).isEqualTo(60);

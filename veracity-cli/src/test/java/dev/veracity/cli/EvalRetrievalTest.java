@@ -165,7 +165,7 @@ class EvalRetrievalTest {
                 int i = questionIndex(l.get("question").asText());
                 assertThat(l.at("/retrieval/ids/0").asText()).isEqualTo("a" + i);
             }
-            List<String> prompts = sim.recentRequests().stream().map(EvalRetrievalTest::prompt).toList();
+            List<String> prompts = sim.recentGenerations().stream().map(EvalRetrievalTest::prompt).toList();
             assertThat(prompts).hasSize(QUESTIONS);
             for (int i = 0; i < QUESTIONS; i++) {
                 String passage = answerPassages.get(i);
@@ -190,7 +190,7 @@ class EvalRetrievalTest {
         try (SimServer sim = SimServer.start(SimConfig.builder().rules(Rule.of("(?s).*", "Paris")).build())) {
             Result r = eval(sim, "no-rag", "--index", idx.toString());
             assertThat(r.code()).as(r.err()).isZero();
-            List<String> prompts = sim.recentRequests().stream().map(EvalRetrievalTest::prompt).toList();
+            List<String> prompts = sim.recentGenerations().stream().map(EvalRetrievalTest::prompt).toList();
             assertThat(prompts).hasSize(QUESTIONS);
             for (String p : prompts) {
                 assertThat(p).doesNotContain("Encyclopedia entry").doesNotContain("Unrelated note").doesNotContain("harbour town");
@@ -208,7 +208,7 @@ class EvalRetrievalTest {
             assertThat(r.code()).isEqualTo(2);
             assertThat(r.err().strip()).doesNotContain("\n")
                     .contains("standard-rag needs documents").contains("--index DIR");
-            assertThat(sim.counters().totalRequests()).isZero();
+            assertThat(sim.counters().generationRequests()).isZero();
             assertThat(dir.resolve("run-standard-rag")).doesNotExist();
         }
     }
@@ -227,7 +227,7 @@ class EvalRetrievalTest {
             assertThat(r.out()).contains("documents (--docs): 2").contains("transcript:").contains("--- answerer #0")
                     .contains("Hamlet is a tragedy").contains("output: William Shakespeare")
                     .contains("answer: William Shakespeare").contains("calls 1, tokens");
-            assertThat(prompt(sim.recentRequests().getFirst())).contains("Hamlet is a tragedy written by William Shakespeare.");
+            assertThat(prompt(sim.recentGenerations().getFirst())).contains("Hamlet is a tragedy written by William Shakespeare.");
 
             Path idx = index();
             List<String> withIndex = new ArrayList<>(List.of("ask", questions.getFirst().get("question").asText(),

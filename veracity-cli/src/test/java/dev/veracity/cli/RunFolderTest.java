@@ -43,15 +43,15 @@ class RunFolderTest {
         try (SimServer sim = SimServer.start(SimConfig.builder().build())) {
             assertThat(eval(sim, "no-rag")).as(err).isZero();
             assertThat(dir.resolve("out/run.json")).exists();
-            long asked = sim.counters().totalRequests();
+            long asked = sim.counters().generationRequests();
 
             assertThat(eval(sim, "no-rag")).isZero(); // same configuration: resumes, nothing left to ask
-            assertThat(sim.counters().totalRequests()).isEqualTo(asked);
+            assertThat(sim.counters().generationRequests()).isEqualTo(asked);
 
             assertThat(eval(sim, "cot")).isEqualTo(2);
             assertThat(err.strip().lines()).singleElement().asString().contains("another configuration")
                     .contains("method: \"no-rag\" -> \"cot\"").contains("--force");
-            assertThat(sim.counters().totalRequests()).isEqualTo(asked); // refused before any call
+            assertThat(sim.counters().generationRequests()).isEqualTo(asked); // refused before any call
 
             assertThat(eval(sim, "cot", "--force")).as(err).isZero();
             assertThat(new ObjectMapper().readTree(dir.resolve("out/summary.json").toFile()).get("method").asText())

@@ -32,6 +32,17 @@ public final class SimCounters {
         return total.sum();
     }
 
+    /** Requests to the endpoints that generate text (chat and text completions), not model listings. */
+    public long generationRequests() {
+        long n = 0;
+        for (Endpoint e : Endpoint.values()) {
+            if (e.generates()) {
+                n += requests(e);
+            }
+        }
+        return n;
+    }
+
     /** Requests to one endpoint (right method or not). */
     public long requests(Endpoint endpoint) {
         return byEndpoint[endpoint.ordinal()].sum();

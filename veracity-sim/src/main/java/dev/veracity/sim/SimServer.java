@@ -104,6 +104,11 @@ public final class SimServer implements AutoCloseable {
         return log.snapshot();
     }
 
+    /** The recent requests that asked for text (POSTs: chat and text completions), without model listings. */
+    public List<RecordedRequest> recentGenerations() {
+        return log.snapshot().stream().filter(r -> r.method().equals("POST")).toList();
+    }
+
     public void clearRecentRequests() {
         log.clear();
     }

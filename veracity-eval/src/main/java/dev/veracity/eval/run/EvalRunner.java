@@ -140,7 +140,20 @@ public final class EvalRunner {
         }
     }
 
+    /** Questions in a row that failed to reach the server (connection or timeout) after which a run stops. */
+    public static final int STOP_AFTER_UNREACHABLE = 5;
+
     private EvalRunner() {
+    }
+
+    /** Whether a question failed because the server could not be reached (not because of its own request). */
+    static boolean unreachable(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof dev.veracity.llm.LlmException l) {
+                return l.kind() == dev.veracity.llm.ErrorKind.CONNECTION || l.kind() == dev.veracity.llm.ErrorKind.TIMEOUT;
+            }
+        }
+        return false;
     }
 
     /**
@@ -171,14 +184,23 @@ public final class EvalRunner {
                     client.counters().promptTokens() + client.counters().completionTokens() - tokens0));
             report.run();
             Semaphore slots = new Semaphore(spec.concurrency());
+            AtomicInteger unreachable = new AtomicInteger(); // consecutive questions lost to a server that does not answer
             try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
                 for (QaItem item : todo) {
                     slots.acquireUninterruptibly();
+                    if (unreachable.get() >= STOP_AFTER_UNREACHABLE) {
+                        slots.release();
+                        break; // the server is down: keep what was done, ask nothing more
+                    }
                     pool.submit(() -> {
                         try {
                             results.append(answer(spec, item, client, traces, traceRun, metrics));
                             done.incrementAndGet();
+                            unreachable.set(0);
                         } catch (RuntimeException e) {
+                            if (unreachable(e)) {
+                                unreachable.incrementAndGet();
+                            }
                             failures.add(item.id() + ": " + e.getMessage());
                             // a row with its reason: shown by report and compare, asked again by the next run
                             results.appendFailure(item.id(), item.question(), e.getMessage());
@@ -196,7 +218,13 @@ public final class EvalRunner {
                     .anyMatch(i -> i.id().equals(f.path("id").asText()))).count());
             summary.set("retrieval", spec.documents().summary(spec.method(), datasetHasDocuments, results.lines()));
             write(spec.outDir().resolve("summary.json"), summary);
-            return new Outcome(items.size(), already, todo.size() - failures.size(), List.copyOf(failures), summary);
+            if (unreachable.get() >= STOP_AFTER_UNREACHABLE) {
+                failures.add("stopped after " + STOP_AFTER_UNREACHABLE + " questions in a row failed to reach the model"
+                        + " server (connection failures or timeouts); what was done is kept: run the same command to resume");
+                summary.put("stopped", "server unreachable");
+                write(spec.outDir().resolve("summary.json"), summary);
+            }
+            return new Outcome(items.size(), already, done.get() - already, List.copyOf(failures), summary);
         }
     }
 

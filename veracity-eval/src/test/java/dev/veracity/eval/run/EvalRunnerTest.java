@@ -166,6 +166,28 @@ class EvalRunnerTest {
     }
 
     @Test
+    void aServerThatDoesNotAnswerStopsTheRunAfterFiveQuestionsInARow() throws Exception {
+        ScriptedBackend backend = ScriptedBackend.perSample((r, i) -> {
+            throw new dev.veracity.llm.LlmException(dev.veracity.llm.ErrorKind.CONNECTION, "connection refused");
+        });
+        EvalRunner.QuestionTraces traces = new EvalRunner.QuestionTraces(new InMemoryTraces());
+        LlmClient client = LlmClient.builder(backend).traces(traces).retry(new dev.veracity.llm.client.RetrySettings(1,
+                java.time.Duration.ofMillis(1), java.time.Duration.ofMillis(1), 1.0, 0.0, java.time.Duration.ofSeconds(1))).build();
+        Path data = dir.resolve("many.jsonl");
+        StringBuilder sb = new StringBuilder();
+        for (int q = 0; q < 40; q++) {
+            sb.append("{\"question\": \"q").append(q).append("\", \"answer\": [\"a\"]}\n");
+        }
+        Files.writeString(data, sb.toString());
+        EvalRunner.Outcome o = EvalRunner.run(new EvalRunner.Spec(ECHO, "nq-open", data, 0, dir.resolve("down"), 1,
+                DatasetProfile.of("nq-open"), Map.of(), Map.of()), client, traces, "a", p -> { });
+        assertThat(backend.requests()).hasSize(EvalRunner.STOP_AFTER_UNREACHABLE); // not 40
+        assertThat(o.answered()).isZero();
+        assertThat(o.failures().getLast()).contains("stopped after 5").contains("resume");
+        assertThat(o.summary().get("stopped").asText()).isEqualTo("server unreachable");
+    }
+
+    @Test
     void aPartialLastLineLeftByAKillIsCutOff() throws Exception {
         Path results = dir.resolve("r.jsonl");
         Files.writeString(results, "{\"id\": \"a\", \"prediction\": \"x\"}\n{\"id\": \"b\", \"predic");
