@@ -51,15 +51,8 @@ final class AskCommand implements Callable<Integer> {
             description = "JSONL, one document per line: {\"text\": ..., \"id\": ..., \"title\": ...} (id and title optional).")
     Path docs;
 
-    @Option(names = "--index", paramLabel = "DIR", description = "A retrieval index (./veracity index): the top --k passages.")
-    Path index;
 
-    @Option(names = "--k", defaultValue = "" + DocumentSource.DEFAULT_K, paramLabel = "N",
-            description = "Passages retrieved with --index (default ${DEFAULT-VALUE}, FlashRAG's retrieval_topk).")
-    int k;
 
-    @Option(names = "--search-mode", defaultValue = "bm25", paramLabel = "MODE", description = "bm25, dense or hybrid (default ${DEFAULT-VALUE}).")
-    String searchMode;
 
     @Option(names = "--multi-answer", description = "Ask for every valid answer (MADAM-RAG's \"All Correct Answers\" prompts).")
     boolean multiAnswer;
@@ -69,6 +62,9 @@ final class AskCommand implements Callable<Integer> {
 
     @Option(names = "--head", defaultValue = "300", paramLabel = "CHARS", description = "Characters of each prompt shown (default ${DEFAULT-VALUE}).")
     int head;
+
+    @Mixin
+    RetrievalOptions retrieval;
 
     @Mixin
     ModelOptions model;
@@ -81,17 +77,15 @@ final class AskCommand implements Callable<Integer> {
         QaMethod m = Methods.byName(method);
         // checked against the method's declaration before any work
         Map<String, String> resolved = m.spec().resolve(options).values();
-        if (docs != null && index != null) {
+        if (docs != null && retrieval.given()) {
             throw new IllegalArgumentException("give documents with --docs or --index, not both");
         }
-        if (k < 1) {
-            throw new IllegalArgumentException("--k must be >= 1, was " + k);
-        }
-        if (m.needsDocuments() && docs == null && index == null) {
+        retrieval.validate();
+        if (m.needsDocuments() && docs == null && !retrieval.given()) {
             throw new IllegalArgumentException("method " + method + " needs documents: pass --docs FILE (JSONL) or --index DIR"
                     + " [--k N --search-mode bm25|dense|hybrid], or use a closed-book method (no-rag, cot, cot-sc)");
         }
-        if (m.usesRetriever() && index == null) {
+        if (m.usesRetriever() && !retrieval.given()) {
             throw new IllegalArgumentException("method " + method + " searches: pass --index DIR");
         }
         List<Document> given = docs == null ? List.of() : VerifyCommand.readDocuments(docs);
@@ -99,16 +93,15 @@ final class AskCommand implements Callable<Integer> {
         VeracityConfig cfg = model.resolve();
         InMemoryTraces calls = new InMemoryTraces();
         String run = "ask-" + Instant.now();
-        OnnxEmbedder embedder = m.usesEmbedder() || (index != null && !searchMode.equals("bm25")) ? OnnxEmbedder.bgeSmall() : null;
+        OnnxEmbedder embedder = retrieval.embedder(m);
         long t0 = System.nanoTime();
         MethodAnswer answer;
-        try (LuceneIndex searchIndex = index == null ? null : LuceneIndex.open(index);
+        try (LuceneIndex searchIndex = retrieval.open();
              TraceStore store = TraceStore.open(cfg.traceFile());
              Stack stack = new Stack(cfg, TraceSink.all(store, calls))) {
-            Retriever retriever = searchIndex == null ? null : searchIndex.retriever(searchMode, embedder);
+            Retriever retriever = retrieval.retriever(searchIndex, embedder);
             QaItem item = new QaItem("ask", question, given, List.of(), List.of(), null, Map.of(), null);
-            DocumentSource source = retriever == null ? DocumentSource.dataset()
-                    : DocumentSource.index(retriever, index, searchIndex.metadata().corpusSha256(), k, searchMode);
+            DocumentSource source = retrieval.source(searchIndex, retriever);
             DocumentSource.Prepared prepared = source.prepare(m, item);
             List<Document> shown = prepared.item().documents();
             out.printf(Locale.ROOT, "documents (%s): %d%n", source.kind(m).equals("dataset") ? "--docs" : source.kind(m),

@@ -76,17 +76,8 @@ final class EvalCommand implements Callable<Integer> {
             description = "Questions answered at once (default: --concurrency).")
     Integer questionsAtOnce;
 
-    @Option(names = "--index", paramLabel = "DIR",
-            description = "A retrieval index (./veracity index): each question's documents are its top --k passages,"
-                    + " replacing the dataset's own passages when it has some (closed-book methods get none).")
-    Path index;
 
-    @Option(names = "--k", defaultValue = "" + DocumentSource.DEFAULT_K, paramLabel = "N",
-            description = "Passages retrieved per question with --index (default ${DEFAULT-VALUE}, FlashRAG's retrieval_topk).")
-    int k;
 
-    @Option(names = "--search-mode", defaultValue = "bm25", paramLabel = "MODE", description = "bm25, dense or hybrid (default ${DEFAULT-VALUE}).")
-    String searchMode;
 
     @Option(names = "--judge", paramLabel = "NAME",
             description = "Also score each prediction with an LLM judge: crag (TruthRL/CRAG), true-false (C-3PO) or equivalence.")
@@ -105,6 +96,9 @@ final class EvalCommand implements Callable<Integer> {
     @Option(names = "--force", description = "Start the run in --out over (its results, summary and traces are deleted)"
             + " instead of refusing a folder that holds a run of another configuration.")
     boolean force;
+
+    @Mixin
+    RetrievalOptions retrieval;
 
     @Mixin
     ModelOptions model;
@@ -126,7 +120,7 @@ final class EvalCommand implements Callable<Integer> {
         QaMethod m = Methods.byName(method);
         // Checked against the method's declaration before anything runs; the method and the run see the resolved map.
         Map<String, String> resolved = m.spec().resolve(options).values();
-        if (m.usesRetriever() && index == null) {
+        if (m.usesRetriever() && !retrieval.given()) {
             throw new IllegalArgumentException("method " + method + " searches: build an index with ./veracity index and"
                     + " pass --index DIR");
         }
@@ -140,10 +134,8 @@ final class EvalCommand implements Callable<Integer> {
         if (judgeName != null) {
             Judges.requireKnown(judgeName);
         }
-        if (index != null && k < 1) {
-            throw new IllegalArgumentException("--k must be >= 1, was " + k);
-        }
-        if (index == null) {
+        retrieval.validate();
+        if (!retrieval.given()) {
             // a RAG method on a dataset without passages and without --index stops here, before any model call
             DocumentSource.dataset().requireDocuments(m, dataset, data);
         }
@@ -157,7 +149,7 @@ final class EvalCommand implements Callable<Integer> {
         fields.put("metrics", profile.metrics());
         fields.put("model", base.model());
         fields.put("llm_base_url", base.llmBaseUrl());
-        fields.put("documents", index == null ? "dataset" : index.toAbsolutePath().normalize() + " k=" + k + " " + searchMode);
+        fields.put("documents", retrieval.describe());
         fields.put("judge", judgeName == null ? "none" : judgeName + " model=" + (judgeModel == null ? base.model() : judgeModel)
                 + " samples=" + judgeSamples);
         // every mistake caught before the first model call: the questions read, the server and model checked
@@ -176,18 +168,16 @@ final class EvalCommand implements Callable<Integer> {
         }
         String traceRun = out.toAbsolutePath().normalize().getFileName() + "@" + Instant.now();
         EvalRunner.Outcome outcome;
-        OnnxEmbedder embedder = m.usesEmbedder() || (index != null && !searchMode.equals("bm25")) ? OnnxEmbedder.bgeSmall() : null;
-        try (LuceneIndex searchIndex = index == null ? null : LuceneIndex.open(index);
+        OnnxEmbedder embedder = retrieval.embedder(m);
+        try (LuceneIndex searchIndex = retrieval.open();
              TraceStore store = TraceStore.open(cfg.traceFile())) {
             EvalRunner.QuestionTraces traces = new EvalRunner.QuestionTraces(store);
             try (Stack stack = new Stack(cfg, traces);
                  EvalProgress bar = EvalProgress.start(method + " on " + dataset, limit)) {
                 Judge judge = judgeName == null ? null : Judges.byName(judgeName, stack.client,
                         new JudgeOptions(judgeSamples, judgeSamples > 1 ? 0.7 : 0.0, null, judgeModel));
-                Retriever retriever = searchIndex == null ? null : searchIndex.retriever(searchMode, embedder);
-                DocumentSource documents = retriever == null ? DocumentSource.dataset()
-                        : DocumentSource.index(retriever, index.toAbsolutePath().normalize(),
-                                searchIndex.metadata().corpusSha256(), k, searchMode);
+                Retriever retriever = retrieval.retriever(searchIndex, embedder);
+                DocumentSource documents = retrieval.source(searchIndex, retriever);
                 EvalRunner.Spec spec = new EvalRunner.Spec(m, dataset, data, limit, out,
                         questionsAtOnce != null ? questionsAtOnce : cfg.concurrency(), profile, resolved,
                         EvalRunner.labels("model", cfg.model(), "llm_base_url", cfg.llmBaseUrl(),

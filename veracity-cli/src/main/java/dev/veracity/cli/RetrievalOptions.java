@@ -1,0 +1,64 @@
+package dev.veracity.cli;
+
+import dev.veracity.eval.run.DocumentSource;
+import dev.veracity.method.QaMethod;
+import dev.veracity.retrieval.Retriever;
+import dev.veracity.retrieval.embed.OnnxEmbedder;
+import dev.veracity.retrieval.lucene.LuceneIndex;
+import java.nio.file.Path;
+import picocli.CommandLine.Option;
+
+/**
+ * The retrieval flags of the commands that answer questions ({@code eval}, {@code ask}): an index whose top {@code k}
+ * passages become a question's documents, and how it is searched.
+ */
+final class RetrievalOptions {
+
+    @Option(names = "--index", paramLabel = "DIR",
+            description = "A retrieval index (./veracity index): a question's documents are its top --k passages,"
+                    + " replacing the dataset's own passages when it has some (closed-book methods get none).")
+    Path index;
+
+    @Option(names = "--k", defaultValue = "" + DocumentSource.DEFAULT_K, paramLabel = "N",
+            description = "Passages retrieved per question with --index (default ${DEFAULT-VALUE}, FlashRAG's retrieval_topk).")
+    int k;
+
+    @Option(names = "--search-mode", defaultValue = "bm25", paramLabel = "MODE",
+            description = "bm25, dense or hybrid (default ${DEFAULT-VALUE}).")
+    String searchMode;
+
+    boolean given() {
+        return index != null;
+    }
+
+    void validate() {
+        if (k < 1) {
+            throw new IllegalArgumentException("--k must be >= 1, was " + k);
+        }
+    }
+
+    /** The embedder the method or a dense search needs, else null (loading it costs seconds). */
+    OnnxEmbedder embedder(QaMethod m) {
+        return m.usesEmbedder() || (index != null && !searchMode.equals("bm25")) ? OnnxEmbedder.bgeSmall() : null;
+    }
+
+    /** The index, open, or null without {@code --index}. */
+    LuceneIndex open() throws java.io.IOException {
+        return index == null ? null : LuceneIndex.open(index);
+    }
+
+    Retriever retriever(LuceneIndex open, OnnxEmbedder embedder) {
+        return open == null ? null : open.retriever(searchMode, embedder);
+    }
+
+    /** Where the documents come from: the index (recorded with its corpus checksum, k and mode) or the dataset. */
+    DocumentSource source(LuceneIndex open, Retriever retriever) {
+        return retriever == null ? DocumentSource.dataset() : DocumentSource.index(retriever,
+                index.toAbsolutePath().normalize(), open.metadata().corpusSha256(), k, searchMode);
+    }
+
+    /** How a run records it in {@code run.json}. */
+    String describe() {
+        return index == null ? "dataset" : index.toAbsolutePath().normalize() + " k=" + k + " " + searchMode;
+    }
+}
