@@ -112,13 +112,19 @@ public final class AgentOutputParser {
      * just after its colon, or -1.
      */
     private static int explanation(String t, int from) {
-        for (int i = from; i < t.length(); i++) {
+        return afterKeyword(t, from, EXPLANATION);
+    }
+
+    /**
+     * The first of {@code keywords} (lower case, any case in the text) at or after {@code from} that a colon follows
+     * (emphasis and spaces allowed around it): the index where the text after the colon begins, or -1. Linear: each
+     * position is tried against each keyword once. The aggregator's parser reads its "Explanation:" with it too.
+     */
+    static int afterKeyword(String t, int from, String... keywords) {
+        for (int i = Math.max(0, from); i < t.length(); i++) {
             char c = Character.toLowerCase(t.charAt(i));
-            if (c != 'e' && c != 'r') {
-                continue;
-            }
-            for (String k : EXPLANATION) {
-                if (t.regionMatches(true, i, k, 0, k.length())) {
+            for (String k : keywords) {
+                if (c == k.charAt(0) && t.regionMatches(true, i, k, 0, k.length())) {
                     int body = afterColon(t, i + k.length());
                     if (body >= 0) {
                         return body;

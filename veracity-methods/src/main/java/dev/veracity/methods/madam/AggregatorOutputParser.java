@@ -12,8 +12,6 @@ import java.util.List;
  */
 public final class AggregatorOutputParser {
 
-    private static final String[] EXPLANATION = {"explanation"};
-
     private AggregatorOutputParser() {
     }
 
@@ -30,19 +28,7 @@ public final class AggregatorOutputParser {
 
     /** The text after the first "Explanation:" at or after {@code from} (emphasis allowed around it), or "". */
     private static String explanationAfter(String t, int from) {
-        for (int i = Math.min(from, t.length()); i < t.length(); i++) {
-            char c = t.charAt(i);
-            if ((c != 'e' && c != 'E') || !t.regionMatches(true, i, EXPLANATION[0], 0, EXPLANATION[0].length())) {
-                continue;
-            }
-            int p = i + EXPLANATION[0].length();
-            while (p < t.length() && (t.charAt(p) == ' ' || t.charAt(p) == '*')) {
-                p++;
-            }
-            if (p < t.length() && (t.charAt(p) == ':' || t.charAt(p) == '\uFF1A')) {
-                return t.substring(p + 1).strip();
-            }
-        }
-        return "";
+        int body = AgentOutputParser.afterKeyword(t, Math.min(from, t.length()), "explanation");
+        return body < 0 ? "" : t.substring(body).strip();
     }
 }
