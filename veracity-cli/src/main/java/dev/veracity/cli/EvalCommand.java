@@ -146,6 +146,7 @@ final class EvalCommand implements Callable<Integer> {
         fields.put("method_options", resolved);
         fields.put("dataset", dataset);
         fields.put("data", data.toAbsolutePath().normalize().toString());
+        fields.put("data_sha256", RunConfig.sha256(data));
         fields.put("metrics", profile.metrics());
         fields.put("model", base.model());
         fields.put("llm_base_url", base.llmBaseUrl());
@@ -159,7 +160,8 @@ final class EvalCommand implements Callable<Integer> {
         if (!noPreflight) {
             Preflight.check(base);
         }
-        new RunConfig(fields).claim(out, force); // one run per folder: refused before any work when it differs
+        RunConfig runConfig = new RunConfig(fields);
+        runConfig.claim(out, force); // one run per folder: refused before any work when it differs
         // The run folder keeps its own traces, so that a report reads one place.
         VeracityConfig cfg = base.withTraceFile(out.resolve("traces.db"));
         MarchRecords records = m instanceof MarchMethod ? new MarchRecords(out.resolve("march-records.jsonl")) : null;
@@ -181,8 +183,10 @@ final class EvalCommand implements Callable<Integer> {
                 EvalRunner.Spec spec = new EvalRunner.Spec(m, dataset, data, limit, out,
                         questionsAtOnce != null ? questionsAtOnce : cfg.concurrency(), profile, resolved,
                         EvalRunner.labels("model", cfg.model(), "llm_base_url", cfg.llmBaseUrl(),
-                                "method_options", resolved.toString()),
-                        retriever, embedder, judge, documents);
+                                "concurrency", String.valueOf(cfg.concurrency()),
+                                "timeout_seconds", String.valueOf(cfg.timeout().toSeconds()),
+                                "cache", cfg.cacheMode().name().toLowerCase(java.util.Locale.ROOT)),
+                        retriever, embedder, judge, documents, runConfig.json());
                 outcome = EvalRunner.run(spec, stack.client, traces, traceRun, bar);
             }
         }

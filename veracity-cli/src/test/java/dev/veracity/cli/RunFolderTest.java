@@ -59,4 +59,45 @@ class RunFolderTest {
             assertThat(Files.readAllLines(dir.resolve("out/results.jsonl"))).hasSize(2);
         }
     }
+
+    @Test
+    void theSummaryRecordsBuildDatasetChecksumSamplingAndConfigurationAndAnEditedFileIsNotResumed() throws Exception {
+        try (SimServer sim = SimServer.start(SimConfig.builder().build())) {
+            assertThat(eval(sim, "cot-sc", "--option", "k=3")).as(err).isZero();
+            var summary = new ObjectMapper().readTree(dir.resolve("out/summary.json").toFile());
+            String sha = RunConfig.sha256(dir.resolve("nq.jsonl"));
+            assertThat(sha).hasSize(64).isEqualTo(java.util.HexFormat.of().formatHex(java.security.MessageDigest
+                    .getInstance("SHA-256").digest(Files.readAllBytes(dir.resolve("nq.jsonl")))));
+            assertThat(summary.at("/config/data_sha256").asText()).isEqualTo(sha);
+            assertThat(summary.at("/config/method").asText()).isEqualTo("cot-sc");
+            assertThat(summary.at("/config/method_options/k").asText()).isEqualTo("3");
+            assertThat(summary.at("/build/version").asText()).isEqualTo(dev.veracity.config.BuildInfo.current().version())
+                    .isNotEqualTo("unknown");
+            assertThat(summary.at("/build/commit").asText()).matches("[0-9a-f]{40}|unknown");
+            // what the model was asked with, per role: cot-sc samples n=3 at a temperature above 0
+            var settings = summary.at("/sampling");
+            assertThat(settings.size()).as(settings.toString()).isPositive();
+            assertThat(settings.toString()).contains("\"n\":3").doesNotContain("first_sample");
+            assertThat(summary.at("/concurrency").asText()).isNotEmpty();
+
+            // the report shows the same record on the run's page
+            Path report = dir.resolve("report");
+            assertThat(VeracityCli.commandLine().execute("report", dir.resolve("out").toString(), "--out",
+                    report.toString())).isZero();
+            try (var pages = Files.walk(report)) {
+                String runPage = Files.readString(pages.filter(p -> p.getFileName().toString().equals("index.html")
+                        && !p.getParent().equals(report) && !p.getParent().getFileName().toString().equals("q"))
+                        .findFirst().orElseThrow());
+                assertThat(runPage).contains("How this run was made").contains(sha).contains("data_sha256");
+            }
+
+            // the same command over an edited dataset file is another run, refused before any call
+            long asked = sim.counters().generationRequests();
+            Files.writeString(dir.resolve("nq.jsonl"), "{\"question\": \"capital of spain\", \"answer\": [\"Madrid\"]}\n",
+                    java.nio.file.StandardOpenOption.APPEND);
+            assertThat(eval(sim, "cot-sc", "--option", "k=3")).isEqualTo(2);
+            assertThat(err).contains("data_sha256").contains("--force");
+            assertThat(sim.counters().generationRequests()).isEqualTo(asked);
+        }
+    }
 }

@@ -303,10 +303,31 @@ public final class HtmlReport {
             page.put("hasFailed", !run.failed().isEmpty());
             page.put("traceNote", traceNote);
             page.put("questions", questions);
+            List<Map<String, Object>> provenance = provenance(run.summary());
+            page.put("provenance", provenance);
+            page.put("hasProvenance", !provenance.isEmpty());
             render("run.mustache", page, dir.resolve("index.html"));
         } finally {
             closeQuietly(store);
         }
+    }
+
+    /**
+     * How the run was made, as summary.json records it: the build, the configuration (method options, dataset
+     * file and checksum, model, documents), the retrieval record, the sampling settings per role. One row per
+     * field, nested values as compact JSON.
+     */
+    static List<Map<String, Object>> provenance(JsonNode summary) {
+        List<Map<String, Object>> rows = new ArrayList<>();
+        for (String section : List.of("build", "config", "retrieval", "sampling")) {
+            JsonNode node = summary.path(section);
+            if (!node.isObject()) {
+                continue;
+            }
+            node.properties().forEach(e -> rows.add(Map.of("section", section, "key", e.getKey(),
+                    "value", e.getValue().isValueNode() ? e.getValue().asText() : e.getValue().toString())));
+        }
+        return rows;
     }
 
     private static void writeQuestion(RunDir run, String slug, JsonNode r, String id, List<CallRecord> calls,

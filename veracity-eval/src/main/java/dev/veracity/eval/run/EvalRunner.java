@@ -70,23 +70,33 @@ public final class EvalRunner {
      * @param embedder    for methods that compare documents by embedding, or null
      * @param judge       an LLM judge that also scores each prediction against the gold answers, or null
      * @param documents   where each question's documents come from (null: the dataset's own)
+     * @param config      the run's recorded configuration (the CLI's run.json), copied into summary.json; or null
      */
     public record Spec(QaMethod method, String dataset, Path data, int limit, Path outDir, int concurrency,
                        DatasetProfile profile, Map<String, String> options, Map<String, String> labels,
-                       Retriever retriever, Embedder embedder, Judge judge, DocumentSource documents) {
+                       Retriever retriever, Embedder embedder, Judge judge, DocumentSource documents, JsonNode config) {
+
+        /** A spec without a recorded configuration. */
+        public Spec(QaMethod method, String dataset, Path data, int limit, Path outDir, int concurrency,
+                    DatasetProfile profile, Map<String, String> options, Map<String, String> labels,
+                    Retriever retriever, Embedder embedder, Judge judge, DocumentSource documents) {
+            this(method, dataset, data, limit, outDir, concurrency, profile, options, labels, retriever, embedder, judge,
+                    documents, null);
+        }
 
         /** A spec whose questions keep the dataset's own documents. */
         public Spec(QaMethod method, String dataset, Path data, int limit, Path outDir, int concurrency,
                     DatasetProfile profile, Map<String, String> options, Map<String, String> labels,
                     Retriever retriever, Embedder embedder, Judge judge) {
             this(method, dataset, data, limit, outDir, concurrency, profile, options, labels, retriever, embedder, judge,
-                    null);
+                    null, null);
         }
 
         /** A spec without retrieval tools or judge. */
         public Spec(QaMethod method, String dataset, Path data, int limit, Path outDir, int concurrency,
                     DatasetProfile profile, Map<String, String> options, Map<String, String> labels) {
-            this(method, dataset, data, limit, outDir, concurrency, profile, options, labels, null, null, null, null);
+            this(method, dataset, data, limit, outDir, concurrency, profile, options, labels, null, null, null, null,
+                    null);
         }
 
         public Spec {
@@ -111,6 +121,8 @@ public final class EvalRunner {
     public static final class QuestionTraces implements TraceSink {
         private final TraceSink store;
         private final Map<String, List<CallRecord>> open = new ConcurrentHashMap<>();
+        /** Per role, the distinct sampling settings its calls used (sample positions left out), for summary.json. */
+        private final Map<String, java.util.Set<String>> sampling = new ConcurrentHashMap<>();
 
         public QuestionTraces(TraceSink store) {
             this.store = store;
@@ -119,10 +131,41 @@ public final class EvalRunner {
         @Override
         public void record(CallRecord r) {
             store.record(r);
+            String role = r.context().role() == null ? "-" : r.context().role();
+            sampling.computeIfAbsent(role, k -> ConcurrentHashMap.newKeySet()).add(withoutSamplePosition(r.settings()));
             List<CallRecord> list = open.get(r.context().runId() + "\u0000" + r.context().questionId());
             if (list != null) {
                 list.add(r);
             }
+        }
+
+        /** The sampling settings seen so far, role by role (sorted), each as its JSON object. */
+        ObjectNode sampling() {
+            ObjectNode o = JSON.createObjectNode();
+            new java.util.TreeMap<>(sampling).forEach((role, set) -> {
+                ArrayNode a = o.putArray(role);
+                set.stream().sorted().forEach(js -> {
+                    try {
+                        a.add(JSON.readTree(js));
+                    } catch (IOException e) {
+                        a.add(js);
+                    }
+                });
+            });
+            return o;
+        }
+
+        private static String withoutSamplePosition(String settings) {
+            try {
+                JsonNode n = JSON.readTree(settings == null ? "{}" : settings);
+                if (n instanceof ObjectNode o) {
+                    o.remove("first_sample");
+                    return o.toString();
+                }
+            } catch (IOException e) {
+                // not JSON: kept as it is
+            }
+            return String.valueOf(settings);
         }
 
         void begin(String run, String question) {
@@ -217,6 +260,11 @@ public final class EvalRunner {
             summary.put("failed", results.failures().stream().filter(f -> items.stream()
                     .anyMatch(i -> i.id().equals(f.path("id").asText()))).count());
             summary.set("retrieval", spec.documents().summary(spec.method(), datasetHasDocuments, results.lines()));
+            summary.set("sampling", traces.sampling());
+            summary.set("build", JSON.valueToTree(dev.veracity.config.BuildInfo.current().asMap()));
+            if (spec.config() != null) {
+                summary.set("config", spec.config());
+            }
             write(spec.outDir().resolve("summary.json"), summary);
             if (unreachable.get() >= STOP_AFTER_UNREACHABLE) {
                 failures.add("stopped after " + STOP_AFTER_UNREACHABLE + " questions in a row failed to reach the model"
