@@ -31,14 +31,43 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
 /**
- * {@code ./veracity demo}: one small multi-agent exchange through the whole stack — simulator over HTTP, the
+ * {@code ./veracity demo}: every method on 20 RAMDocs questions against the simulator's built-in reader (or the
+ * user's server), then the comparison table ({@link MethodsDemo}).
+ *
+ * <p>{@code demo --exchange}: one small multi-agent exchange through the whole stack — simulator over HTTP, the
  * openai-java backend, the client's limits, retries and cache, the trace store — printed call by call. Three agents
  * read one document each, concurrently; an aggregator reads their answers. Then the same exchange again, answered
- * from the cache. With {@code --llm-base-url} (or VERACITY_LLM_BASE_URL) it runs against that server instead.
+ * from the cache. With {@code --llm-base-url} (or VERACITY_LLM_BASE_URL) both run against that server instead.
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
-        description = "Run a small multi-agent exchange through the whole stack and print the traced calls.")
+        description = {"Run every method on 20 RAMDocs questions and print the comparison table (against the built-in"
+                + " simulator unless --llm-base-url names a server).",
+                "With --exchange: a small multi-agent exchange through the whole stack, call by call."})
 final class DemoCommand implements Callable<Integer> {
+
+    @picocli.CommandLine.Option(names = "--exchange",
+            description = "Instead: one multi-agent exchange through the whole stack, every traced call printed, then replayed from the cache.")
+    boolean exchange;
+
+    @picocli.CommandLine.Option(names = "--out", defaultValue = ".veracity/demo", paramLabel = "DIR",
+            description = "Run folders, one per method (default ${DEFAULT-VALUE}); started over on every demo.")
+    Path out;
+
+    @picocli.CommandLine.Option(names = "--data", paramLabel = "FILE",
+            description = "RAMDocs-format questions instead of the bundled 20.")
+    Path data;
+
+    @picocli.CommandLine.Option(names = "--method", split = ",", paramLabel = "NAME",
+            description = "Only these methods (default: every one).")
+    List<String> methods = new ArrayList<>();
+
+    @picocli.CommandLine.Option(names = "--limit", defaultValue = "0", paramLabel = "N",
+            description = "Only the first N questions (0 = all).")
+    int limit;
+
+    @picocli.CommandLine.Option(names = "--latency-ms", defaultValue = "20", paramLabel = "MS",
+            description = "The simulator's time to first token (default ${DEFAULT-VALUE}).")
+    int latencyMs;
 
     static final String QUESTION = "In which year was the Eiffel Tower completed?";
     static final List<String> DOCUMENTS = List.of(
@@ -50,7 +79,32 @@ final class DemoCommand implements Callable<Integer> {
     ModelOptions model;
 
     @Override
-    public Integer call() {
+    public Integer call() throws java.io.IOException {
+        if (exchange) {
+            return exchange();
+        }
+        if (limit < 0 || latencyMs < 0) {
+            throw new IllegalArgumentException("--limit and --latency-ms must be >= 0");
+        }
+        if (data != null && !java.nio.file.Files.isRegularFile(data)) {
+            throw new IllegalArgumentException("no questions file at " + data);
+        }
+        dev.veracity.llm.openai.OpenAiCompatibleBackend.warmUp();
+        // no rules: every prompt goes to the built-in extractive reader, which knows each method's formats
+        SimServer sim = model.namesAServer() ? null : SimServer.start(SimConfig.builder()
+                .latency(LatencyModel.ofMillis(latencyMs, 0)).build());
+        try {
+            VeracityConfig base = model.resolve();
+            VeracityConfig cfg = sim == null ? base : base.withServer(sim.baseUrl(), sim.config().defaultModel());
+            return MethodsDemo.run(System.out, cfg, sim != null, out, data, methods, limit);
+        } finally {
+            if (sim != null) {
+                sim.close();
+            }
+        }
+    }
+
+    private int exchange() {
         PrintStream out = System.out;
         SimServer sim = model.namesAServer() ? null : SimServer.start(simConfig());
         try {

@@ -44,9 +44,7 @@ final class RunConfig {
         Path file = out.resolve(FILE);
         boolean hasResults = Files.exists(out.resolve("results.jsonl"));
         if (force) {
-            for (String f : RUN_FILES) {
-                Files.deleteIfExists(out.resolve(f));
-            }
+            clear(out);
         } else if (Files.exists(file)) {
             JsonNode stored;
             try {
@@ -67,6 +65,13 @@ final class RunConfig {
         }
         Files.createDirectories(out);
         Files.writeString(file, JSON.writeValueAsString(config) + "\n");
+    }
+
+    /** Removes what a run left in {@code out} (results, summary, traces, records, run.json); other files stay. */
+    static void clear(Path out) throws IOException {
+        for (String f : RUN_FILES) {
+            Files.deleteIfExists(out.resolve(f));
+        }
     }
 
     /** SHA-256 (hex) of a file's bytes: a run records its dataset's, so an edited file is not resumed as the same. */

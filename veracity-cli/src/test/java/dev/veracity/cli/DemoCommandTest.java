@@ -34,7 +34,7 @@ class DemoCommandTest {
 
     @Test
     void runsTheExchangeThroughTheWholeStackAndReplaysItFromTheCache() {
-        String out = run("demo", "--cache-file", dir.resolve("cache.db").toString(),
+        String out = run("demo", "--exchange", "--cache-file", dir.resolve("cache.db").toString(),
                 "--trace-file", dir.resolve("traces.db").toString());
 
         assertThat(out).contains("agent-1", "agent-2", "agent-3", "aggregator");
@@ -50,7 +50,7 @@ class DemoCommandTest {
     @Test
     void theTracesCommandListsSummarisesAndExportsTheDemoRun() throws Exception {
         String traces = dir.resolve("traces.db").toString();
-        String demo = run("demo", "--cache-file", dir.resolve("cache.db").toString(), "--trace-file", traces);
+        String demo = run("demo", "--exchange", "--cache-file", dir.resolve("cache.db").toString(), "--trace-file", traces);
         Matcher m = Pattern.compile("traces stats (demo-\\S+) ").matcher(demo);
         assertThat(m.find()).isTrue();
         String runId = m.group(1);
@@ -73,5 +73,29 @@ class DemoCommandTest {
         int code = cl.execute("demo", "--cache", "sometimes", "--cache-file", dir.resolve("c.db").toString());
         assertThat(code).isEqualTo(2);
         assertThat(err.toString()).contains("veracity demo: unknown cache mode 'sometimes': use off, read-only or read-write");
+    }
+
+    @Test
+    void theDemoRunsEveryMethodOnTheBundledQuestionsAndPrintsOneTable() throws Exception {
+        Path runs = dir.resolve("demo");
+        String out = run("demo", "--out", runs.toString(), "--limit", "4", "--latency-ms", "0", "--cache", "off");
+
+        java.util.List<String> methods = java.util.List.copyOf(dev.veracity.methods.Methods.names());
+        assertThat(methods).hasSizeGreaterThanOrEqualTo(9);
+        var mapper = new com.fasterxml.jackson.databind.ObjectMapper();
+        java.util.Set<Double> scores = new java.util.HashSet<>();
+        for (String m : methods) {
+            // a row per method in the table, a run folder per method with every question answered
+            assertThat(out).containsPattern("(?m)^" + Pattern.quote(m) + "\\s+" + Pattern.quote(m) + "\\s+4\\s");
+            var summary = mapper.readTree(runs.resolve(m).resolve("summary.json").toFile());
+            assertThat(summary.get("n").asInt()).as(m).isEqualTo(4);
+            assertThat(summary.get("failed").asInt()).as(m).isZero();
+            // the built-in reader writes each role's format: nothing a method reads fails to parse
+            assertThat(summary.get("parse_failures").asInt()).as(m).isZero();
+            assertThat(summary.get("calls_per_question").asDouble()).as(m).isPositive();
+            scores.add(summary.at("/metrics/strict_acc").asDouble(summary.path("metrics").elements().next().asDouble()));
+        }
+        assertThat(scores).as("the reader's answers depend on what each method shows it").hasSizeGreaterThan(1);
+        assertThat(out).contains("they measure plumbing, not model quality");
     }
 }

@@ -84,6 +84,15 @@ public final class OpenAiCompatibleBackend implements LlmBackend {
         return new Builder();
     }
 
+    /**
+     * Starts, on a daemon thread, one SDK call of each kind against canned responses (no network), so that the
+     * SDK's first-use cost (class loading, Kotlin reflection: most of a second) is paid while the caller sets up
+     * rather than by its first real calls. Safe to ignore: a failed warm-up changes nothing.
+     */
+    public static Thread warmUp() {
+        return Thread.ofPlatform().daemon().name("openai-sdk-warm-up").start(SdkWarmUp::run);
+    }
+
     @Override
     public String id() {
         return "openai:" + baseUrl;
