@@ -7,98 +7,203 @@ import dev.veracity.method.MethodContext;
 import dev.veracity.methods.madam.MadamRag;
 import dev.veracity.qa.QaItem;
 import dev.veracity.sim.LatencyModel;
-import dev.veracity.sim.Rule;
 import dev.veracity.sim.SimConfig;
 import dev.veracity.sim.SimServer;
 import dev.veracity.trace.CallContext;
+import dev.veracity.trace.CallRecord;
+import dev.veracity.trace.InMemoryTraces;
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code ./veracity bench madam}: wall time per question of MADAM-RAG against the simulator at a fixed latency per
- * call, our execution (a round's agents concurrent) against a sequential execution of the same calls (client
- * concurrency 1, as the authors' code runs them). Questions run one at a time in both, so the per-question wall
- * time shows what concurrency inside a question buys. The scripted model is {@link MadamDemo#simRules()}, so both
- * runs make the same calls (cache off).
+ * {@code ./veracity bench madam}: MADAM-RAG over the same questions and the same calls (the simulator's reader at a
+ * fixed latency per call, cache off), four ways: the authors' loop (every call one after another), our execution
+ * with questions and each round's agents concurrent, the ideal that execution could reach (the longest chain of
+ * dependent calls of any question, and the server's throughput bound), and {@code veracity eval} as a whole process,
+ * JVM start included, which is what a user waits for. The simulator answers instantly after its latency: the
+ * figures measure our execution, not a model.
  */
-@Command(name = "madam", mixinStandardHelpOptions = true, description = "MADAM-RAG wall time per question: concurrent agents vs sequential calls.")
+@Command(name = "madam", mixinStandardHelpOptions = true,
+        description = "MADAM-RAG wall time: the authors' sequential loop vs concurrent questions and agents vs the"
+                + " critical-path ideal vs a whole `veracity eval` process.")
 final class MadamBench implements Callable<Integer> {
 
-    @Option(names = "--data", description = "RAMDocs JSONL (default: shared/data/ramdocs/RAMDocs_test.jsonl found upwards from here; else the built-in example).")
+    @Option(names = "--data", description = "RAMDocs JSONL (default: shared/data/ramdocs/RAMDocs_test.jsonl found upwards from here; else the demo's 20 questions).")
     Path data;
 
-    @Option(names = "--questions", defaultValue = "10", description = "First N questions (default ${DEFAULT-VALUE}).")
+    @Option(names = "--questions", defaultValue = "30", description = "First N questions (default ${DEFAULT-VALUE}).")
     int questions;
 
-    @Option(names = "--latency-ms", defaultValue = "200", description = "Simulated latency per call (default ${DEFAULT-VALUE}).")
+    @Option(names = "--latency-ms", defaultValue = "100", description = "Simulated latency per call (default ${DEFAULT-VALUE}).")
     int latencyMs;
 
-    @Option(names = "--concurrency", defaultValue = "16", description = "Client concurrency of the MADAM-RAG run (default ${DEFAULT-VALUE}).")
+    @Option(names = "--concurrency", defaultValue = "64", description = "Client concurrency of the concurrent runs (default ${DEFAULT-VALUE}).")
     int concurrency;
 
-    /** Mean wall ms per question, calls made. */
-    record Result(double wallMsPerQuestion, long calls) {
+    @Option(names = "--no-process", description = "Skip the whole-process `veracity eval` run.")
+    boolean noProcess;
+
+    /** Wall time of a run and what it called. */
+    record Result(double wallMs, long calls, List<CallRecord> records) {
     }
 
     @Override
     public Integer call() throws Exception {
-        List<QaItem> items = items();
-        SimConfig cfg = SimConfig.builder().rules(MadamDemo.simRules().toArray(Rule[]::new))
-                .latency(LatencyModel.ofMillis(latencyMs, 0)).capacity(1024).recentRequestLimit(0).build();
+        if (questions < 1 || latencyMs < 0 || concurrency < 1) {
+            throw new IllegalArgumentException("--questions and --concurrency must be >= 1, --latency-ms >= 0");
+        }
+        Path file = dataFile();
+        List<QaItem> items;
+        try (Stream<QaItem> s = Datasets.stream("ramdocs", file)) {
+            items = s.limit(questions).toList();
+        }
+        SimConfig cfg = SimConfig.builder().latency(LatencyModel.ofMillis(latencyMs, 0)).capacity(4096)
+                .recentRequestLimit(0).build();
         try (SimServer sim = SimServer.start(cfg);
              OpenAiCompatibleBackend backend = OpenAiCompatibleBackend.builder().baseUrl(sim.baseUrl()).model("sim-model").build()) {
-            run(backend, List.of(items.getFirst()), concurrency, "warmup");
-            Result ours = run(backend, items, concurrency, "madam-concurrent");
-            Result seq = run(backend, items, 1, "madam-sequential");
+            run(backend, List.of(items.getFirst()), concurrency, true, "warm-up");
+            Result seq = run(backend, items, 1, false, "sequential");
+            Result ours = run(backend, items, concurrency, true, "concurrent");
+            Result oneAtATime = run(backend, items, concurrency, false, "one-at-a-time");
+            int chain = longestChain(ours.records());
+            double criticalMs = (double) chain * latencyMs;
+            double throughputMs = (double) ours.calls() * latencyMs / concurrency;
             int docs = items.stream().mapToInt(i -> i.documents().size()).sum();
-            System.out.printf(Locale.ROOT, "== MADAM-RAG, %d questions (%.1f documents each), %d ms simulated latency per call%n",
-                    items.size(), (double) docs / items.size(), latencyMs);
-            System.out.printf(Locale.ROOT, "   concurrent agents (client concurrency %d): %8.0f ms per question, %.1f calls per question%n",
-                    concurrency, ours.wallMsPerQuestion(), (double) ours.calls() / items.size());
-            System.out.printf(Locale.ROOT, "   sequential calls (client concurrency 1):  %8.0f ms per question, %.1f calls per question%n",
-                    seq.wallMsPerQuestion(), (double) seq.calls() / items.size());
-            System.out.printf(Locale.ROOT, "   ratio sequential / concurrent: %.2f x%n", seq.wallMsPerQuestion() / ours.wallMsPerQuestion());
+            System.out.printf(Locale.ROOT, "== MADAM-RAG, %d questions of %s (%.1f documents each), %d ms per call"
+                            + " (simulator: plumbing, not a model), %d calls per run%n", items.size(), file.getFileName(),
+                    (double) docs / items.size(), latencyMs, ours.calls());
+            System.out.printf(Locale.ROOT, "   sequential calls (the authors' loop, concurrency 1):   %9.0f ms%n", seq.wallMs());
+            System.out.printf(Locale.ROOT, "   one question at a time, its agents concurrent:          %9.0f ms   %5.1fx%n",
+                    oneAtATime.wallMs(), seq.wallMs() / oneAtATime.wallMs());
+            System.out.printf(Locale.ROOT, "   questions and agents concurrent (client concurrency %d): %9.0f ms   %5.1fx%n",
+                    concurrency, ours.wallMs(), seq.wallMs() / ours.wallMs());
+            System.out.printf(Locale.ROOT, "   ideal: %.0f ms (critical path: %d dependent calls x %d ms; throughput bound %d calls x"
+                            + " %d ms / %d = %.0f ms)   %5.1fx%n", Math.max(criticalMs, throughputMs), chain, latencyMs,
+                    ours.calls(), latencyMs, concurrency, throughputMs, seq.wallMs() / Math.max(criticalMs, throughputMs));
+            if (seq.calls() != ours.calls() || seq.calls() != oneAtATime.calls()) {
+                System.out.printf(Locale.ROOT, "   note: the runs made %d, %d and %d calls: the debate stopped at different"
+                        + " rounds%n", seq.calls(), oneAtATime.calls(), ours.calls());
+            }
+            if (!noProcess) {
+                process(sim, file, items.size(), seq.wallMs());
+            }
         }
         return 0;
     }
 
-    static Result run(OpenAiCompatibleBackend backend, List<QaItem> items, int clientConcurrency, String runId) {
-        try (LlmClient client = LlmClient.builder(backend).concurrency(clientConcurrency).build()) {
-            long calls0 = client.counters().calls();
-            AtomicLong wall = new AtomicLong();
+    /** {@code veracity eval} in a new JVM with this one's flags (the launcher's start-up cache included). */
+    private void process(SimServer sim, Path file, int n, double sequentialMs) throws IOException, InterruptedException {
+        Path out = Files.createTempDirectory("veracity-bench-madam");
+        List<String> cmd = new ArrayList<>();
+        cmd.add(ProcessHandle.current().info().command().orElse("java"));
+        cmd.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
+        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), VeracityCli.class.getName(), "eval",
+                "--method", "madam-rag", "--dataset", "ramdocs", "--data", file.toString(), "--limit", String.valueOf(n),
+                "--out", out.resolve("run").toString(), "--llm-base-url", sim.baseUrl(), "--model", "sim-model",
+                "--cache", "off", "--concurrency", String.valueOf(concurrency)));
+        long t0 = System.nanoTime();
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.resolve("log.txt").toFile()).start();
+        int code = p.waitFor();
+        double ms = (System.nanoTime() - t0) / 1e6;
+        if (code != 0) {
+            System.out.println("   veracity eval as a process failed (exit " + code + "); its output: " + out.resolve("log.txt"));
+            return;
+        }
+        System.out.printf(Locale.ROOT, "   veracity eval, whole process (JVM start included):     %9.0f ms   %5.1fx%n", ms,
+                sequentialMs / ms);
+    }
+
+    /**
+     * Runs MADAM-RAG over the items; all questions at once when {@code questionsAtOnce}, else one after another.
+     * Client concurrency 1 makes every call wait for the previous one, as the authors' loop does.
+     */
+    static Result run(OpenAiCompatibleBackend backend, List<QaItem> items, int clientConcurrency, boolean questionsAtOnce,
+                      String runId) throws Exception {
+        InMemoryTraces traces = new InMemoryTraces();
+        try (LlmClient client = LlmClient.builder(backend).concurrency(clientConcurrency).traces(traces).build()) {
             MadamRag method = new MadamRag();
-            for (QaItem item : items) {
-                MethodContext ctx = new MethodContext(client, CallContext.of(runId, item.id(), "madam-rag"), "ramdocs", true, Map.of());
-                long t0 = System.nanoTime();
-                method.answer(item, ctx);
-                wall.addAndGet(System.nanoTime() - t0);
+            long t0 = System.nanoTime();
+            if (questionsAtOnce) {
+                try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+                    List<Future<?>> all = new ArrayList<>();
+                    for (QaItem item : items) {
+                        all.add(pool.submit(() -> method.answer(item, context(client, runId, item))));
+                    }
+                    for (Future<?> f : all) {
+                        f.get();
+                    }
+                }
+            } else {
+                for (QaItem item : items) {
+                    method.answer(item, context(client, runId, item));
+                }
             }
-            return new Result(wall.get() / 1e6 / items.size(), client.counters().calls() - calls0);
+            return new Result((System.nanoTime() - t0) / 1e6, client.counters().calls(), traces.all());
         }
     }
 
-    private List<QaItem> items() {
-        Path file = data != null ? data : find("ramdocs/RAMDocs_test.jsonl");
-        if (file == null) {
-            List<QaItem> out = new ArrayList<>();
-            for (int i = 0; i < questions; i++) {
-                QaItem s = MadamDemo.sampleItem();
-                out.add(new QaItem("mj-" + i, s.question(), s.documents(), s.gold(), s.wrong(), null, Map.of(), null));
+    private static MethodContext context(LlmClient client, String runId, QaItem item) {
+        return new MethodContext(client, CallContext.of(runId, item.id(), "madam-rag"), "ramdocs", true, Map.of());
+    }
+
+    /**
+     * The most calls of one question that had to wait for each other: a call depends on every call of its question
+     * that had ended when it was asked. Times a fixed latency, the best any execution can do for that question.
+     */
+    static int longestChain(List<CallRecord> records) {
+        int best = 0;
+        Map<String, List<CallRecord>> byQuestion = records.stream()
+                .collect(Collectors.groupingBy(r -> r.context().questionId()));
+        for (List<CallRecord> calls : byQuestion.values()) {
+            List<CallRecord> sorted = calls.stream().sorted(Comparator.comparingLong(CallRecord::submittedMicros)).toList();
+            int[] depth = new int[sorted.size()];
+            for (int i = 0; i < sorted.size(); i++) {
+                int d = 0;
+                for (int j = 0; j < i; j++) {
+                    if (sorted.get(j).endedMicros() <= sorted.get(i).submittedMicros()) {
+                        d = Math.max(d, depth[j]);
+                    }
+                }
+                depth[i] = d + 1;
+                best = Math.max(best, depth[i]);
             }
-            return out;
         }
-        try (Stream<QaItem> s = Datasets.stream("ramdocs", file)) {
-            return s.limit(questions).toList();
+        return best;
+    }
+
+    private Path dataFile() throws IOException {
+        if (data != null) {
+            if (!Files.isRegularFile(data)) {
+                throw new IllegalArgumentException("no RAMDocs file at " + data);
+            }
+            return data;
         }
+        Path shared = find("ramdocs/RAMDocs_test.jsonl");
+        if (shared != null) {
+            return shared;
+        }
+        Path tmp = Files.createTempFile("ramdocs-20", ".jsonl");
+        try (InputStream in = MethodsDemo.class.getResourceAsStream(MethodsDemo.DATA)) {
+            Files.copy(in, tmp, StandardCopyOption.REPLACE_EXISTING);
+        }
+        return tmp;
     }
 
     static Path find(String relative) {

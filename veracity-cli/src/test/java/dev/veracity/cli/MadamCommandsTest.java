@@ -168,12 +168,32 @@ class MadamCommandsTest {
         PrintStream old = System.out;
         System.setOut(new PrintStream(bytes, true, StandardCharsets.UTF_8));
         try {
-            assertThat(new CommandLine(new MadamBench()).execute("--questions", "3", "--latency-ms", "30")).isZero();
+            assertThat(new CommandLine(new MadamBench()).execute("--questions", "3", "--latency-ms", "30",
+                    "--no-process")).isZero();
         } finally {
             System.setOut(old);
         }
         String text = bytes.toString(StandardCharsets.UTF_8);
         old.println(text);
-        assertThat(text).contains("concurrent agents", "sequential calls", "ratio sequential / concurrent");
+        assertThat(text).contains("sequential calls (the authors' loop", "questions and agents concurrent", "ideal:");
+        // MADAM-RAG's rounds: at least agents then aggregator, one after the other
+        java.util.regex.Matcher chain = java.util.regex.Pattern.compile("critical path: (\\d+) dependent calls").matcher(text);
+        assertThat(chain.find()).isTrue();
+        assertThat(Integer.parseInt(chain.group(1))).isBetween(2, 2 * 3);
+    }
+
+    @Test
+    void theLongestChainCountsCallsThatWaitedForEachOther() {
+        // two concurrent agents (0-100), an aggregator after both (100-200), then another agent (200-300)
+        java.util.List<dev.veracity.trace.CallRecord> calls = java.util.List.of(rec("q", 0, 100), rec("q", 1, 100),
+                rec("q", 100, 200), rec("q", 200, 300), rec("other", 0, 100));
+        assertThat(MadamBench.longestChain(calls)).isEqualTo(3);
+        assertThat(MadamBench.longestChain(java.util.List.of(rec("q", 0, 100), rec("q", 50, 150)))).isEqualTo(1);
+    }
+
+    private static dev.veracity.trace.CallRecord rec(String question, long submitted, long ended) {
+        return new dev.veracity.trace.CallRecord("c" + question + submitted, dev.veracity.trace.CallContext.of("r", question, "m"),
+                "b", "m", "p", "{}", java.util.List.of("x"), java.util.List.of("stop"), 1, 1, 0, submitted, submitted, ended,
+                false, 1, 0, null);
     }
 }
