@@ -102,6 +102,10 @@ record GenerationRequest(
         }
         boolean greedy = temperature != null && temperature.isNumber() && temperature.doubleValue() == 0;
 
+        // After the parameters, as vLLM checks the model only once the request itself is valid.
+        if (!config.anyModel() && !config.models().contains(model)) {
+            throw ApiError.modelNotFound(model);
+        }
         return new GenerationRequest(endpoint, body, model, prompts, messages, n, maxTokens, stop, logprobs, top, seed, greedy);
     }
 

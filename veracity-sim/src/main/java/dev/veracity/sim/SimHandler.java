@@ -186,7 +186,7 @@ final class SimHandler implements HttpHandler {
         }
         String id = path.substring(Endpoint.MODELS.path().length() + 1);
         if (!config.models().contains(id)) {
-            throw new ApiError(404, "The model '" + id + "' does not exist", "invalid_request_error", "model", "model_not_found");
+            throw ApiError.modelNotFound(id);
         }
         send(ex, 200, OpenAiJson.model(id, startedEpochSecond));
     }
