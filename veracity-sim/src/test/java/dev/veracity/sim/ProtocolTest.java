@@ -116,19 +116,10 @@ class ProtocolTest {
     }
 
     @Test
-    void streamingIsRefused() {
-        JsonNode e = error(Http.post(sim, "/chat/completions", userMessage("x", "\"stream\":true")), 400);
-        assertThat(e.get("param").asText()).isEqualTo("stream");
-        assertThat(e.get("message").asText()).contains("Streaming is not supported by the simulator");
-        assertThat(Http.post(sim, "/chat/completions", "{\"stream\":false,\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]}")
-                .statusCode()).isEqualTo(200);
-    }
-
-    @Test
     void generationForAModelNotServedIs404InOpenAiShape() {
         String expected = "{\"error\":{\"message\":\"The model `gpt-9` does not exist.\",\"type\":\"invalid_request_error\","
                 + "\"param\":\"model\",\"code\":\"model_not_found\"}}";
-        for (String stream : List.of("false")) {
+        for (String stream : List.of("false", "true")) {
             HttpResponse<String> chat = Http.post(sim, "/chat/completions",
                     "{\"model\":\"gpt-9\",\"stream\":" + stream + ",\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]}");
             error(chat, 404);
