@@ -50,7 +50,9 @@ final class SimCommand implements Callable<Integer> {
     @Option(names = "--seed", defaultValue = "0", description = "Seed for requests without one (default ${DEFAULT-VALUE}).")
     long seed;
 
-    @Option(names = "--model", split = ",", defaultValue = "sim-model", description = "Model ids served (default ${DEFAULT-VALUE}).")
+    @Option(names = "--model", split = ",", paramLabel = "ID",
+            description = "Model ids served; requests naming another get HTTP 404 (model_not_found)."
+                    + " Default: sim-model is listed and any model name is answered.")
     List<String> models;
 
     @Option(names = "--refuse-n", description = "Refuse n > 1 with HTTP 400, as some servers do.")
@@ -85,9 +87,11 @@ final class SimCommand implements Callable<Integer> {
             server.close();
             stopped.countDown();
         }, "sim-shutdown"));
-        System.out.println("Veracity simulator listening on " + server.baseUrl() + " (models " + models + ")");
+        List<String> served = server.config().models();
+        System.out.println("Veracity simulator listening on " + server.baseUrl() + " (models " + served
+                + (server.config().anyModel() ? ", any name answered" : "") + ")");
         System.out.println("Try: curl -s " + server.baseUrl() + "/chat/completions -H 'Content-Type: application/json' "
-                + "-d '{\"model\":\"" + models.getFirst() + "\",\"n\":2,\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}'");
+                + "-d '{\"model\":\"" + served.getFirst() + "\",\"n\":2,\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}'");
         System.out.flush();
         stopped.await();
         return 0;
@@ -97,7 +101,7 @@ final class SimCommand implements Callable<Integer> {
     SimServer startServer() throws IOException {
         SimConfig.Builder b = SimConfig.builder().port(port)
                 .latency(new LatencyModel(Duration.ofMillis(ttftMs), Duration.ofMillis(tpotMs)))
-                .capacity(capacity).seed(seed).models(models).refuseN(refuseN)
+                .capacity(capacity).seed(seed).refuseN(refuseN)
                 .reader(!noReader).maxRequestBytes(maxRequestBytes)
                 .retryAfter(Duration.ofMillis(retryAfterMs))
                 .faults(FaultPlan.parseRates(faults).withHangDuration(Duration.ofMillis(hangMs)));
@@ -106,6 +110,9 @@ final class SimCommand implements Callable<Integer> {
         }
         if (maxQueue != null) {
             b.maxQueue(maxQueue);
+        }
+        if (models != null) {
+            b.models(models);
         }
         String key = System.getenv("VERACITY_SIM_API_KEY");
         if (key != null && !key.isBlank()) {

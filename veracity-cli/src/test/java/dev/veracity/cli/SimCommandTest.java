@@ -79,4 +79,20 @@ class SimCommandTest {
             assertThat(sim.config().maxRequestBytes()).isEqualTo(4096);
         }
     }
+
+    @Test
+    void modelFlagServesOnlyTheNamedModelsWhileTheDefaultAnswersAnyName() throws Exception {
+        String body = "{\"model\":\"gpt-9\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}";
+        try (SimServer sim = start("--port", "0")) {
+            assertThat(post(sim, body).get("model").asText()).isEqualTo("gpt-9");
+            assertThat(sim.config().models()).containsExactly("sim-model");
+        }
+        try (SimServer sim = start("--port", "0", "--model", "m1,m2")) {
+            HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                            URI.create(sim.baseUrl() + "/chat/completions")).POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(r.statusCode()).isEqualTo(404);
+            assertThat(new ObjectMapper().readTree(r.body()).get("error").get("code").asText()).isEqualTo("model_not_found");
+        }
+    }
 }

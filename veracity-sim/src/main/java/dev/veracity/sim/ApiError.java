@@ -26,6 +26,11 @@ final class ApiError extends RuntimeException {
         return new ApiError(400, message, "invalid_request_error", param, code);
     }
 
+    /** 404 as OpenAI answers a model it does not serve. */
+    static ApiError modelNotFound(String model) {
+        return new ApiError(404, "The model `" + model + "` does not exist.", "invalid_request_error", "model", "model_not_found");
+    }
+
     static ApiError missing(String param) {
         return invalid("Missing required parameter: '" + param + "'.", param, "missing_required_parameter");
     }

@@ -15,6 +15,8 @@ import java.util.List;
  * @param logprobs    whether to return logprobs
  * @param topLogprobs alternatives per token when {@code logprobs}
  * @param greedy      {@code temperature} is 0: every sample answers like sample 0
+ * @param stream       answer as server-sent events ({@code stream: true})
+ * @param includeUsage {@code stream_options.include_usage}: {@code "usage": null} on every event, then one with the usage
  */
 record GenerationRequest(
         Endpoint endpoint,
@@ -28,7 +30,9 @@ record GenerationRequest(
         boolean logprobs,
         int topLogprobs,
         long seed,
-        boolean greedy) {
+        boolean greedy,
+        boolean stream,
+        boolean includeUsage) {
 
     static final int MAX_N = 128;
 
@@ -36,10 +40,8 @@ record GenerationRequest(
         if (body == null || !body.isObject()) {
             throw ApiError.invalid("We could not parse the JSON body of your request: expected a JSON object.", null);
         }
-        JsonNode stream = body.get("stream");
-        if (stream != null && stream.asBoolean(false)) {
-            throw ApiError.invalid("Streaming is not supported by the simulator (stream=true); send stream=false.", "stream");
-        }
+        boolean stream = booleanParam(body, "stream", "stream");
+        boolean includeUsage = includeUsage(body.get("stream_options"), stream);
         refuseUnsimulated(body, "response_format", "structured output (response_format) is not simulated");
         refuseUnsimulated(body, "tools", "tool calls (tools) are not simulated");
         refuseUnsimulated(body, "functions", "function calls (functions) are not simulated");
@@ -102,7 +104,38 @@ record GenerationRequest(
         }
         boolean greedy = temperature != null && temperature.isNumber() && temperature.doubleValue() == 0;
 
-        return new GenerationRequest(endpoint, body, model, prompts, messages, n, maxTokens, stop, logprobs, top, seed, greedy);
+        // After the parameters, as vLLM checks the model only once the request itself is valid.
+        if (!config.anyModel() && !config.models().contains(model)) {
+            throw ApiError.modelNotFound(model);
+        }
+        return new GenerationRequest(endpoint, body, model, prompts, messages, n, maxTokens, stop, logprobs, top, seed, greedy,
+                stream, includeUsage);
+    }
+
+    /** {@code stream_options.include_usage}; the options are only allowed with {@code stream: true}, as OpenAI says. */
+    private static boolean includeUsage(JsonNode options, boolean stream) {
+        if (options == null || options.isNull()) {
+            return false;
+        }
+        if (!stream) {
+            throw ApiError.invalid("The 'stream_options' parameter is only allowed when 'stream' is enabled.", "stream_options");
+        }
+        if (!options.isObject()) {
+            throw ApiError.invalid("Invalid type for 'stream_options': expected an object.", "stream_options", "invalid_type");
+        }
+        return booleanParam(options, "include_usage", "stream_options.include_usage");
+    }
+
+    /** An optional boolean field of {@code object}, named {@code param} in errors; false when missing or null. */
+    private static boolean booleanParam(JsonNode object, String field, String param) {
+        JsonNode node = object.get(field);
+        if (node == null || node.isNull()) {
+            return false;
+        }
+        if (!node.isBoolean()) {
+            throw ApiError.invalid("Invalid type for '" + param + "': expected a boolean.", param, "invalid_type");
+        }
+        return node.booleanValue();
     }
 
     /** A feature the simulator cannot honour is a 400, never silently ignored ({@code null} counts as absent). */

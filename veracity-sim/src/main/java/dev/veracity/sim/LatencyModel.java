@@ -9,6 +9,9 @@ import java.util.Objects;
  * request's choices (the choices of one request are generated as a batch, in parallel).
  *
  * <p>Time spent waiting for a slot comes on top, which is what makes a saturated server slow.
+ *
+ * <p>A streamed answer spreads the same time over its events: the first tokens {@code timeToFirstToken} after the
+ * slot is taken, each next one {@code perOutputToken} later, the end one step after the last token.
  */
 public record LatencyModel(Duration timeToFirstToken, Duration perOutputToken) {
 

@@ -46,12 +46,13 @@ final class OpenAiJson {
             g.writeStringField("content", c.text());
             g.writeNullField("refusal");
             g.writeEndObject();
-        }, (g, c) -> chatLogprobs(g, c, req.topLogprobs()));
+        }, (g, c) -> chatLogprobs(g, Tokenizer.tokens(c.text()), 0, c.logprobHash(), req.topLogprobs()));
     }
 
     static byte[] completion(String id, long created, GenerationRequest req, Generator.Generation gen) {
         return response(id, created, "text_completion", req, gen, (g, c) -> g.writeStringField("text", c.text()),
-                (g, c) -> completionLogprobs(g, c, req.topLogprobs()));
+                (g, c) -> completionLogprobs(g, Tokenizer.tokens(c.text()), 0, c.logprobHash(), req.topLogprobs(),
+                        c.promptLength())); // as OpenAI: text offsets into prompt + completion
     }
 
     /** Writes one part of a choice: its text (as a chat message or a completion text) or its logprobs. */
@@ -97,13 +98,15 @@ final class OpenAiJson {
         g.writeEndObject();
     }
 
-    /** {@code {"content":[{"token","logprob","bytes","top_logprobs":[...]}],"refusal":null}}. */
-    private static void chatLogprobs(JsonGenerator g, Generator.Choice c, int top) throws IOException {
-        List<String> tokens = Tokenizer.tokens(c.text());
+    /**
+     * {@code {"content":[{"token","logprob","bytes","top_logprobs":[...]}],"refusal":null}} for {@code tokens}, which
+     * stand at positions {@code first, first + 1, ...} of their choice (a streamed event carries one).
+     */
+    private static void chatLogprobs(JsonGenerator g, List<String> tokens, int first, long hash, int top) throws IOException {
         g.writeStartObject();
         g.writeArrayFieldStart("content");
         for (int j = 0; j < tokens.size(); j++) {
-            Logprobs lp = new Logprobs(tokens.get(j), Mix.mix(c.logprobHash(), j), top);
+            Logprobs lp = new Logprobs(tokens.get(j), Mix.mix(hash, first + j), top);
             g.writeStartObject();
             tokenLogprob(g, lp.token(0), lp.logprob(0));
             g.writeArrayFieldStart("top_logprobs");
@@ -130,12 +133,15 @@ final class OpenAiJson {
         g.writeEndArray();
     }
 
-    /** {@code {"tokens":[],"token_logprobs":[],"top_logprobs":[{token: logprob}],"text_offset":[]}}. */
-    private static void completionLogprobs(JsonGenerator g, Generator.Choice c, int top) throws IOException {
-        List<String> tokens = Tokenizer.tokens(c.text());
+    /**
+     * {@code {"tokens":[],"token_logprobs":[],"top_logprobs":[{token: logprob}],"text_offset":[]}} for {@code tokens},
+     * which stand at positions {@code first, first + 1, ...} of their choice, the first at text offset {@code offset}.
+     */
+    private static void completionLogprobs(JsonGenerator g, List<String> tokens, int first, long hash, int top, int offset)
+            throws IOException {
         Logprobs[] lps = new Logprobs[tokens.size()];
         for (int j = 0; j < lps.length; j++) {
-            lps[j] = new Logprobs(tokens.get(j), Mix.mix(c.logprobHash(), j), top);
+            lps[j] = new Logprobs(tokens.get(j), Mix.mix(hash, first + j), top);
         }
         g.writeStartObject();
         g.writeArrayFieldStart("tokens");
@@ -158,7 +164,6 @@ final class OpenAiJson {
         }
         g.writeEndArray();
         g.writeArrayFieldStart("text_offset");
-        int offset = c.promptLength(); // as OpenAI: offsets into prompt + completion
         for (String t : tokens) {
             g.writeNumber(offset);
             offset += t.length();
@@ -208,6 +213,101 @@ final class OpenAiJson {
         private static double round(double x) {
             return Math.round(x * 1e6) / 1e6;
         }
+    }
+
+    // --- streamed events: "chat.completion.chunk" / "text_completion" objects carrying one choice each ---
+
+    /** A chat choice's first event: the role, and empty content, as OpenAI sends before the first token. */
+    static byte[] roleChunk(String id, long created, GenerationRequest req, int index) {
+        return chunk(id, created, req, g -> {
+            g.writeNumberField("index", index);
+            g.writeObjectFieldStart("delta");
+            g.writeStringField("role", "assistant");
+            g.writeStringField("content", "");
+            g.writeNullField("refusal");
+            g.writeEndObject();
+            g.writeNullField("logprobs");
+            g.writeNullField("finish_reason");
+        }, null);
+    }
+
+    /**
+     * One token's event: {@code piece} is the text it adds (the token, with the trailing whitespace of the text
+     * when it is the last), {@code token} the token itself, or {@code null} for whitespace with no token.
+     *
+     * @param position the token's position in its choice (seeds its logprobs)
+     * @param offset   where the piece starts in the choice's text
+     */
+    static byte[] tokenChunk(String id, long created, GenerationRequest req, Generator.Choice c, String piece,
+                             String token, int position, int offset) {
+        List<String> tokens = token == null ? List.of() : List.of(token);
+        boolean chat = req.endpoint() == Endpoint.CHAT_COMPLETIONS;
+        return chunk(id, created, req, g -> {
+            g.writeNumberField("index", c.index());
+            if (chat) {
+                g.writeObjectFieldStart("delta");
+                g.writeStringField("content", piece);
+                g.writeEndObject();
+            } else {
+                g.writeStringField("text", piece);
+            }
+            if (!req.logprobs()) {
+                g.writeNullField("logprobs");
+            } else if (chat) {
+                g.writeFieldName("logprobs");
+                chatLogprobs(g, tokens, position, c.logprobHash(), req.topLogprobs());
+            } else {
+                g.writeFieldName("logprobs");
+                completionLogprobs(g, tokens, position, c.logprobHash(), req.topLogprobs(), c.promptLength() + offset);
+            }
+            g.writeNullField("finish_reason");
+        }, null);
+    }
+
+    /** A choice's last event: nothing more to add, and why it ended. */
+    static byte[] finishChunk(String id, long created, GenerationRequest req, Generator.Choice c) {
+        boolean chat = req.endpoint() == Endpoint.CHAT_COMPLETIONS;
+        return chunk(id, created, req, g -> {
+            g.writeNumberField("index", c.index());
+            if (chat) {
+                g.writeObjectFieldStart("delta");
+                g.writeEndObject();
+            } else {
+                g.writeStringField("text", "");
+            }
+            g.writeNullField("logprobs");
+            g.writeStringField("finish_reason", c.finishReason());
+        }, null);
+    }
+
+    /** The event {@code stream_options.include_usage} asks for after the last choice event: no choices, the usage. */
+    static byte[] usageChunk(String id, long created, GenerationRequest req, Generator.Generation gen) {
+        return chunk(id, created, req, null, gen);
+    }
+
+    /** An event's envelope: the same id, created and model in every event; {@code "usage": null} until the last. */
+    private static byte[] chunk(String id, long created, GenerationRequest req, Body choice, Generator.Generation usage) {
+        return write(g -> {
+            g.writeStartObject();
+            g.writeStringField("id", id);
+            g.writeStringField("object", req.endpoint() == Endpoint.CHAT_COMPLETIONS ? "chat.completion.chunk" : "text_completion");
+            g.writeNumberField("created", created);
+            g.writeStringField("model", req.model());
+            g.writeStringField("system_fingerprint", FINGERPRINT);
+            g.writeArrayFieldStart("choices");
+            if (choice != null) {
+                g.writeStartObject();
+                choice.write(g);
+                g.writeEndObject();
+            }
+            g.writeEndArray();
+            if (usage != null) {
+                usage(g, usage);
+            } else if (req.includeUsage()) {
+                g.writeNullField("usage");
+            }
+            g.writeEndObject();
+        });
     }
 
     static byte[] models(List<String> ids, long created) {

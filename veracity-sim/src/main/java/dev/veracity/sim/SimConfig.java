@@ -17,6 +17,8 @@ import java.util.OptionalInt;
  * @param faults             fault injection (default: none)
  * @param seed               seed of all deterministic choices when a request has no {@code seed} (default 0)
  * @param models             model ids listed by {@code /v1/models}; the first answers requests naming no model
+ * @param anyModel           answer generation requests naming any model (under that name) instead of 404
+ *                           ({@code model_not_found}) for one not in {@code models}; true unless a model list is set
  * @param refuseN            reject {@code n > 1} with 400, as some servers do (default false)
  * @param requiredApiKey     if present, requests need {@code Authorization: Bearer <key>} or get 401
  * @param retryAfter         what 429 answers advertise: {@code Retry-After} (whole seconds, rounded up)
@@ -36,6 +38,7 @@ public record SimConfig(
         FaultPlan faults,
         long seed,
         List<String> models,
+        boolean anyModel,
         boolean refuseN,
         Optional<String> requiredApiKey,
         Duration retryAfter,
@@ -106,6 +109,8 @@ public record SimConfig(
         private FaultPlan faults = FaultPlan.none();
         private long seed;
         private List<String> models = List.of(DEFAULT_MODEL);
+        private Boolean anyModel; // null: true unless a model list was set
+        private boolean modelsSet;
         private boolean refuseN;
         private Optional<String> requiredApiKey = Optional.empty();
         private Duration retryAfter = Duration.ofSeconds(1);
@@ -125,6 +130,7 @@ public record SimConfig(
             faults = c.faults;
             seed = c.seed;
             models = c.models;
+            anyModel = c.anyModel;
             refuseN = c.refuseN;
             requiredApiKey = c.requiredApiKey;
             retryAfter = c.retryAfter;
@@ -185,13 +191,24 @@ public record SimConfig(
             return this;
         }
 
+        /**
+         * The models served. Setting a list makes requests naming another model a 404, as on a real server, unless
+         * {@link #anyModel(boolean) anyModel(true)}; without a list, {@value #DEFAULT_MODEL} is listed and any name is
+         * answered.
+         */
         public Builder models(List<String> models) {
             this.models = models;
+            this.modelsSet = true;
             return this;
         }
 
         public Builder models(String... models) {
-            this.models = List.of(models);
+            return models(List.of(models));
+        }
+
+        /** Whether generation requests may name any model; by default only when no model list was set. */
+        public Builder anyModel(boolean anyModel) {
+            this.anyModel = anyModel;
             return this;
         }
 
@@ -232,7 +249,8 @@ public record SimConfig(
         }
 
         public SimConfig build() {
-            return new SimConfig(port, rules, latency, capacity, maxQueue, faults, seed, models, refuseN,
+            boolean any = anyModel != null ? anyModel : !modelsSet;
+            return new SimConfig(port, rules, latency, capacity, maxQueue, faults, seed, models, any, refuseN,
                     requiredApiKey, retryAfter, recentRequestLimit, reader, maxRequestBytes);
         }
     }

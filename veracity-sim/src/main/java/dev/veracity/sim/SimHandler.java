@@ -186,12 +186,12 @@ final class SimHandler implements HttpHandler {
         }
         String id = path.substring(Endpoint.MODELS.path().length() + 1);
         if (!config.models().contains(id)) {
-            throw new ApiError(404, "The model '" + id + "' does not exist", "invalid_request_error", "model", "model_not_found");
+            throw ApiError.modelNotFound(id);
         }
         send(ex, 200, OpenAiJson.model(id, startedEpochSecond));
     }
 
-    private void generate(HttpExchange ex, Endpoint endpoint, JsonNode body, long seq) {
+    private void generate(HttpExchange ex, Endpoint endpoint, JsonNode body, long seq) throws IOException {
         GenerationRequest req = GenerationRequest.parse(endpoint, body, config);
 
         FaultKind fault = config.faults().isNone() ? FaultKind.NONE
@@ -209,32 +209,70 @@ final class SimHandler implements HttpHandler {
         }
 
         Generator.Generation gen = Generator.generate(req, config.rules(), fault, config.reader());
-        acquireSlot();
-        counters.startedGenerating();
-        try {
+        String id = (endpoint == Endpoint.CHAT_COMPLETIONS ? "chatcmpl-sim-" : "cmpl-sim-")
+                + Long.toHexString(Mix.mix(startedEpochSecond, seq));
+        try (Slot slot = acquireSlot()) {
+            if (req.stream()) {
+                stream(ex, req, gen, id, fault, slot);
+                return;
+            }
             pause(config.latency().serviceTime(gen.maxChoiceTokens()));
-        } finally {
-            counters.stoppedGenerating();
-            slots.release();
         }
 
         long created = System.currentTimeMillis() / 1000;
-        String id = Long.toHexString(Mix.mix(startedEpochSecond, seq));
         byte[] json = endpoint == Endpoint.CHAT_COMPLETIONS
-                ? OpenAiJson.chat("chatcmpl-sim-" + id, created, req, gen)
-                : OpenAiJson.completion("cmpl-sim-" + id, created, req, gen);
+                ? OpenAiJson.chat(id, created, req, gen)
+                : OpenAiJson.completion(id, created, req, gen);
         if (fault == FaultKind.MALFORMED_JSON) {
             json = Arrays.copyOf(json, json.length / 2); // an unterminated object: no JSON parser accepts it
         }
         send(ex, 200, json);
     }
 
+    /**
+     * Answers with server-sent events once the slot is held, so that faults and a full queue before it still get
+     * the HTTP errors a non-streamed request gets. The slot is given back before the last bytes, as a
+     * non-streamed answer's is.
+     */
+    private void stream(HttpExchange ex, GenerationRequest req, Generator.Generation gen, String id, FaultKind fault,
+                        Slot slot) throws IOException {
+        long started = System.nanoTime();
+        ex.getResponseHeaders().set("Content-Type", "text/event-stream; charset=utf-8");
+        ex.getResponseHeaders().set("Cache-Control", "no-cache");
+        ex.sendResponseHeaders(200, 0); // chunked: each event goes out when it is made
+        ex.getResponseBody().flush(); // the headers now, as a real server sends them, not with the first token
+        long created = System.currentTimeMillis() / 1000;
+        new EventStream(ex.getResponseBody(), id, created, req, gen, fault == FaultKind.MALFORMED_JSON)
+                .send(config.latency(), elapsed -> pause(elapsed.minusNanos(System.nanoTime() - started)), () -> {
+                    slot.close();
+                    leave(ex);
+                });
+    }
+
+    /** A held generation slot; given back once, when the answer is out or on the way out, whichever comes first. */
+    private final class Slot implements AutoCloseable {
+        private boolean held = true;
+
+        Slot() {
+            counters.startedGenerating();
+        }
+
+        @Override
+        public void close() {
+            if (held) {
+                held = false;
+                counters.stoppedGenerating();
+                slots.release();
+            }
+        }
+    }
+
     /** Waits for a generation slot, or answers 429 when {@code maxQueue} requests already wait. */
-    private void acquireSlot() {
+    private Slot acquireSlot() {
         try {
             // The timed form honours fairness (the untimed tryAcquire would barge past the queue).
             if (slots.tryAcquire(0, TimeUnit.NANOSECONDS)) {
-                return;
+                return new Slot();
             }
             int queued = counters.enqueued();
             try {
@@ -247,15 +285,16 @@ final class SimHandler implements HttpHandler {
             } finally {
                 counters.dequeued();
             }
+            return new Slot();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw ABORT; // the server is closing
         }
     }
 
-    /** Sleeps, unless the server closes first: then the request is aborted. */
+    /** Sleeps, unless the server closes first: then the request is aborted. Zero or negative: no wait. */
     private void pause(Duration d) {
-        if (d.isZero()) {
+        if (d.isZero() || d.isNegative()) {
             return;
         }
         long nanos;

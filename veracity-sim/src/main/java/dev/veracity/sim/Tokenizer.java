@@ -39,6 +39,28 @@ public final class Tokenizer {
     }
 
     /**
+     * The pieces a stream sends {@code text} in: its tokens, the trailing whitespace (which belongs to no token)
+     * joined to the last one, so the pieces concatenate to {@code text} exactly. Whitespace alone is one piece;
+     * an empty text has none.
+     */
+    static List<String> pieces(String text) {
+        List<String> out = tokens(text);
+        int covered = 0;
+        for (String t : out) {
+            covered += t.length();
+        }
+        if (covered < text.length()) {
+            String rest = text.substring(covered);
+            if (out.isEmpty()) {
+                out.add(rest);
+            } else {
+                out.set(out.size() - 1, out.getLast() + rest);
+            }
+        }
+        return out;
+    }
+
+    /**
      * Where {@code text} ends after its first {@code maxTokens} tokens, or -1 when it has no more than
      * {@code maxTokens} tokens (nothing to cut).
      */

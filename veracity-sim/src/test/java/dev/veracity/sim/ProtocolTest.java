@@ -9,6 +9,7 @@ import java.io.UncheckedIOException;
 import java.net.ConnectException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.util.List;
 
 import static dev.veracity.sim.Http.userMessage;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -115,11 +116,37 @@ class ProtocolTest {
     }
 
     @Test
-    void streamingIsRefused() {
-        JsonNode e = error(Http.post(sim, "/chat/completions", userMessage("x", "\"stream\":true")), 400);
-        assertThat(e.get("param").asText()).isEqualTo("stream");
-        assertThat(e.get("message").asText()).contains("Streaming is not supported by the simulator");
-        assertThat(Http.post(sim, "/chat/completions", userMessage("x", "\"stream\":false")).statusCode()).isEqualTo(200);
+    void generationForAModelNotServedIs404InOpenAiShape() {
+        String expected = "{\"error\":{\"message\":\"The model `gpt-9` does not exist.\",\"type\":\"invalid_request_error\","
+                + "\"param\":\"model\",\"code\":\"model_not_found\"}}";
+        for (String stream : List.of("false", "true")) {
+            HttpResponse<String> chat = Http.post(sim, "/chat/completions",
+                    "{\"model\":\"gpt-9\",\"stream\":" + stream + ",\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]}");
+            error(chat, 404);
+            assertThat(chat.body()).isEqualTo(expected);
+            HttpResponse<String> completion = Http.post(sim, "/completions",
+                    "{\"model\":\"gpt-9\",\"stream\":" + stream + ",\"prompt\":\"x\"}");
+            error(completion, 404);
+            assertThat(completion.body()).isEqualTo(expected);
+        }
+        assertThat(Http.chat(sim, "{\"model\":\"sim-b\",\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]}")
+                .get("model").asText()).isEqualTo("sim-b");
+        // A malformed request is a 400 first, whatever its model (as vLLM validates before it looks the model up).
+        assertThat(error(Http.post(sim, "/chat/completions", userMessage("x", "\"n\":0")), 400).get("param").asText()).isEqualTo("n");
+    }
+
+    @Test
+    void withoutAModelListAnyModelIsAnsweredUnderItsName() {
+        assertThat(SimConfig.defaults().anyModel()).isTrue();
+        assertThat(SimConfig.builder().models("a").build().anyModel()).isFalse();
+        try (SimServer open = SimServer.start()) {
+            assertThat(Http.chat(open, userMessage("x", "")).get("model").asText()).isEqualTo("m");
+            assertThat(Http.json(Http.get(open, "/models")).get("data")).hasSize(1);
+        }
+        try (SimServer listedButOpen = SimServer.start(SimConfig.builder().models("a").anyModel(true).build())) {
+            assertThat(Http.chat(listedButOpen, userMessage("x", "")).get("model").asText()).isEqualTo("m");
+            error(Http.get(listedButOpen, "/models/m"), 404); // still not listed
+        }
     }
 
     @Test

@@ -26,6 +26,14 @@ class TokenizerTest {
     }
 
     @Test
+    void streamedPiecesAreTheTokensAndJoinToTheWholeText() {
+        assertThat(Tokenizer.pieces("Hello, world!")).containsExactly("Hello", ",", " world", "!");
+        assertThat(Tokenizer.pieces("one two  ")).containsExactly("one", " two  ");
+        assertThat(Tokenizer.pieces(" \n")).containsExactly(" \n");
+        assertThat(Tokenizer.pieces("")).isEmpty();
+    }
+
+    @Test
     void surrogatePairsStayWhole() {
         assertThat(Tokenizer.tokens("hi 😀!")).containsExactly("hi", " 😀", "!");
     }
