@@ -14,7 +14,7 @@ import picocli.CommandLine.Spec;
 
 /** {@code ./veracity compare}: eval runs side by side, every metric with n and a 95% bootstrap interval. */
 @Command(name = "compare", mixinStandardHelpOptions = true,
-        description = "Print a table comparing eval output folders: one row per run, each metric with its n and a 95%"
+        description = "Print a table comparing eval output folders: one row per run, each metric with its n and a 95%%"
                 + " percentile bootstrap interval (fixed seed, reproducible), the judge's accuracy over parsed verdicts,"
                 + " calls, tokens and seconds per question, parse failures. One table per dataset.")
 final class CompareCommand implements Callable<Integer> {

@@ -142,6 +142,11 @@ final class EvalCommand implements Callable<Integer> {
             DocumentSource.dataset().requireDocuments(m, dataset, data);
         }
         VeracityConfig base = model.resolve();
+        // the server is checked while the dataset is hashed and read (a round trip saved from the start-up)
+        java.util.concurrent.CompletableFuture<Void> preflight = noPreflight
+                ? java.util.concurrent.CompletableFuture.completedFuture(null)
+                : java.util.concurrent.CompletableFuture.runAsync(() -> Preflight.check(base),
+                        runnable -> Thread.ofVirtual().name("preflight").start(runnable));
         DatasetProfile profile = DatasetProfile.of(dataset).withMetrics(metrics);
         Map<String, Object> fields = new LinkedHashMap<>();
         fields.put("method", m.name());
@@ -159,8 +164,10 @@ final class EvalCommand implements Callable<Integer> {
         try (var items = Datasets.stream(dataset, data)) {
             (limit > 0 ? items.limit(limit) : items).forEach(i -> { });
         }
-        if (!noPreflight) {
-            Preflight.check(base);
+        try {
+            preflight.join();
+        } catch (java.util.concurrent.CompletionException e) {
+            throw e.getCause() instanceof RuntimeException r ? r : e;
         }
         RunConfig runConfig = new RunConfig(fields);
         runConfig.claim(out, force); // one run per folder: refused before any work when it differs

@@ -113,11 +113,20 @@ final class MadamBench implements Callable<Integer> {
         Path out = Files.createTempDirectory("veracity-bench-madam");
         List<String> cmd = new ArrayList<>();
         cmd.add(ProcessHandle.current().info().command().orElse("java"));
-        cmd.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
+        // this JVM's flags, as the launcher gives them to eval: bench gets the Vector API module, eval does not
+        // (and the start-up cache is refused by a JVM whose modules differ from the training run's)
+        ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+                .filter(a -> !a.startsWith("--add-modules") && !a.startsWith("-Djdk.module.addmods"))
+                .forEach(cmd::add);
+        Path cache = startupCache();
+        if (cache != null && cmd.stream().noneMatch(a -> a.startsWith("-XX:AOTCache"))) {
+            cmd.addAll(List.of("-XX:AOTCache=" + cache, "-Xlog:aot=off", "-Xlog:cds=off"));
+        }
         cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), VeracityCli.class.getName(), "eval",
                 "--method", "madam-rag", "--dataset", "ramdocs", "--data", file.toString(), "--limit", String.valueOf(n),
                 "--out", out.resolve("run").toString(), "--llm-base-url", sim.baseUrl(), "--model", "sim-model",
                 "--cache", "off", "--concurrency", String.valueOf(concurrency)));
+        long launchedMicros = java.time.Instant.now().toEpochMilli() * 1000;
         long t0 = System.nanoTime();
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.resolve("log.txt").toFile()).start();
         int code = p.waitFor();
@@ -126,8 +135,28 @@ final class MadamBench implements Callable<Integer> {
             System.out.println("   veracity eval as a process failed (exit " + code + "); its output: " + out.resolve("log.txt"));
             return;
         }
-        System.out.printf(Locale.ROOT, "   veracity eval, whole process (JVM start included):     %9.0f ms   %5.1fx%n", ms,
-                sequentialMs / ms);
+        long firstCall;
+        try (dev.veracity.trace.TraceStore traces = dev.veracity.trace.TraceStore.open(out.resolve("run/traces.db"))) {
+            firstCall = traces.runs().stream().flatMap(r -> traces.calls(r).stream())
+                    .mapToLong(CallRecord::submittedMicros).min().orElse(launchedMicros);
+        }
+        System.out.printf(Locale.ROOT, "   veracity eval, whole process (JVM start included):     %9.0f ms   %5.1fx"
+                        + "   (first model call %.0f ms after launch; start-up cache %s)%n", ms, sequentialMs / ms,
+                (firstCall - launchedMicros) / 1e3, cache != null ? "used" : "none");
+    }
+
+    /** The launcher's start-up cache beside the CLI jar, when this JDK can use one (25+) and it was made. */
+    private static Path startupCache() {
+        if (Runtime.version().feature() < 25) {
+            return null;
+        }
+        for (String entry : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
+            if (entry.endsWith("veracity-cli.jar")) {
+                Path cache = Path.of(entry).toAbsolutePath().resolveSibling("veracity.aot");
+                return Files.isRegularFile(cache) ? cache : null;
+            }
+        }
+        return null;
     }
 
     /**

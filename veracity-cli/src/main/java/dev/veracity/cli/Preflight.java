@@ -5,11 +5,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.veracity.config.VeracityConfig;
 import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.net.http.HttpTimeoutException;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -25,23 +20,35 @@ final class Preflight {
     private Preflight() {
     }
 
+    private record Response(int statusCode, String body) {
+    }
+
     static void check(VeracityConfig cfg) {
         String base = cfg.llmBaseUrl().endsWith("/") ? cfg.llmBaseUrl() : cfg.llmBaseUrl() + "/";
-        HttpRequest.Builder req = HttpRequest.newBuilder(URI.create(base + "models")).timeout(Duration.ofSeconds(10)).GET();
-        cfg.apiKey().ifPresent(k -> req.header("Authorization", "Bearer " + k.reveal()));
-        HttpResponse<String> r;
-        try (HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build()) {
-            r = http.send(req.build(), HttpResponse.BodyHandlers.ofString());
-        } catch (HttpTimeoutException e) {
+        // HttpURLConnection rather than java.net.http: its classes are in the JDK's shared archive, so the check
+        // costs a round trip, not a second HTTP stack's start-up
+        Response r;
+        try {
+            java.net.HttpURLConnection c = (java.net.HttpURLConnection) URI.create(base + "models").toURL().openConnection();
+            c.setConnectTimeout(5_000);
+            c.setReadTimeout(10_000);
+            cfg.apiKey().ifPresent(k -> c.setRequestProperty("Authorization", "Bearer " + k.reveal()));
+            int status = c.getResponseCode();
+            String body = "";
+            if (status == 200) {
+                try (java.io.InputStream in = c.getInputStream()) {
+                    body = new String(in.readNBytes(16 << 20), java.nio.charset.StandardCharsets.UTF_8);
+                }
+            }
+            c.disconnect();
+            r = new Response(status, body);
+        } catch (java.net.SocketTimeoutException e) {
             throw new IllegalArgumentException("the model server at " + cfg.llmBaseUrl() + " did not answer within 10 s;"
                     + " check that it runs and is not overloaded (nothing was run)");
-        } catch (IOException e) {
+        } catch (IOException | IllegalArgumentException e) {
             throw new IllegalArgumentException("cannot reach the model server at " + cfg.llmBaseUrl() + " ("
                     + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage())
                     + "); start it, or fix --llm-base-url (nothing was run)");
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while checking the model server", e);
         }
         if (r.statusCode() == 401 || r.statusCode() == 403) {
             throw new IllegalArgumentException("the model server at " + cfg.llmBaseUrl() + " refused the credentials (HTTP "

@@ -5,14 +5,14 @@ import picocli.CommandLine.Command;
 
 /** The {@code ./veracity} command line. */
 @Command(name = "veracity", mixinStandardHelpOptions = true, version = "Veracity 0.1.0",
-        description = "Trustworthy retrieval-augmented answers: multi-agent methods against hallucination.",
-        subcommands = {DemoCommand.class, AskCommand.class, EvalCommand.class, MethodsCommand.class, ScoreCommand.class,
-                ReportCommand.class, CompareCommand.class, VerifyCommand.class,
-                IndexCommand.class, SearchCommand.class, ServeRetrievalCommand.class, SimCommand.class,
-                BenchCommand.class,
-                TracesCommand.class, RamdocsCommand.class,
-                CommandLine.HelpCommand.class})
+        description = "Trustworthy retrieval-augmented answers: multi-agent methods against hallucination.")
 public final class VeracityCli implements Runnable {
+
+    /** The subcommands, in the order the help lists them. */
+    static final java.util.List<Class<?>> SUBCOMMANDS = java.util.List.of(DemoCommand.class, AskCommand.class,
+            EvalCommand.class, MethodsCommand.class, ScoreCommand.class, ReportCommand.class, CompareCommand.class,
+            VerifyCommand.class, IndexCommand.class, SearchCommand.class, ServeRetrievalCommand.class, SimCommand.class,
+            BenchCommand.class, TracesCommand.class, RamdocsCommand.class, CommandLine.HelpCommand.class);
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -27,7 +27,33 @@ public final class VeracityCli implements Runnable {
 
     /** Builds the command line with Veracity's error handling: a bad flag or a bad setting prints one clear line. */
     public static CommandLine commandLine() {
+        return commandLine(SUBCOMMANDS);
+    }
+
+    /**
+     * The command line for these arguments: when they name a subcommand, only that one is built. Picocli reads every
+     * command's annotations when it is added (a tenth of a second for all of them), which each start would pay.
+     */
+    static CommandLine commandLine(String[] args) {
+        for (String a : args) {
+            if (a.startsWith("-")) {
+                continue;
+            }
+            for (Class<?> c : SUBCOMMANDS) {
+                Command annotation = c.getAnnotation(Command.class);
+                if (c != CommandLine.HelpCommand.class && annotation != null
+                        && (annotation.name().equals(a) || java.util.Arrays.asList(annotation.aliases()).contains(a))) {
+                    return commandLine(java.util.List.of(c));
+                }
+            }
+            break; // not a subcommand: the full command line answers (help, a typo with suggestions)
+        }
+        return commandLine(SUBCOMMANDS);
+    }
+
+    private static CommandLine commandLine(java.util.List<Class<?>> subcommands) {
         CommandLine cl = new CommandLine(new VeracityCli());
+        subcommands.forEach(cl::addSubcommand);
         cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
             if (debug) {
                 ex.printStackTrace(cmd.getErr());
@@ -86,6 +112,7 @@ public final class VeracityCli implements Runnable {
         // Without the incubating Vector API (the launcher adds it only for commands that search) Lucene falls back
         // to plain Java and says so at WARNING: not a problem the user can act on.
         java.util.logging.Logger.getLogger("org.apache.lucene.internal.vectorization").setLevel(java.util.logging.Level.SEVERE);
-        System.exit(commandLine().execute(withoutDebug(args)));
+        String[] rest = withoutDebug(args);
+        System.exit(commandLine(rest).execute(rest));
     }
 }
