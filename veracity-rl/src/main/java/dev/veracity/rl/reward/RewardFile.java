@@ -30,7 +30,16 @@ public final class RewardFile {
     }
 
     public static Summary score(Path in, Path out, Reward reward) {
+        return score(in, out, reward, () -> { });
+    }
+
+    /**
+     * As {@link #score(Path, Path, Reward)}, running {@code afterCheck} once the input is known to be good and
+     * before the first row is scored (the command line checks its model server there).
+     */
+    public static Summary score(Path in, Path out, Reward reward, Runnable afterCheck) {
         JsonlRows.forEach(in, (line, row) -> check(in, line, row, reward));
+        afterCheck.run();
         long[] counts = new long[2];
         double[] sum = new double[1];
         try (AtomicJsonlWriter w = new AtomicJsonlWriter(out)) {
