@@ -90,6 +90,18 @@ class RewardFileTest {
     }
 
     @Test
+    void theOutputMayBeTheInput() throws Exception {
+        Path f = file("same.jsonl", "{\"question\": \"q\", \"response\": \"Paris\", \"label\": \"Paris\"}",
+                "{\"question\": \"q\", \"response\": \"Lyon\", \"label\": \"Paris\"}");
+        RewardFile.score(f, f, Rewards.byName("em"));
+        List<String> lines = Files.readAllLines(f);
+        assertThat(lines).hasSize(2);
+        assertThat(JSON.readTree(lines.get(0)).get("reward").asDouble()).isEqualTo(1.0);
+        assertThat(JSON.readTree(lines.get(1)).get("response").asText()).isEqualTo("Lyon");
+        assertThat(JSON.readTree(lines.get(1)).get("reward").asDouble()).isEqualTo(0.0);
+    }
+
+    @Test
     void aMissingInputIsOneLine() {
         Path in = dir.resolve("absent.jsonl");
         assertThatThrownBy(() -> RewardFile.score(in, dir.resolve("o.jsonl"), Rewards.byName("em")))
