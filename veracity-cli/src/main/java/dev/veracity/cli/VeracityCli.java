@@ -11,7 +11,8 @@ public final class VeracityCli implements Runnable {
     /** The subcommands, in the order the help lists them. */
     static final java.util.List<Class<?>> SUBCOMMANDS = java.util.List.of(DemoCommand.class, AskCommand.class,
             EvalCommand.class, MethodsCommand.class, ScoreCommand.class, ReportCommand.class, CompareCommand.class,
-            VerifyCommand.class, IndexCommand.class, SearchCommand.class, ServeRetrievalCommand.class, SimCommand.class,
+            VerifyCommand.class, RewardCommand.class, RlCommand.class, IndexCommand.class, SearchCommand.class,
+            ServeRetrievalCommand.class, SimCommand.class,
             BenchCommand.class, TracesCommand.class, RamdocsCommand.class, CommandLine.HelpCommand.class);
 
     @CommandLine.Spec
@@ -62,21 +63,21 @@ public final class VeracityCli implements Runnable {
                     || ex instanceof dev.veracity.eval.data.DatasetException
                     || ex instanceof dev.veracity.eval.metrics.ScoreFileException
                     || ex instanceof java.io.UncheckedIOException || ex instanceof IllegalStateException) {
-                cmd.getErr().println("veracity " + cmd.getCommandName() + ": " + ex.getMessage());
+                cmd.getErr().println(cmd.getCommandSpec().qualifiedName() + ": " + ex.getMessage());
                 return 2;
             }
             if (ex instanceof java.net.BindException) {
-                cmd.getErr().println("veracity " + cmd.getCommandName() + ": cannot listen on that port (" + ex.getMessage()
+                cmd.getErr().println(cmd.getCommandSpec().qualifiedName() + ": cannot listen on that port (" + ex.getMessage()
                         + "); pick another --port or stop what uses it");
                 return 2;
             }
             if (ex instanceof java.io.IOException) {
-                cmd.getErr().println("veracity " + cmd.getCommandName() + ": " + ex.getClass().getSimpleName() + ": "
+                cmd.getErr().println(cmd.getCommandSpec().qualifiedName() + ": " + ex.getClass().getSimpleName() + ": "
                         + ex.getMessage());
                 return 2;
             }
             // Anything else is unexpected: one line, the stack trace only with --debug.
-            cmd.getErr().println("veracity " + cmd.getCommandName() + ": " + describe(ex)
+            cmd.getErr().println(cmd.getCommandSpec().qualifiedName() + ": " + describe(ex)
                     + (debug ? "" : " (run again with --debug for the stack trace)"));
             return 1;
         });

@@ -1,0 +1,19 @@
+package dev.veracity.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** {@code ./veracity rl}: tools for the RL trainers we plug into (no trainer of our own). */
+@Command(name = "rl", mixinStandardHelpOptions = true,
+        description = "RL trainer tools: advantages as VeRL, TRL and OpenRLHF compute them.",
+        subcommands = RlAdvantagesCommand.class)
+final class RlCommand implements Runnable {
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+}

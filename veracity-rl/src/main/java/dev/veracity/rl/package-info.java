@@ -1,0 +1,11 @@
+/**
+ * RL trainer integration: we write no trainer, we make every trainer able to use our rewards and data.
+ * <ul>
+ *   <li>{@link dev.veracity.rl.reward}: one reward core ({@code Reward}: question, response, label -> score and
+ *       named details) with every official metric, MARCH's ZTR and error-rate rewards, and TruthRL's exact-match
+ *       rewards, served the same way through the Java API and {@code veracity reward};</li>
+ *   <li>{@link dev.veracity.rl.advantage}: GRPO group advantages and GAE as VeRL, TRL and OpenRLHF compute them;</li>
+ *   <li>{@link dev.veracity.rl.jsonl}: the JSONL file doors' reading and all-or-nothing writing.</li>
+ * </ul>
+ */
+package dev.veracity.rl;

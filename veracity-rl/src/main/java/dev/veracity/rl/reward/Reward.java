@@ -1,0 +1,35 @@
+package dev.veracity.rl.reward;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * A reward function: (question, response, label, context) -> score and named details. The one function behind
+ * every door (the Java API, {@code veracity reward}, the reward server), so all of them agree.
+ * <p>Implementations are thread-safe and total: {@link #score} never throws for any input; a reward that cannot be
+ * computed (its model is down) answers its configured fallback score with {@link RewardResult.Status#FALLBACK} and
+ * the reason. Reasoning blocks ({@code <think>...</think>}) are removed from the response before scoring.
+ */
+public interface Reward {
+
+    /** The registry name ({@link Rewards#byName}). */
+    String name();
+
+    RewardResult score(RewardInput input);
+
+    /**
+     * Scores many inputs, results in input order. Rewards that call a model override this to run the inputs
+     * concurrently (bounded); the others score in the caller's thread.
+     */
+    default List<RewardResult> scoreAll(List<RewardInput> inputs) {
+        return inputs.stream().map(this::score).toList();
+    }
+
+    /**
+     * Why this reward cannot score the input at all (MARCH without documents), so that a door can refuse it as bad
+     * input before scoring anything; {@link #score} answers such an input with the fallback and this reason.
+     */
+    default Optional<String> problem(RewardInput input) {
+        return Optional.empty();
+    }
+}
