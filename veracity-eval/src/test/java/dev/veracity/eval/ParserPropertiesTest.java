@@ -2,7 +2,7 @@ package dev.veracity.eval;
 
 import dev.veracity.eval.judge.BinaryVerdictParser;
 import dev.veracity.eval.judge.ScoreJsonParser;
-import dev.veracity.eval.metrics.BoxedAnswer;
+import dev.veracity.qa.BoxedAnswer;
 import dev.veracity.eval.metrics.FeverLabel;
 import dev.veracity.eval.metrics.Metrics;
 import dev.veracity.qa.AnswerNormalizer;
@@ -45,7 +45,10 @@ class ParserPropertiesTest {
 
     @Property(tries = 40, shrinking = ShrinkingMode.OFF)
     void boxedAnswer(@ForAll("boxes") String s) {
-        Adversarial.assertFinishes(BoxedAnswer::extract, s, BOUND);
+        for (BoxedAnswer.Mode mode : BoxedAnswer.Mode.values()) {
+            Adversarial.assertFinishes(t -> BoxedAnswer.extract(t, mode), s, BOUND);
+            Adversarial.assertFinishes(t -> dev.veracity.qa.Abstention.ofBoxed(t, mode), s, BOUND);
+        }
     }
 
     @Property(tries = 40, shrinking = ShrinkingMode.OFF)
@@ -121,7 +124,8 @@ class ParserPropertiesTest {
     @Provide
     Arbitrary<String> boxes() {
         return hostile(List.of("\\boxed{", "\\text{", "\\textbf{", "\\mathrm{", "\\mbox{",
-                "\\{", "\\}", "{", "}", "\\boxed{\\text{"));
+                "\\{", "\\}", "{", "}", "\\boxed{\\text{", "\\fbox{", "\\boxed {", "<think>", "</think>",
+                "I don't know", "invalid question"));
     }
 
     @Provide

@@ -36,6 +36,8 @@ public final class Methods {
         ALL.put("astute-rag", AstuteRag::new);
         ALL.put("speculative-rag", SpeculativeRag::new);
         ALL.put("march", MarchMethod::new);
+        ALL.put("truthrl", dev.veracity.methods.truthrl.TruthRl::withRetrieval);
+        ALL.put("truthrl-no-retrieval", dev.veracity.methods.truthrl.TruthRl::noRetrieval);
     }
 
     private Methods() {

@@ -73,7 +73,9 @@ class PaperPromptsTest {
             Map.entry("march/proposer-constraint.txt", "none"),
             Map.entry("march/proposer-typed.txt", "000_f0af45795e5662a9"),
             Map.entry("march/proposer.txt", "000_f0af45795e5662a9"),
-            Map.entry("march/solver.txt", "000_f0af45795e5662a9")));
+            Map.entry("march/solver.txt", "000_f0af45795e5662a9"),
+            Map.entry("truthrl/no-retrieval.txt", "001_7b65862a126bc16f"),
+            Map.entry("truthrl/retrieval.txt", "001_7b65862a126bc16f")));
 
     private static final Path RESOURCES = Path.of("src/main/resources/dev/veracity/methods");
     private static final Pattern QUOTED = Pattern.compile("`([^`]*)`");

@@ -48,9 +48,9 @@ public final class Datasets {
                 "TriviaQA JSON (Data wrapper)", TriviaQaLoader::new));
         add(new DatasetSpec("popqa", List.of(), List.of("substring"), false, false,
                 "PopQA TSV/JSON", PopQaLoader::new));
-        add(new DatasetSpec("crag", List.of(), List.of("truthfulness", "em"), false, true,
+        add(new DatasetSpec("crag", List.of(), List.of("truthfulness-answer", "em"), false, true,
                 "CRAG JSONL, web pages as text", () -> new CragLoader("crag", true)));
-        add(new DatasetSpec("crag-snippets", List.of(), List.of("truthfulness", "em"), false, true,
+        add(new DatasetSpec("crag-snippets", List.of(), List.of("truthfulness-answer", "em"), false, true,
                 "CRAG JSONL, page snippets only", () -> new CragLoader("crag-snippets", false)));
         add(new DatasetSpec("fever", List.of(), List.of("fever-acc"), false, false,
                 "FEVER JSONL", FeverLoader::new));

@@ -24,6 +24,7 @@ public final class Metrics {
         REGISTRY.put("fever-acc", FeverLabelAccuracy::new);
         REGISTRY.put("strict-multi", StrictMultiAnswer::new);
         REGISTRY.put("truthfulness", Truthfulness::new);
+        REGISTRY.put("truthfulness-answer", Truthfulness::ofAnswers);
     }
 
     private Metrics() {}

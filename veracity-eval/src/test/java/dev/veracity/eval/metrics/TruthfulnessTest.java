@@ -3,6 +3,7 @@ package dev.veracity.eval.metrics;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import dev.veracity.qa.BoxedAnswer;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -13,7 +14,8 @@ class TruthfulnessTest {
         // TruthRL's \boxed{(.*?)} would return "\text{Paris"
         assertThat(BoxedAnswer.extract("so \\boxed{\\text{Paris}}.")).hasValue("Paris");
         assertThat(BoxedAnswer.extract("\\boxed{\\frac{1}{\\sqrt{2}}}")).hasValue("\\frac{1}{\\sqrt{2}}");
-        assertThat(BoxedAnswer.extract("\\boxed{x^{2}+1} then \\boxed{b}")).hasValue("x^{2}+1");
+        assertThat(BoxedAnswer.extract("\\boxed{x^{2}+1} then \\boxed{b}", BoxedAnswer.Mode.FIRST)).hasValue("x^{2}+1");
+        assertThat(BoxedAnswer.extract("\\boxed{x^{2}+1} then \\boxed{b}")).hasValue("b");
         assertThat(BoxedAnswer.extract("\\boxed{\\{1\\}}")).hasValue("\\{1\\}");
         assertThat(BoxedAnswer.extract("\\boxed{unclosed {x}")).isEmpty();
         assertThat(BoxedAnswer.extract("Paris")).isEmpty();
@@ -66,5 +68,24 @@ class TruthfulnessTest {
         ItemScore s = new Truthfulness().score("\\boxed{Lyon}", List.of("Paris"));
         assertThat(s.score()).isEqualTo(-1.0);
         assertThat(s.fields()).containsEntry("outcome", "hallucinate").containsEntry("boxed", true);
+    }
+
+    @Test
+    void theAnswerVariantReadsAnyMethodsPredictionWithoutABox() {
+        Truthfulness t = Truthfulness.ofAnswers();
+        List<String> gold = List.of("Paris");
+        assertThat(t.name()).isEqualTo("truthfulness-answer");
+        assertThat(t.outcome("Paris", gold)).isEqualTo(Truthfulness.Outcome.CORRECT);
+        assertThat(t.outcome("I don't know", gold)).isEqualTo(Truthfulness.Outcome.ABSTAIN);
+        assertThat(t.outcome("unknown", gold)).isEqualTo(Truthfulness.Outcome.ABSTAIN);
+        assertThat(t.outcome("Lyon", gold)).isEqualTo(Truthfulness.Outcome.HALLUCINATE);
+        // no answer at all is a hallucination, as a response without a box is in TruthRL's eval
+        assertThat(t.outcome("", gold)).isEqualTo(Truthfulness.Outcome.HALLUCINATE);
+        // a gold "invalid question" is matched by a false-premise call
+        assertThat(t.outcome("invalid question", List.of("invalid question"))).isEqualTo(Truthfulness.Outcome.CORRECT);
+        assertThat(t.outcome("invalid question", gold)).isEqualTo(Truthfulness.Outcome.HALLUCINATE);
+        // the boxed metric on the same plain answers: no box, hallucination
+        assertThat(new Truthfulness().outcome("I don't know", gold)).isEqualTo(Truthfulness.Outcome.HALLUCINATE);
+        assertThat(Metrics.byName("truthfulness-answer").score("Paris", gold, List.of()).score()).isEqualTo(1.0);
     }
 }

@@ -27,10 +27,23 @@ public final class Rewards {
         // C-3PO's and PopQA's "accuracy" is the substring rule: a normalised gold answer inside the normalised response.
         add("accuracy", "C-3PO / PopQA accuracy: the substring metric under its papers' name", false,
                 s -> new MetricReward("accuracy", "substring"));
-        add("truthrl-ternary", "TruthRL ternary: boxed correct +1, boxed \"I don't know\" 0, else -1 (exact match)", false,
-                s -> truthRl(TruthRlReward.Scheme.TERNARY, s));
-        add("truthrl-binary", "TruthRL binary: boxed correct +1, else -1 (exact match)", false,
-                s -> truthRl(TruthRlReward.Scheme.BINARY, s));
+        truthRl("truthrl-ternary", "TruthRL ternary: boxed correct +1, boxed abstention 0, else -1 (exact match)",
+                TruthRlReward.Scheme.TERNARY, false, TruthRlReward.Reasoning.NONE, false);
+        truthRl("truthrl-binary", "TruthRL binary: boxed correct +1, else -1 (exact match)",
+                TruthRlReward.Scheme.BINARY, false, TruthRlReward.Reasoning.NONE, false);
+        truthRl("truthrl-ternary-authors", "TruthRL ternary with the authors' training rule: a boxed \"invalid question\""
+                + " is -1 even when the gold answer is \"invalid question\"", TruthRlReward.Scheme.TERNARY, false,
+                TruthRlReward.Reasoning.NONE, true);
+        truthRl("truthrl-knowledge-ternary", "TruthRL knowledge-enhanced ternary: out-of-knowledge (label ook) abstention +1,"
+                + " else -1; other questions ternary", TruthRlReward.Scheme.TERNARY, true, TruthRlReward.Reasoning.NONE, false);
+        truthRl("truthrl-knowledge-binary", "TruthRL knowledge-enhanced binary: out-of-knowledge (label ook) abstention +1,"
+                + " else -1; other questions binary", TruthRlReward.Scheme.BINARY, true, TruthRlReward.Reasoning.NONE, false);
+        truthRl("truthrl-reasoning-multiplicative", "TruthRL reasoning-enhanced: ternary r times (1 + label reasoning_score)",
+                TruthRlReward.Scheme.TERNARY, false, TruthRlReward.Reasoning.MULTIPLICATIVE, false);
+        truthRl("truthrl-reasoning-additive", "TruthRL reasoning-enhanced: ternary r + 0.5 x label reasoning_score",
+                TruthRlReward.Scheme.TERNARY, false, TruthRlReward.Reasoning.ADDITIVE, false);
+        truthRl("truthrl-reasoning-conditional", "TruthRL reasoning-enhanced: ternary r x label reasoning_score when r = 1,"
+                + " else r", TruthRlReward.Scheme.TERNARY, false, TruthRlReward.Reasoning.CONDITIONAL, false);
         add("march-ztr", "MARCH Zero-Tolerance Reward: Proposer + blind Checker over the label's documents, -1 on any fault",
                 true, s -> new MarchReward(MarchReward.Kind.ZTR, s));
         add("march-err", "MARCH Error Rate Reward: -faults/claims over the label's documents", true,
@@ -44,12 +57,15 @@ public final class Rewards {
         REGISTRY.put(name, new Spec(name, description, needsModel, factory));
     }
 
-    private static Reward truthRl(TruthRlReward.Scheme scheme, RewardSettings s) {
-        if (!s.judge().equals("none")) {
-            throw new IllegalArgumentException("judge '" + s.judge() + "' is not available for the TruthRL rewards yet;"
-                    + " only 'none' (exact match) is");
-        }
-        return new TruthRlReward(scheme);
+    private static void truthRl(String name, String description, TruthRlReward.Scheme scheme, boolean knowledge,
+                                TruthRlReward.Reasoning reasoning, boolean authorsRule) {
+        add(name, description, false, s -> {
+            if (!s.judge().equals("none")) {
+                throw new IllegalArgumentException("judge '" + s.judge() + "' is not available for the TruthRL rewards yet;"
+                        + " only 'none' (exact match) is");
+            }
+            return new TruthRlReward(name, scheme, knowledge, reasoning, authorsRule, s.fallbackScore());
+        });
     }
 
     /** The valid names, in registry order. */

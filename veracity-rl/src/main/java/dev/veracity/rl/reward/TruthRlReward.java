@@ -1,52 +1,111 @@
 package dev.veracity.rl.reward;
 
-import dev.veracity.eval.metrics.BoxedAnswer;
 import dev.veracity.eval.metrics.Truthfulness;
+import dev.veracity.qa.Abstention;
+import dev.veracity.qa.BoxedAnswer;
 import dev.veracity.text.ReasoningBlocks;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 
 /**
- * TruthRL's outcome rewards (section 3.2) with no judge ({@code judge none}: exact match only). The outcome is the
- * truthfulness metric's ({@link Truthfulness#outcome}): no {@code \boxed{}} answer ({@link BoxedAnswer}) is a
- * hallucination; a boxed "I don't know" / "I do not know" an abstention; a boxed answer equal to a gold answer after
- * SQuAD normalisation correct; anything else a hallucination.
+ * TruthRL's rewards (section 3.2, Table 3 ablations, section 4.6) with no judge ({@code judge none}: exact match
+ * only). The outcome is the truthfulness metric's ({@link Truthfulness#outcome}): no {@code \boxed{}} answer outside
+ * the reasoning is a hallucination; a boxed abstention ({@link Abstention}: "I don't know" and its wordings) an
+ * abstention; a boxed answer equal to a gold answer after SQuAD normalisation, or a false-premise call when a gold
+ * answer is "invalid question", correct; anything else a hallucination.
  * <ul>
- *   <li>{@code truthrl-ternary}: correct +1, abstention 0, hallucination -1;</li>
- *   <li>{@code truthrl-binary}: correct +1, anything else -1 ("r = +1 if y is correct, -1 otherwise").</li>
+ *   <li>ternary: correct +1, abstention 0, hallucination -1; binary: correct +1, anything else -1;</li>
+ *   <li>knowledge-enhanced (label {@code ook}): for an out-of-knowledge question an abstention +1 and anything else
+ *       -1; other questions as the base scheme;</li>
+ *   <li>reasoning-enhanced on the ternary outcome r with the label's {@code reasoning_score} rr: multiplicative
+ *       r(1 + rr), additive r + 0.5 rr, conditional r rr when r = 1 and r otherwise;</li>
+ *   <li>the authors' rule ({@code -authors}): a boxed "invalid question" is -1 even when the gold answer is
+ *       "invalid question", as TruthRL's training code scores it (their evaluation, and our default, count it
+ *       correct).</li>
  * </ul>
- * A boxed "invalid question" is correct when a gold answer is "invalid question" (the authors' evaluation; their
- * training code gives it -1 even then, which the TruthRL issue adds as its "authors" variant).
  */
 final class TruthRlReward implements Reward {
 
-    /** The paper's two reward schemes. */
+    /** The outcome scheme. */
     enum Scheme { TERNARY, BINARY }
 
+    /** How the reasoning score is combined (section 4.6, Table 8). */
+    enum Reasoning { NONE, MULTIPLICATIVE, ADDITIVE, CONDITIONAL }
+
+    /** The additive strategy's lambda. */
+    static final double ADDITIVE_LAMBDA = 0.5;
+
+    private final String name;
     private final Scheme scheme;
+    private final boolean knowledge;
+    private final Reasoning reasoning;
+    private final boolean authorsInvalidRule;
+    private final double fallbackScore;
     private final Truthfulness truthfulness = new Truthfulness();
 
-    TruthRlReward(Scheme scheme) {
+    TruthRlReward(String name, Scheme scheme, boolean knowledge, Reasoning reasoning, boolean authorsInvalidRule,
+                  double fallbackScore) {
+        this.fallbackScore = fallbackScore;
+        this.name = name;
         this.scheme = scheme;
+        this.knowledge = knowledge;
+        this.reasoning = reasoning;
+        this.authorsInvalidRule = authorsInvalidRule;
     }
 
     @Override
     public String name() {
-        return scheme == Scheme.TERNARY ? "truthrl-ternary" : "truthrl-binary";
+        return name;
+    }
+
+    @Override
+    public Optional<String> problem(RewardInput in) {
+        if (knowledge && in.label().ook() == null) {
+            return Optional.of(name + " needs the label's \"ook\" (whether the question is out of the model's knowledge)");
+        }
+        if (reasoning != Reasoning.NONE && in.label().reasoningScore() == null) {
+            return Optional.of(name + " needs the label's \"reasoning_score\" (with judge none, the score comes from the data)");
+        }
+        return Optional.empty();
     }
 
     @Override
     public RewardResult score(RewardInput in) {
-        String answer = ReasoningBlocks.strip(in.response());
-        Truthfulness.Outcome outcome = truthfulness.outcome(answer, in.label().answers());
-        double score = switch (outcome) {
-            case CORRECT -> 1.0;
-            case ABSTAIN -> scheme == Scheme.TERNARY ? 0.0 : -1.0;
-            case HALLUCINATE, NO_BOX -> -1.0;
-        };
+        Optional<String> problem = problem(in);
+        if (problem.isPresent()) {
+            return RewardResult.fallback(fallbackScore, problem.get());
+        }
+        String response = ReasoningBlocks.strip(in.response());
+        Truthfulness.Outcome outcome = truthfulness.outcome(response, in.label().answers());
+        Abstention.Kind kind = Abstention.ofBoxed(response, BoxedAnswer.DEFAULT).kind();
+        if (authorsInvalidRule && kind == Abstention.Kind.INVALID_PREMISE) {
+            outcome = Truthfulness.Outcome.HALLUCINATE;
+        }
+        double score;
+        if (knowledge && in.label().ook()) {
+            score = outcome == Truthfulness.Outcome.ABSTAIN ? 1.0 : -1.0;
+        } else {
+            score = switch (outcome) {
+                case CORRECT -> 1.0;
+                case ABSTAIN -> scheme == Scheme.TERNARY ? 0.0 : -1.0;
+                case HALLUCINATE, NO_BOX -> -1.0;
+            };
+        }
         Map<String, Object> details = new LinkedHashMap<>();
         details.put("outcome", outcome.label());
-        details.put("boxed", BoxedAnswer.extract(answer).isPresent());
+        details.put("boxed", kind != Abstention.Kind.NO_ANSWER);
+        if (reasoning != Reasoning.NONE) {
+            double rr = in.label().reasoningScore();
+            details.put("outcome_reward", score);
+            details.put("reasoning_score", rr);
+            score = switch (reasoning) {
+                case MULTIPLICATIVE -> score * (1 + rr);
+                case ADDITIVE -> score + ADDITIVE_LAMBDA * rr;
+                case CONDITIONAL -> score == 1.0 ? score * rr : score;
+                case NONE -> score;
+            };
+        }
         return RewardResult.ok(score, details);
     }
 }

@@ -20,7 +20,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The shared table every reward door must agree on ({@code rewards-table.jsonl}, in this module's test-jar): 50 rows
+ * The shared table every reward door must agree on ({@code rewards-table.jsonl}, in this module's test-jar): 50+ rows
  * {@code {"reward_name", "question", "response", "label", "expected": {"reward", "details"}}} over every kind of
  * reward, with the expected values worked out by hand from each reward's rule. The MARCH rows need a model that
  * answers as the paper's does in Appendix C: start the simulator with {@link #simRules()}.

@@ -17,16 +17,16 @@ import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-/** The shared 50-row table through the Java API: every row gives the reward and details worked out by hand. */
+/** The shared table (50+ rows) through the Java API: every row gives the reward and details worked out by hand. */
 class RewardsTableTest {
 
     @Test
     void theTableHasFiftyRowsCoveringEveryRewardKind() {
         List<RewardsTable.Row> rows = RewardsTable.rows();
-        assertThat(rows).hasSize(50);
+        assertThat(rows).hasSizeGreaterThanOrEqualTo(50);
         Set<String> names = new HashSet<>(RewardsTable.byReward().keySet());
-        assertThat(names).contains("accuracy", "truthrl-ternary", "truthrl-binary", "march-ztr", "march-err")
-                .containsAll(Metrics.names());
+        // every registered reward has rows, so a new reward cannot skip the three-door agreement
+        assertThat(names).containsAll(Rewards.names()).containsAll(Metrics.names());
     }
 
     @Test
@@ -43,7 +43,7 @@ class RewardsTableTest {
                     checked++;
                 }
             }
-            assertThat(checked).isEqualTo(50);
+            assertThat(checked).isEqualTo(RewardsTable.rows().size());
         }
     }
 }

@@ -28,6 +28,9 @@ public final class ExtractiveReader {
                 out = MadamReader.read(prompt);
             }
             if (out.isEmpty()) {
+                out = TruthRlReader.read(prompt);
+            }
+            if (out.isEmpty()) {
                 out = BaselineReader.read(prompt);
             }
             return out;
