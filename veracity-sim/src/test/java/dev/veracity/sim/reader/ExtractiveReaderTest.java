@@ -209,4 +209,18 @@ class ExtractiveReaderTest {
         assertThat(read(big)).startsWith("Answer: 1889.");
         assertThat((System.nanoTime() - t0) / 1_000_000).isLessThan(3_000);
     }
+
+    @Test
+    void truthRlPromptsGetABoxedAnswerOrABoxedAbstention() {
+        String refs = "<DOC>\nDocument [1]: " + D1 + "\n</DOC>\n<DOC>\nDocument [2]: " + D2 + "\n</DOC>";
+        String withRefs = template("truthrl/retrieval.txt", Map.of("question", Q, "query_time", "N/A", "documents", refs));
+        String out = read(withRefs);
+        assertThat(out).startsWith("<think>").contains("</think>");
+        assertThat(dev.veracity.qa.Abstention.ofBoxed(out, dev.veracity.qa.BoxedAnswer.Mode.LAST))
+                .isEqualTo(new dev.veracity.qa.Abstention.Reading(dev.veracity.qa.Abstention.Kind.ANSWER, "1889"));
+        // closed book: nothing to read, so the reader abstains in the boxed format
+        String closed = read(template("truthrl/no-retrieval.txt", Map.of("question", Q, "query_time", "N/A")));
+        assertThat(dev.veracity.qa.Abstention.ofBoxed(closed, dev.veracity.qa.BoxedAnswer.Mode.LAST).kind())
+                .isEqualTo(dev.veracity.qa.Abstention.Kind.ABSTAIN);
+    }
 }
