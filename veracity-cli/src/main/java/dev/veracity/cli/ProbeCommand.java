@@ -1,0 +1,141 @@
+package dev.veracity.cli;
+
+import dev.veracity.config.VeracityConfig;
+import dev.veracity.eval.data.Datasets;
+import dev.veracity.eval.judge.Judge;
+import dev.veracity.eval.judge.JudgeOptions;
+import dev.veracity.eval.judge.Judges;
+import dev.veracity.methods.truthrl.TruthRlPrompts;
+import dev.veracity.qa.QaItem;
+import dev.veracity.rl.probe.KnowledgeProbe;
+import dev.veracity.rl.probe.ProbeRun;
+import dev.veracity.rl.probe.ProbeSettings;
+import dev.veracity.trace.TraceStore;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.stream.Stream;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code ./veracity probe}: TruthRL's knowledge-boundary probing (section 3.1). */
+@Command(name = "probe", mixinStandardHelpOptions = true,
+        description = {"TruthRL knowledge-boundary probing: N samples per question with TruthRL's prompt; a question none of"
+                + " whose samples is correct is out of the model's knowledge (OOK).",
+                "Writes DIR/probe.jsonl (counts per question, as it goes; resumable) and DIR/ook.jsonl (the OOK set as"
+                        + " reward labels)."})
+final class ProbeCommand implements Callable<Integer> {
+
+    @Option(names = "--dataset", required = true, paramLabel = "NAME", description = "Dataset format (see eval).")
+    String dataset;
+
+    @Option(names = "--data", required = true, paramLabel = "FILE", description = "The dataset file.")
+    Path data;
+
+    @Option(names = "--out", required = true, paramLabel = "DIR", description = "Output folder.")
+    Path out;
+
+    @Option(names = "--limit", defaultValue = "0", paramLabel = "N", description = "Only the first N questions (0 = all).")
+    int limit;
+
+    @Option(names = "--samples", defaultValue = "256", paramLabel = "N", description = "Samples per question (default ${DEFAULT-VALUE}, the paper's).")
+    int samples;
+
+    @Option(names = "--samples-per-call", defaultValue = "64", paramLabel = "N", description = "Samples per request, n (default ${DEFAULT-VALUE}).")
+    int perCall;
+
+    @Option(names = "--temperature", defaultValue = "1.0", paramLabel = "T", description = "Sampling temperature (default ${DEFAULT-VALUE}).")
+    double temperature;
+
+    @Option(names = "--top-p", defaultValue = "0.9", paramLabel = "P", description = "Nucleus mass (default ${DEFAULT-VALUE}, the authors').")
+    double topP;
+
+    @Option(names = "--max-tokens", defaultValue = "2048", paramLabel = "N", description = "New tokens per sample (default ${DEFAULT-VALUE}).")
+    int maxTokens;
+
+    @Option(names = "--seed", defaultValue = "0", paramLabel = "S", description = "Seed of a question's first request; request k uses S + k (default ${DEFAULT-VALUE}).")
+    long seed;
+
+    @Option(names = "--retrieval", description = "Show the question's documents (the paper probes closed book).")
+    boolean retrieval;
+
+    @Option(names = "--query-time", defaultValue = "N/A", paramLabel = "TEXT", description = "Query Time for questions without one.")
+    String queryTime;
+
+    @Option(names = "--judge", paramLabel = "NAME", description = "LLM judge for samples that do not match exactly: crag (TruthRL's), true-false or equivalence (default: exact match only).")
+    String judgeName;
+
+    @Option(names = "--questions-at-once", defaultValue = "8", paramLabel = "N", description = "Questions probed at once (default ${DEFAULT-VALUE}).")
+    int questionsAtOnce;
+
+    @Option(names = "--dry-run", description = "Print what the probe would ask, and stop.")
+    boolean dryRun;
+
+    @Option(names = "--no-preflight", description = "Skip the GET /models check before the first call.")
+    boolean noPreflight;
+
+    @Mixin
+    ModelOptions model;
+
+    @Override
+    public Integer call() throws Exception {
+        dataset = Datasets.spec(dataset).name();
+        if (!Files.isRegularFile(data)) {
+            throw new IllegalArgumentException("no dataset file at " + data);
+        }
+        if (limit < 0) {
+            throw new IllegalArgumentException("--limit must be >= 0, was " + limit);
+        }
+        if (judgeName != null) {
+            Judges.requireKnown(judgeName);
+        }
+        ProbeSettings settings = new ProbeSettings(samples, perCall, temperature, topP, maxTokens, seed, retrieval,
+                queryTime, questionsAtOnce);
+        List<QaItem> items;
+        try (Stream<QaItem> s = Datasets.stream(dataset, data)) {
+            items = (limit > 0 ? s.limit(limit) : s).toList();
+        }
+        if (retrieval && items.stream().anyMatch(i -> i.documents().isEmpty())) {
+            throw new IllegalArgumentException("--retrieval shows each question's documents, but " + dataset
+                    + " questions in " + data + " have none; probe closed book (drop --retrieval)");
+        }
+        Map<String, Long> estimate = ProbeRun.estimate(items, settings, i -> TruthRlPrompts.prompt(i, retrieval,
+                i.queryTime() == null ? queryTime : i.queryTime()));
+        System.err.println("probe: " + estimate.get("questions") + " questions x " + samples + " samples = "
+                + estimate.get("samples") + " samples in " + estimate.get("requests") + " requests; about "
+                + estimate.get("prompt_tokens_about") + " prompt tokens and at most " + estimate.get("completion_tokens_at_most")
+                + " completion tokens" + (judgeName == null ? "" : ", plus one judge call per sample that is not an exact"
+                + " match") + " (questions already in " + out.resolve(ProbeRun.RESULTS) + " are skipped)");
+        if (dryRun) {
+            return 0;
+        }
+        VeracityConfig base = model.resolve();
+        if (!noPreflight) {
+            Preflight.check(base);
+        }
+        Files.createDirectories(out);
+        VeracityConfig cfg = base.withTraceFile(out.resolve("traces.db"));
+        ProbeRun.Outcome outcome;
+        try (TraceStore store = TraceStore.open(cfg.traceFile()); Stack stack = new Stack(cfg, store);
+             EvalProgress bar = EvalProgress.start("probe " + dataset, items.size())) {
+            Judge judge = judgeName == null ? null : Judges.byName(judgeName, stack.client, new JudgeOptions(1, 0.0, null, null));
+            KnowledgeProbe probe = new KnowledgeProbe(stack.client, settings, judge);
+            outcome = ProbeRun.run(probe, items, out, questionsAtOnce, "probe@" + Instant.now(),
+                    done -> bar.accept(new dev.veracity.eval.run.EvalRunner.Progress(done, items.size(),
+                            stack.client.counters().calls(), 0)));
+        }
+        System.out.printf("%d questions: %d already probed, %d probed now, %d out of knowledge. Results in %s, the OOK set"
+                        + " in %s%n", outcome.total(), outcome.alreadyDone(), outcome.probed(), outcome.ook(),
+                out.resolve(ProbeRun.RESULTS), out.resolve(ProbeRun.OOK));
+        if (!outcome.failures().isEmpty()) {
+            outcome.failures().stream().limit(10).forEach(f -> System.err.println("  failed " + f));
+            System.err.println("Run the same command again to probe the failed questions; finished ones are kept.");
+            return 1;
+        }
+        return 0;
+    }
+}

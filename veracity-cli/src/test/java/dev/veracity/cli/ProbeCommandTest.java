@@ -1,0 +1,126 @@
+package dev.veracity.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.veracity.sim.Rule;
+import dev.veracity.sim.RuleMatch;
+import dev.veracity.sim.SimConfig;
+import dev.veracity.sim.SimServer;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Knowledge-boundary probing against a simulator whose correct samples per question are scripted. */
+class ProbeCommandTest {
+
+    @TempDir
+    Path dir;
+
+    private static final Pattern QUESTION = Pattern.compile("### Question\\nwhat is item (\\d+)\\?");
+    private static final int PER_CALL = 3;
+
+    /** Question i has i % 4 correct samples (global sample index below that); the rest abstain or are wrong. */
+    private static String answer(RuleMatch m) {
+        Matcher q = QUESTION.matcher(m.prompt());
+        if (!q.find()) {
+            return "no question";
+        }
+        int i = Integer.parseInt(q.group(1));
+        int global = (int) m.seed() * PER_CALL + m.sample(); // seed k for request k, samples 0.. within it
+        if (global < i % 4) {
+            return "<think>I know this.</think>\\boxed{answer " + i + "}";
+        }
+        return global % 2 == 0 ? "<think>unsure</think>\\boxed{I don't know}" : "\\boxed{something else}";
+    }
+
+    private int probe(SimServer sim, String... extra) {
+        List<String> args = new ArrayList<>(List.of("probe", "--dataset", "nq-open", "--data", dir.resolve("q.jsonl").toString(),
+                "--out", dir.resolve("probe").toString(), "--samples", "8", "--samples-per-call", String.valueOf(PER_CALL),
+                "--llm-base-url", sim.baseUrl(), "--model", "sim-model", "--cache-file", dir.resolve("cache.db").toString()));
+        args.addAll(List.of(extra));
+        StringWriter err = new StringWriter();
+        picocli.CommandLine cl = VeracityCli.commandLine();
+        cl.setErr(new PrintWriter(err));
+        int code = cl.execute(args.toArray(String[]::new));
+        assertThat(code).as(err.toString()).isZero();
+        return code;
+    }
+
+    @Test
+    void theOokSetIsTheQuestionsWithoutACorrectSampleAndARerunResumesWithoutAskingAgain() throws Exception {
+        StringBuilder data = new StringBuilder();
+        for (int i = 0; i < 20; i++) {
+            data.append("{\"question\": \"what is item ").append(i).append("?\", \"answer\": [\"answer ").append(i).append("\"]}\n");
+        }
+        Files.writeString(dir.resolve("q.jsonl"), data);
+        try (SimServer sim = SimServer.start(SimConfig.builder().rules(Rule.of("(?s)### Question", ProbeCommandTest::answer))
+                .build())) {
+            probe(sim, "--limit", "10");
+            long first = sim.counters().generationRequests();
+            assertThat(first).isEqualTo(10 * 3); // 8 samples in requests of 3, 3 and 2
+            // a kill mid-write leaves a cut line: it is dropped and its question probed again
+            Files.writeString(dir.resolve("probe/probe.jsonl"), "{\"id\": \"nq-open-19\", \"sampl",
+                    java.nio.file.StandardOpenOption.APPEND);
+            probe(sim);
+            // only the ten new questions were asked (the first ten are in probe.jsonl)
+            assertThat(sim.counters().generationRequests() - first).isEqualTo(10 * 3);
+
+            ObjectMapper json = new ObjectMapper();
+            Map<String, JsonNode> byQuestion = new TreeMap<>();
+            Set<String> ids = new HashSet<>();
+            for (String line : Files.readAllLines(dir.resolve("probe/probe.jsonl"))) {
+                JsonNode n = json.readTree(line);
+                assertThat(ids.add(n.get("id").asText())).as("no question twice").isTrue();
+                byQuestion.put(n.get("question").asText(), n);
+            }
+            assertThat(byQuestion).hasSize(20);
+            for (int i = 0; i < 20; i++) {
+                JsonNode n = byQuestion.get("what is item " + i + "?");
+                assertThat(n.get("samples").asInt()).isEqualTo(8);
+                assertThat(n.get("correct").asInt()).as("question " + i).isEqualTo(i % 4);
+                assertThat(n.get("ook").asBoolean()).isEqualTo(i % 4 == 0);
+                assertThat(n.get("seeds").toString()).isEqualTo("[0,1,2]");
+                assertThat(n.get("correct").asInt() + n.get("abstained").asInt()).isLessThanOrEqualTo(8);
+            }
+            List<String> ook = new ArrayList<>();
+            for (String line : Files.readAllLines(dir.resolve("probe/ook.jsonl"))) {
+                JsonNode n = json.readTree(line);
+                ook.add(n.get("question").asText());
+                assertThat(n.at("/label/ook").asBoolean()).isTrue();
+                assertThat(n.at("/label/answers/0").asText()).startsWith("answer ");
+            }
+            assertThat(ook).containsExactlyInAnyOrder("what is item 0?", "what is item 4?", "what is item 8?",
+                    "what is item 12?", "what is item 16?");
+        }
+    }
+
+    @Test
+    void aDryRunPrintsTheCostAndAsksNothing() throws Exception {
+        Files.writeString(dir.resolve("q.jsonl"), "{\"question\": \"what is item 1?\", \"answer\": [\"x\"]}\n");
+        try (SimServer sim = SimServer.start(SimConfig.builder().build())) {
+            java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+            java.io.PrintStream old = System.err;
+            System.setErr(new java.io.PrintStream(err, true));
+            try {
+                probe(sim, "--dry-run");
+            } finally {
+                System.setErr(old);
+            }
+            assertThat(err.toString()).contains("1 questions x 8 samples = 8 samples in 3 requests");
+            assertThat(sim.counters().generationRequests()).isZero();
+        }
+    }
+}

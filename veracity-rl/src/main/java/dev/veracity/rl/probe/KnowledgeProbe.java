@@ -1,0 +1,84 @@
+package dev.veracity.rl.probe;
+
+import dev.veracity.eval.judge.Judge;
+import dev.veracity.eval.judge.JudgeInput;
+import dev.veracity.eval.judge.Outcome;
+import dev.veracity.eval.metrics.Truthfulness;
+import dev.veracity.llm.LlmRequest;
+import dev.veracity.llm.LlmResponse;
+import dev.veracity.llm.client.LlmClient;
+import dev.veracity.methods.truthrl.TruthRlPrompts;
+import dev.veracity.qa.Abstention;
+import dev.veracity.qa.BoxedAnswer;
+import dev.veracity.qa.QaItem;
+import dev.veracity.trace.CallContext;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Samples one question {@link ProbeSettings#samples()} times with TruthRL's prompt and counts the correct samples.
+ * Request k of a question asks samples k x perCall onwards ({@code firstSampleIndex}), with seed + k, so the response
+ * cache keys every sample by its index: a killed probe asked again re-reads what it had and asks only the rest.
+ *
+ * <p>A sample is read as TruthRL's reward reads it: no box, no answer; a boxed abstention, an abstention; a boxed
+ * answer equal to a gold answer after normalisation, correct; otherwise the judge decides when there is one (the
+ * authors' order: exact match first, the LLM judge only for the rest), else it is wrong.
+ */
+public final class KnowledgeProbe {
+
+    private final LlmClient client;
+    private final ProbeSettings settings;
+    private final Judge judge;
+    private final Truthfulness truthfulness = new Truthfulness();
+
+    /** @param judge an LLM judge for samples that do not match exactly, or null for exact match only */
+    public KnowledgeProbe(LlmClient client, ProbeSettings settings, Judge judge) {
+        this.client = client;
+        this.settings = settings;
+        this.judge = judge;
+    }
+
+    public ProbeResult probe(QaItem item, String runId) {
+        CallContext ctx = CallContext.of(runId, item.id(), "truthrl-probe");
+        String queryTime = item.queryTime() == null || item.queryTime().isBlank() ? settings.queryTime() : item.queryTime();
+        String prompt = TruthRlPrompts.prompt(item, settings.retrieval(), queryTime);
+        List<String> gold = item.goldForms();
+        int correct = 0;
+        int abstained = 0;
+        int noAnswer = 0;
+        int unjudged = 0;
+        int read = 0;
+        List<Long> seeds = new ArrayList<>();
+        for (int k = 0; k < settings.requestsPerQuestion(); k++) {
+            int first = k * settings.perCall();
+            int n = Math.min(settings.perCall(), settings.samples() - first);
+            long seed = settings.seed() + k;
+            seeds.add(seed);
+            LlmResponse r = client.call(ctx.role("prober").step(k), LlmRequest.user(prompt).n(n).firstSampleIndex(first)
+                    .temperature(settings.temperature()).topP(settings.topP()).maxTokens(settings.maxTokens()).seed(seed)
+                    .build());
+            for (String sample : r.texts()) {
+                read++;
+                Abstention.Reading reading = Abstention.ofBoxed(sample, BoxedAnswer.DEFAULT);
+                switch (reading.kind()) {
+                    case NO_ANSWER -> noAnswer++;
+                    case ABSTAIN -> abstained++;
+                    default -> {
+                        if (truthfulness.outcome(sample, gold) == Truthfulness.Outcome.CORRECT) {
+                            correct++;
+                        } else if (judge != null) {
+                            Outcome o = judge.judge(JudgeInput.of(item.question(), reading.answer(), gold),
+                                    ctx.role("judge").step(k)).outcome();
+                            if (o == Outcome.CORRECT) {
+                                correct++;
+                            } else if (o != Outcome.INCORRECT) {
+                                unjudged++;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        return new ProbeResult(item.id(), item.question(), gold, read, correct, abstained, noAnswer, unjudged, seeds);
+    }
+}
