@@ -91,6 +91,12 @@ public final class ComparisonTable {
     }
 
     /** The table of the run folders, with the default resamples and seed. */
+    /**
+     * Question types shown as their own rows under a run that has them (and others): CRAG's comparison questions,
+     * whose candidates in the question bait hallucinations (TruthRL Table 2).
+     */
+    static final Map<String, String> SUBSETS = Map.of("comparison", "comparison: hallucination-baiting");
+
     public static ComparisonTable of(List<RunDir> runs) {
         return of(runs, Bootstrap.DEFAULT_RESAMPLES, Bootstrap.DEFAULT_SEED);
     }
@@ -132,6 +138,15 @@ public final class ComparisonTable {
                 names.addAll(row.metrics().keySet());
                 judged |= row.judge() != null;
                 rows.add(row);
+                SUBSETS.forEach((type, label) -> {
+                    RunDir part = r.subset("question_type", type);
+                    if (!part.results().isEmpty() && part.results().size() < r.results().size()) {
+                        Row sub = row(part, resamples, seed);
+                        rows.add(new Row(sub.run() + " [" + label + "]", sub.method(), sub.questions(), sub.metrics(),
+                                sub.judge(), sub.callsPerQuestion(), sub.tokensPerQuestion(), sub.secondsPerQuestion(),
+                                sub.parseFailures()));
+                    }
+                });
             }
             tables.add(new Table(dataset, List.copyOf(names), judged, rows));
         });

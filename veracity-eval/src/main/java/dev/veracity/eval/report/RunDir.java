@@ -107,6 +107,24 @@ public record RunDir(Path dir, JsonNode summary, Map<String, Double> metrics, Li
         return v != null && v.isNumber() ? OptionalDouble.of(v.asDouble()) : OptionalDouble.empty();
     }
 
+    /**
+     * The same run restricted to the answered questions whose result line has {@code field} = {@code value} (CRAG's
+     * {@code question_type}): the summary keeps the run's identity and metric names, and every count and
+     * per-question figure is recomputed from those lines.
+     */
+    public RunDir subset(String field, String value) {
+        List<JsonNode> lines = results.stream().filter(r -> value.equals(r.path(field).asText(null))).toList();
+        com.fasterxml.jackson.databind.node.ObjectNode s = JSON.createObjectNode();
+        for (String keep : List.of("method", "dataset", "data", "model", "llm_base_url", "metrics_n")) {
+            if (summary.has(keep)) {
+                s.set(keep, summary.get(keep));
+            }
+        }
+        s.set("metrics", summary.path("metrics"));
+        s.put("n", lines.size());
+        return new RunDir(dir, s, metrics, lines, 0, traces, List.of());
+    }
+
     /** The question count: the summary's {@code n}, else the parsed results. */
     public int n() {
         OptionalDouble n = number("n");

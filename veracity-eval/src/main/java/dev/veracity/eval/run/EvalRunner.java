@@ -296,6 +296,10 @@ public final class EvalRunner {
         ObjectNode o = JSON.createObjectNode();
         o.put("id", item.id());
         o.put("question", item.question());
+        String type = item.metadata().get("question_type");
+        if (type != null && !type.isBlank()) {
+            o.put("question_type", type); // CRAG: the report and compare break the run down by it
+        }
         o.put("prediction", answer.prediction());
         if (!answer.raw().isEmpty() && !answer.raw().equals(answer.prediction())) {
             o.put("raw", answer.raw()); // the output the prediction was read from

@@ -114,6 +114,30 @@ class ComparisonTableTest {
     }
 
     @Test
+    void crAgComparisonQuestionsGetTheirOwnRowTheHallucinationBaitingSubset() throws Exception {
+        Path run = Files.createDirectories(dir.resolve("crag-run"));
+        Files.writeString(run.resolve("summary.json"), """
+                {"method": "truthrl", "dataset": "crag", "n": 4, "metrics": {"truthfulness-answer": 0.25},
+                 "metrics_n": {"truthfulness-answer": 4}, "calls_per_question": 1.0, "parse_failures": 0}
+                """);
+        Files.writeString(run.resolve("results.jsonl"), """
+                {"id": "a", "question_type": "simple", "prediction": "Paris", "gold": ["Paris"], "metrics": {"truthfulness-answer": 1.0}, "calls": 1}
+                {"id": "b", "question_type": "comparison", "prediction": "I don't know", "gold": ["a"], "metrics": {"truthfulness-answer": 0.0}, "calls": 1}
+                {"id": "c", "question_type": "comparison", "prediction": "b", "gold": ["a"], "metrics": {"truthfulness-answer": -1.0}, "calls": 1}
+                {"id": "d", "question_type": "simple", "prediction": "Rome", "gold": ["Rome"], "metrics": {"truthfulness-answer": 1.0}, "calls": 1}
+                """);
+        ComparisonTable t = ComparisonTable.of(ComparisonTable.load(List.of(run)));
+        JsonNode json = new ObjectMapper().readTree(t.json());
+        assertThat(json.at("/tables/0/rows/0/metrics/truthfulness-answer/value").asDouble()).isEqualTo(0.25);
+        assertThat(json.at("/tables/0/rows/1/run").asText()).isEqualTo("crag-run [comparison: hallucination-baiting]");
+        assertThat(json.at("/tables/0/rows/1/questions").asInt()).isEqualTo(2);
+        // re-scored over the two comparison questions only: one abstention (0), one hallucination (-1)
+        assertThat(json.at("/tables/0/rows/1/metrics/truthfulness-answer/value").asDouble()).isEqualTo(-0.5);
+        assertThat(json.at("/tables/0/rows/1/metrics/truthfulness-answer/n").asInt()).isEqualTo(2);
+        assertThat(t.text()).contains("crag-run [comparison: hallucination-baiting]");
+    }
+
+    @Test
     void runsOfDifferentDatasetsGetOneTableEach() throws Exception {
         Path a = ReportFixtures.run(dir, "a", "standard-rag", METRICS, false);
         Path b = Files.createDirectories(dir.resolve("b"));
