@@ -31,6 +31,8 @@ public final class TruthRl implements QaMethod {
             OptionSpec.decimal("temperature", 0.0, "sampling temperature (the authors' greedy evaluation: 0)"),
             OptionSpec.decimal("top-p", 0.9, "nucleus sampling when the temperature is above 0 (the authors' 0.9)"),
             OptionSpec.integer("max-tokens", 2048, "new tokens per answer (the authors' max_new_tokens)"),
+            OptionSpec.integer("samples", 1, "majority@k (figure 2): k samples in one request, the most frequent"
+                    + " normalised answer wins (abstentions vote together); needs a temperature above 0"),
             OptionSpec.choice("box", "last", "which \\boxed{} is the answer: the last outside reasoning, the first,"
                     + " or the authors' first non-greedy regex", "last", "first", "authors"),
             OptionSpec.string("query-time", "N/A", "the Query Time shown for questions that have none"));
@@ -84,8 +86,21 @@ public final class TruthRl implements QaMethod {
         if (temperature > 0) {
             request.topP(o.doubleValue("top-p"));
         }
-        Completion out = ctx.llm().call(ctx.role("answerer", 0), request.build()).first();
-        return read(out.text(), BoxedAnswer.Mode.valueOf(o.string("box").toUpperCase(Locale.ROOT)));
+        BoxedAnswer.Mode mode = BoxedAnswer.Mode.valueOf(o.string("box").toUpperCase(Locale.ROOT));
+        int k = o.intValue("samples");
+        if (k < 1) {
+            throw new IllegalArgumentException("truthrl: samples must be >= 1, was " + k);
+        }
+        if (k > 1 && temperature <= 0) {
+            throw new IllegalArgumentException("truthrl: majority@" + k + " needs sampling; pass --option temperature=..."
+                    + " above 0 (the authors sample at 0.6 with top-p 0.9)");
+        }
+        if (k == 1) {
+            Completion out = ctx.llm().call(ctx.role("answerer", 0), request.build()).first();
+            return read(out.text(), mode);
+        }
+        List<String> outputs = ctx.llm().call(ctx.role("answerer", 0), request.n(k).build()).texts();
+        return MajorityVote.of(outputs, mode);
     }
 
     /** The answer a TruthRL response gives, its kind as signals, the response as raw. */

@@ -102,4 +102,30 @@ class TruthRlTest {
         assertThat(refs).contains("Document [1]: ", "Document [2]: ").doesNotContain("Document [3]", "short");
         assertThat(refs.length()).isLessThanOrEqualTo(TruthRlPrompts.REFERENCES_CAP);
     }
+
+    @Test
+    void majorityAtKAsksOnceForKSamplesAndTheMostFrequentNormalisedAnswerWins() {
+        List<LlmRequest> asked = new ArrayList<>();
+        List<String> samples = List.of("\\boxed{I don't know}", "\\boxed{Paris, France}", "\\boxed{the 1889}",
+                "<think>x</think>\\boxed{1889}", "no box", "\\boxed{I do not know}", "\\boxed{1889.}");
+        ScriptedBackend backend = ScriptedBackend.perSample((r, i) -> {
+            asked.add(r);
+            return samples.get(i);
+        });
+        MethodAnswer a = Methods.byName("truthrl").answer(EIFFEL,
+                ctx(backend, Map.of("samples", "7", "temperature", "0.6")));
+        assertThat(asked).allSatisfy(r -> assertThat(r.temperature()).isEqualTo(0.6));
+        assertThat(asked.getFirst().topP()).isEqualTo(0.9);
+        // "the 1889", "1889" and "1889." normalise to one answer with 3 votes; the two abstentions vote together (2)
+        assertThat(a.prediction()).isEqualTo("the 1889");
+        assertThat(a.signals()).containsEntry("majority_share", 3.0 / 7).containsEntry("samples", 7.0);
+        // sampling is required for k > 1
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Methods.byName("truthrl").answer(EIFFEL,
+                ctx(backend, Map.of("samples", "3")))).hasMessageContaining("needs sampling");
+        // abstentions win when they are the most frequent
+        MethodAnswer abstain = MajorityVote.of(List.of("\\boxed{I don't know}", "\\boxed{Lyon}", "\\boxed{unknown}"),
+                dev.veracity.qa.BoxedAnswer.Mode.LAST);
+        assertThat(abstain.prediction()).isEqualTo("I don't know");
+        assertThat(abstain.signals()).containsEntry("abstained", 1.0);
+    }
 }
