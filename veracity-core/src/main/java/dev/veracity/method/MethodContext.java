@@ -53,6 +53,11 @@ public record MethodContext(LlmClient llm, CallContext calls, String dataset, bo
         options = options == null ? Map.of() : Map.copyOf(options);
     }
 
+    /** The same context with other options (a composed method hands each stage its own). */
+    public MethodContext withOptions(Map<String, String> options) {
+        return new MethodContext(llm, calls, dataset, multiAnswer, options, retriever, embedder);
+    }
+
     /** The calls of one agent role. */
     public CallContext role(String role, int step) {
         return calls.role(role).step(step);

@@ -59,9 +59,14 @@ public final class Methods {
 
     /** The method of that name; an unknown name is an error that lists the known ones. */
     public static QaMethod byName(String name) {
+        if (name != null && name.contains("+")) {
+            // METHOD+march[+abstain]: one pipeline over the method interface (dev.veracity.methods.compose)
+            return dev.veracity.methods.compose.Composition.parse(name, Methods::byName);
+        }
         Supplier<QaMethod> s = ALL.get(name);
         if (s == null) {
-            throw new IllegalArgumentException("unknown method '" + name + "'; known: " + String.join(", ", ALL.keySet()));
+            throw new IllegalArgumentException("unknown method '" + name + "'; known: " + String.join(", ", ALL.keySet())
+                    + " (and METHOD+march[+abstain] to verify any of them)");
         }
         return s.get();
     }
