@@ -33,6 +33,11 @@ final class CompareCommand implements Callable<Integer> {
             description = "Bootstrap resamples (default ${DEFAULT-VALUE}).")
     int resamples;
 
+    @Option(names = "--baseline", paramLabel = "RUN_DIR",
+            description = "Also print each run's paired difference from this run on the questions both answered"
+                    + " (95%% paired bootstrap interval, two-sided p, questions better and worse).")
+    Path baseline;
+
     @Override
     public Integer call() {
         ComparisonTable.Format f;
@@ -44,8 +49,17 @@ final class CompareCommand implements Callable<Integer> {
         if (resamples < 1) {
             throw new IllegalArgumentException("--resamples must be >= 1, got " + resamples);
         }
-        ComparisonTable table = ComparisonTable.of(ComparisonTable.load(runs), resamples, Bootstrap.DEFAULT_SEED);
+        List<dev.veracity.eval.report.RunDir> loaded = ComparisonTable.load(runs);
+        dev.veracity.eval.report.RunDir base = null;
+        if (baseline != null) {
+            base = ComparisonTable.load(List.of(baseline)).getFirst();
+        }
+        ComparisonTable table = ComparisonTable.of(loaded, resamples, Bootstrap.DEFAULT_SEED);
         spec.commandLine().getOut().print(table.format(f));
+        if (base != null) {
+            spec.commandLine().getOut().print("\n" + dev.veracity.eval.report.PairedComparison.text(base,
+                    dev.veracity.eval.report.PairedComparison.against(base, loaded, resamples, Bootstrap.DEFAULT_SEED)));
+        }
         spec.commandLine().getOut().flush();
         return 0;
     }

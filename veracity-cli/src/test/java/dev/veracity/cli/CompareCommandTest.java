@@ -108,4 +108,43 @@ class CompareCommandTest {
         assertThat(err.lines().toList()).hasSize(1);
         assertThat(err).contains(noSummary.toString());
     }
+
+    /** A run over 40 questions: the first {@code right} answered right. */
+    private Path scored(String name, String method, int right, int offset) throws Exception {
+        Path d = Files.createDirectories(dir.resolve(name));
+        Files.writeString(d.resolve("summary.json"), """
+                {"method": "%s", "dataset": "nq-open", "n": 40, "metrics": {"nq-em": 0.5}, "metrics_n": {"nq-em": 40}}
+                """.formatted(method));
+        StringBuilder lines = new StringBuilder();
+        for (int i = 0; i < 40; i++) {
+            boolean ok = i >= offset && i < offset + right;
+            lines.append("{\"id\": \"q").append(i).append("\", \"prediction\": \"").append(ok ? "Paris" : "Lyon")
+                    .append("\", \"gold\": [\"Paris\"], \"metrics\": {}}\n");
+        }
+        Files.writeString(d.resolve("results.jsonl"), lines);
+        return d;
+    }
+
+    @Test
+    void aBaselineGivesPairedDifferencesWithIntervalsPValuesAndTheQuestionsThatDiffer() throws Exception {
+        Path base = scored("base", "no-rag", 10, 0);       // q0..q9 right
+        Path same = scored("same", "no-rag", 10, 0);       // identical answers
+        Path better = scored("better", "standard-rag", 30, 0); // q0..q29 right: +20 questions, none worse
+        Path shifted = scored("shifted", "cot", 10, 5);    // q5..q14 right: 5 better, 5 worse
+        assertThat(compare(base.toString(), same.toString(), better.toString(), shifted.toString(), "--baseline",
+                base.toString())).as(err).isZero();
+        String paired = out.substring(out.indexOf("Paired differences against base"));
+        String sameLine = paired.lines().filter(l -> l.strip().startsWith("same ")).findFirst().orElseThrow();
+        assertThat(sameLine).contains("+0.000 [+0.000, +0.000]").contains("p=1.000").contains("n=40")
+                .contains("better on 0, worse on 0");
+        String betterLine = paired.lines().filter(l -> l.strip().startsWith("better ")).findFirst().orElseThrow();
+        assertThat(betterLine).contains("+0.500").contains("p=0.000").contains("better on 20, worse on 0")
+                .contains("e.g. better: q10, q11");
+        String shiftedLine = paired.lines().filter(l -> l.strip().startsWith("shifted ")).findFirst().orElseThrow();
+        assertThat(shiftedLine).contains("+0.000").contains("better on 5, worse on 5");
+        double p = Double.parseDouble(shiftedLine.replaceAll(".*p=([0-9.]+).*", "$1"));
+        assertThat(p).isGreaterThan(0.5); // no real difference
+        // the baseline itself gets no line
+        assertThat(paired.lines().filter(l -> l.strip().startsWith("base "))).isEmpty();
+    }
 }
