@@ -47,7 +47,8 @@ final class RewardCommand implements Callable<Integer> {
     Path out;
 
     @Option(names = "--judge", defaultValue = "none", paramLabel = "JUDGE",
-            description = "TruthRL rewards: none (exact match, the default and only judge so far).")
+            description = "TruthRL rewards: none (exact match, the default), or an LLM judge for answers exact match does"
+                    + " not settle: crag (TruthRL Table 11), true-false, equivalence; needs --llm-base-url and --model.")
     String judge;
 
     @Option(names = "--fallback-score", defaultValue = "0", paramLabel = "X",
@@ -75,6 +76,14 @@ final class RewardCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         Rewards.Spec reward = Rewards.spec(name);
+        boolean judged = !judge.equals("none");
+        if (judged) {
+            dev.veracity.eval.judge.Judges.requireKnown(judge);
+            if (!model.namesAServer()) {
+                throw new IllegalArgumentException("reward " + name + " with judge '" + judge + "' calls a model: pass"
+                        + " --llm-base-url and --model (or --judge none for exact match)");
+            }
+        }
         if (!reward.needsModel() && !options.isEmpty()) {
             throw new IllegalArgumentException("--option sets MARCH's settings; reward " + name + " has none");
         }
@@ -82,7 +91,7 @@ final class RewardCommand implements Callable<Integer> {
                 .withFallbackScore(fallbackScore).withParallelism(rewardsAtOnce).withJudge(judge)
                 .withRunId("reward-" + name + "-" + Instant.now());
         RewardFile.Summary summary;
-        if (reward.needsModel()) {
+        if (reward.needsModel() || judged) {
             VeracityConfig cfg = model.resolve();
             try (TraceStore traces = TraceStore.open(cfg.traceFile()); Stack stack = new Stack(cfg, traces)) {
                 summary = RewardFile.score(in, out, Rewards.byName(name, settings.withLlm(stack.client)), () -> {

@@ -60,11 +60,17 @@ public final class Rewards {
     private static void truthRl(String name, String description, TruthRlReward.Scheme scheme, boolean knowledge,
                                 TruthRlReward.Reasoning reasoning, boolean authorsRule) {
         add(name, description, false, s -> {
-            if (!s.judge().equals("none")) {
-                throw new IllegalArgumentException("judge '" + s.judge() + "' is not available for the TruthRL rewards yet;"
-                        + " only 'none' (exact match) is");
+            if (s.judge().equals("none")) {
+                return new TruthRlReward(name, scheme, knowledge, reasoning, authorsRule, s.fallbackScore());
             }
-            return new TruthRlReward(name, scheme, knowledge, reasoning, authorsRule, s.fallbackScore());
+            if (s.llm() == null) {
+                throw new IllegalArgumentException("reward " + name + " with judge '" + s.judge() + "' calls a model: give"
+                        + " it one (RewardSettings.withLlm, or --llm-base-url and --model on the command line)");
+            }
+            dev.veracity.eval.judge.Judge judge = dev.veracity.eval.judge.Judges.byName(s.judge(), s.llm(),
+                    new dev.veracity.eval.judge.JudgeOptions(1, 0.0, null, null));
+            return new TruthRlReward(name, scheme, knowledge, reasoning, authorsRule, s.fallbackScore(), judge,
+                    s.runId(), s.parallelism());
         });
     }
 

@@ -1,16 +1,25 @@
 package dev.veracity.rl.reward;
 
+import dev.veracity.eval.judge.Judge;
+import dev.veracity.eval.judge.JudgeInput;
+import dev.veracity.eval.judge.Outcome;
 import dev.veracity.eval.metrics.Truthfulness;
+import dev.veracity.llm.LlmException;
+import dev.veracity.trace.CallContext;
 import dev.veracity.qa.Abstention;
 import dev.veracity.qa.BoxedAnswer;
 import dev.veracity.text.ReasoningBlocks;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
 /**
- * TruthRL's rewards (section 3.2, Table 3 ablations, section 4.6) with no judge ({@code judge none}: exact match
- * only). The outcome is the truthfulness metric's ({@link Truthfulness#outcome}): no {@code \boxed{}} answer outside
+ * TruthRL's rewards (section 3.2, Table 3 ablations, section 4.6), with exact match only ({@code judge none}) or an
+ * LLM judge for what exact match does not settle ({@code judge crag}: Table 11's prompt, one verdict per gold answer,
+ * correct as soon as one says so; the authors' order: no box, abstention, exact match, false-premise call, then the
+ * judge). A judge that cannot be reached or whose verdict cannot be read gives the configured fallback score, flagged.
+ * The outcome is the truthfulness metric's ({@link Truthfulness#outcome}): no {@code \boxed{}} answer outside
  * the reasoning is a hallucination; a boxed abstention ({@link Abstention}: "I don't know" and its wordings) an
  * abstention; a boxed answer equal to a gold answer after SQuAD normalisation, or a false-premise call when a gold
  * answer is "invalid question", correct; anything else a hallucination.
@@ -42,10 +51,22 @@ final class TruthRlReward implements Reward {
     private final Reasoning reasoning;
     private final boolean authorsInvalidRule;
     private final double fallbackScore;
+    private final Judge judge;
+    private final String runId;
+    private final int parallelism;
     private final Truthfulness truthfulness = new Truthfulness();
 
     TruthRlReward(String name, Scheme scheme, boolean knowledge, Reasoning reasoning, boolean authorsInvalidRule,
                   double fallbackScore) {
+        this(name, scheme, knowledge, reasoning, authorsInvalidRule, fallbackScore, null, "rewards", 1);
+    }
+
+    /** @param judge an LLM judge for boxed answers exact match does not settle, or null */
+    TruthRlReward(String name, Scheme scheme, boolean knowledge, Reasoning reasoning, boolean authorsInvalidRule,
+                  double fallbackScore, Judge judge, String runId, int parallelism) {
+        this.judge = judge;
+        this.runId = runId;
+        this.parallelism = parallelism;
         this.fallbackScore = fallbackScore;
         this.name = name;
         this.scheme = scheme;
@@ -78,9 +99,26 @@ final class TruthRlReward implements Reward {
         }
         String response = ReasoningBlocks.strip(in.response());
         Truthfulness.Outcome outcome = truthfulness.outcome(response, in.label().answers());
-        Abstention.Kind kind = Abstention.ofBoxed(response, BoxedAnswer.DEFAULT).kind();
+        Abstention.Reading reading = Abstention.ofBoxed(response, BoxedAnswer.DEFAULT);
+        Abstention.Kind kind = reading.kind();
         if (authorsInvalidRule && kind == Abstention.Kind.INVALID_PREMISE) {
             outcome = Truthfulness.Outcome.HALLUCINATE;
+        }
+        String judged = null;
+        if (judge != null && outcome == Truthfulness.Outcome.HALLUCINATE && kind == Abstention.Kind.ANSWER) {
+            try {
+                judged = judged(in, reading.answer());
+            } catch (LlmException e) {
+                return RewardResult.fallback(fallbackScore, "judge call failed: " + e.summary());
+            } catch (RuntimeException e) {
+                return RewardResult.fallback(fallbackScore, "judge failed: " + e.getClass().getSimpleName() + ": " + e.getMessage());
+            }
+            if (judged == null) {
+                return RewardResult.fallback(fallbackScore, "the judge's verdict could not be read for any gold answer");
+            }
+            if (judged.equals("correct")) {
+                outcome = Truthfulness.Outcome.CORRECT;
+            }
         }
         double score;
         if (knowledge && in.label().ook()) {
@@ -95,6 +133,9 @@ final class TruthRlReward implements Reward {
         Map<String, Object> details = new LinkedHashMap<>();
         details.put("outcome", outcome.label());
         details.put("boxed", kind != Abstention.Kind.NO_ANSWER);
+        if (judged != null) {
+            details.put("judge", judged);
+        }
         if (reasoning != Reasoning.NONE) {
             double rr = in.label().reasoningScore();
             details.put("outcome_reward", score);
@@ -107,5 +148,29 @@ final class TruthRlReward implements Reward {
             };
         }
         return RewardResult.ok(score, details);
+    }
+
+    /**
+     * "correct" when the judge says so for one of the gold answers, "incorrect" when it read as wrong for at least one
+     * and right for none, null when no verdict could be read.
+     */
+    private String judged(RewardInput in, String answer) {
+        boolean anyRead = false;
+        CallContext ctx = CallContext.of(runId, "r" + Integer.toHexString((in.question() + '\u0000' + in.response())
+                .hashCode()), name).role("judge");
+        List<String> gold = in.label().answers();
+        for (int g = 0; g < gold.size(); g++) {
+            Outcome o = judge.judge(JudgeInput.of(in.question(), answer, gold.get(g)), ctx.step(g)).outcome();
+            if (o == Outcome.CORRECT) {
+                return "correct";
+            }
+            anyRead |= o == Outcome.INCORRECT;
+        }
+        return anyRead ? "incorrect" : null;
+    }
+
+    @Override
+    public List<RewardResult> scoreAll(List<RewardInput> inputs) {
+        return judge == null ? Reward.super.scoreAll(inputs) : BoundedParallel.map(inputs, parallelism, this::score);
     }
 }

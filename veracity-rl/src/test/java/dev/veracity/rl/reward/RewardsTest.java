@@ -76,7 +76,7 @@ class RewardsTest {
     void onlyTheExactMatchJudgeExistsForTruthRlSoFar() {
         assertThat(Rewards.byName("truthrl-ternary", RewardSettings.defaults().withJudge("none")).name()).isEqualTo("truthrl-ternary");
         assertThatThrownBy(() -> Rewards.byName("truthrl-binary", RewardSettings.defaults().withJudge("crag")))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("judge 'crag'").hasMessageContaining("'none'");
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("judge 'crag'").hasMessageContaining("calls a model");
     }
 
     @Test

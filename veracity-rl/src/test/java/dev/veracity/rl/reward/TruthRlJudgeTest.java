@@ -1,0 +1,81 @@
+package dev.veracity.rl.reward;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.veracity.llm.cache.CacheMode;
+import dev.veracity.llm.cache.ResponseCache;
+import dev.veracity.llm.client.LlmClient;
+import dev.veracity.llm.client.RetrySettings;
+import dev.veracity.llm.openai.OpenAiCompatibleBackend;
+import dev.veracity.sim.Rule;
+import dev.veracity.sim.SimConfig;
+import dev.veracity.sim.SimServer;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/** TruthRL's rewards with the CRAG judge (Table 11) for what exact match does not settle, against a scripted judge. */
+class TruthRlJudgeTest {
+
+    private static RewardInput input(String response, String... gold) {
+        return new RewardInput("Who wrote The Taming of the Shrew?", response, Label.of(gold), java.util.Map.of());
+    }
+
+    @Test
+    void theJudgeDecidesOnlyWhatExactMatchDoesNotAndReadsEveryGoldAnswer() {
+        AtomicInteger judged = new AtomicInteger();
+        // the judge accepts "w shakespeare" for "william shakespeare" only, as Table 11's examples do
+        Rule judge = Rule.of("(?s)human expert in grading predictions", m -> {
+            judged.incrementAndGet();
+            String p = m.prompt();
+            String prediction = p.substring(p.lastIndexOf("\nPrediction: ") + 13).lines().findFirst().orElse("").strip();
+            String gold = p.substring(p.lastIndexOf("\nGround Truth: ") + 15).lines().findFirst().orElse("").strip();
+            boolean ok = prediction.equals("w shakespeare") && gold.equals("william shakespeare");
+            return "{\"score\": " + (ok ? 1 : 0) + ", \"explanation\": \"checked\"}";
+        });
+        try (SimServer sim = SimServer.start(SimConfig.builder().rules(judge).build());
+             OpenAiCompatibleBackend backend = OpenAiCompatibleBackend.builder().baseUrl(sim.baseUrl()).model("sim-model").build();
+             LlmClient client = LlmClient.builder(backend).cache(ResponseCache.NONE, CacheMode.OFF).build()) {
+            Reward r = Rewards.byName("truthrl-ternary", RewardSettings.defaults().withLlm(client).withJudge("crag"));
+            // exact match and abstention need no judge
+            assertThat(r.score(input("\\boxed{William Shakespeare}", "william shakespeare")).score()).isEqualTo(1.0);
+            assertThat(r.score(input("\\boxed{I don't know}", "william shakespeare")).score()).isEqualTo(0.0);
+            assertThat(r.score(input("no box", "william shakespeare")).score()).isEqualTo(-1.0);
+            assertThat(judged).hasValue(0);
+            // the judge accepts the abbreviation through the second gold answer (one call per gold until a yes)
+            RewardResult abbreviated = r.score(input("\\boxed{w shakespeare}", "shakespeare, william", "william shakespeare"));
+            assertThat(abbreviated.score()).isEqualTo(1.0);
+            assertThat(abbreviated.details()).containsEntry("outcome", "correct").containsEntry("judge", "correct");
+            assertThat(judged).hasValue(2);
+            RewardResult wrong = r.score(input("\\boxed{Christopher Marlowe}", "william shakespeare"));
+            assertThat(wrong.score()).isEqualTo(-1.0);
+            assertThat(wrong.details()).containsEntry("judge", "incorrect");
+        }
+    }
+
+    @Test
+    void anUnreadableVerdictOrAJudgeThatIsDownGivesTheFlaggedFallback() {
+        try (SimServer sim = SimServer.start(SimConfig.builder().rules(Rule.of("(?s)grading predictions", "I think so."))
+                .build());
+             OpenAiCompatibleBackend backend = OpenAiCompatibleBackend.builder().baseUrl(sim.baseUrl()).model("sim-model").build();
+             LlmClient client = LlmClient.builder(backend).cache(ResponseCache.NONE, CacheMode.OFF).build()) {
+            Reward r = Rewards.byName("truthrl-binary", RewardSettings.defaults().withLlm(client).withJudge("crag")
+                    .withFallbackScore(-0.5));
+            RewardResult unread = r.score(input("\\boxed{Marlowe}", "william shakespeare"));
+            assertThat(unread.score()).isEqualTo(-0.5);
+            assertThat(unread.status()).isEqualTo(RewardResult.Status.FALLBACK);
+        }
+        try (OpenAiCompatibleBackend backend = OpenAiCompatibleBackend.builder().baseUrl("http://127.0.0.1:9/v1")
+                .model("m").build();
+             LlmClient client = LlmClient.builder(backend).retry(RetrySettings.DEFAULT.withMaxAttempts(1))
+                     .cache(ResponseCache.NONE, CacheMode.OFF).build()) {
+            Reward r = Rewards.byName("truthrl-ternary", RewardSettings.defaults().withLlm(client).withJudge("crag"));
+            RewardResult down = r.score(input("\\boxed{Marlowe}", "william shakespeare"));
+            assertThat(down.status()).isEqualTo(RewardResult.Status.FALLBACK);
+            assertThat(down.reason()).contains("judge call failed");
+            // exact match still needs no model
+            assertThat(r.score(input("\\boxed{William Shakespeare}", "william shakespeare")).score()).isEqualTo(1.0);
+            assertThat(r.scoreAll(List.of(input("\\boxed{William Shakespeare}", "william shakespeare")))).hasSize(1);
+        }
+    }
+}
