@@ -147,8 +147,16 @@ public final class ActionParser {
         return -1;
     }
 
+    /** Whether the line is an "Observation i:" line (a model inventing the environment's answer). */
     private static boolean isObservation(String t, int p, int end) {
-        return t.regionMatches(true, p, "observation", 0, 11);
+        if (!t.regionMatches(true, p, "observation", 0, 11)) {
+            return false;
+        }
+        int i = p + 11;
+        while (i < end && (t.charAt(i) == ' ' || Character.isDigit(t.charAt(i)) || t.charAt(i) == '*')) {
+            i++;
+        }
+        return i < end && t.charAt(i) == ':';
     }
 
     /** Skips white space and markdown around a line's start: emphasis, list bullets, numbering, quotes, backticks. */
@@ -185,6 +193,9 @@ public final class ActionParser {
             }
             if (i < end && t.charAt(i) == ':') {
                 q = i + 1;
+                while (q < end && (t.charAt(q) == '*' || t.charAt(q) == ' ')) {
+                    q++;
+                }
             }
         }
         String s = t.substring(q, end).strip();
