@@ -15,7 +15,7 @@ import java.util.regex.Pattern;
  * LLM-as-a-judge ({@code [[k]]}), self-refine's feedback and refinement, and MAD's debaters, moderator and judge.
  *
  * <p>The agent is a deterministic researcher: it searches the question's names (capitalised runs and quoted
- * phrases; MuSiQue: the listed paragraph title with the most words in common), follows the first suggestion of a
+ * phrases, else its first content words; MuSiQue: the listed paragraph title with the most words in common), follows the first suggestion of a
  * "Similar:" list it has not searched, searches a second name once the first page was found, then finishes with the
  * span of the observed sentence that overlaps the question most (FEVER: a label by overlap with the claim). Each
  * turn goes on with an invented observation, as models do; the request's stop sequence cuts it.
@@ -119,6 +119,9 @@ final class CourtReader {
         String thought;
         String action;
         List<String> names = titles.isEmpty() ? names(question) : byOverlap(question, titles);
+        if (names.isEmpty() && titles.isEmpty()) {
+            names = List.of(keywords(question)); // no name to search: its content words, for the Similar list
+        }
         Matcher similar = SIMILAR.matcher(last);
         String next = null;
         if (similar.find()) {
@@ -200,6 +203,19 @@ final class CourtReader {
         }
         Text.Hit h = docs.isEmpty() ? null : Text.best(question, docs);
         return h == null ? "nothing more" : Text.brief(h.sentence(), 300);
+    }
+
+    /** Up to six content words of the question, in order: what to search when it names nothing. */
+    static String keywords(String question) {
+        List<String> out = new ArrayList<>();
+        Matcher w = WORD.matcher(question);
+        while (w.find() && out.size() < 6) {
+            String word = w.group();
+            if (!Text.words(word).isEmpty() && !QUESTION_WORDS.contains(word.toLowerCase(Locale.ROOT))) {
+                out.add(word);
+            }
+        }
+        return out.isEmpty() ? Text.UNKNOWN : String.join(" ", out);
     }
 
     /** The items of a Python list of quoted strings. */
