@@ -135,6 +135,22 @@ class CourtReaderTest {
     }
 
     @Test
+    void tenMegabyteAgentAndJudgePromptsAreQuick() {
+        String prompt = "Solve a question answering task.\nQuestion: q?\nThought 1: x\nAction 1: Search[A]\nObservation 1: "
+                + "Could not find A. Similar: [" + "'a b', ".repeat(400_000) + "'Ed Wood'].\nThought 2: y\nAction 2:"
+                + " Search[Ed Wood]\nObservation 2: " + "word ".repeat(1_000_000) + "Ed Wood was a filmmaker.\n"
+                + "Question: Who was Ed Wood?\nThought 1: z\nAction 1: Search[Ed Wood]\nObservation 1: "
+                + "Could not find Ed Wood. Similar: [" + "'x', ".repeat(300_000) + "].\nThought 2:";
+        long t0 = System.nanoTime();
+        assertThat(ExtractiveReader.respond(prompt)).hasValueSatisfying(o -> assertThat(o).contains("Action 2: "));
+        String judge = "You are given two solutions from different agents addressing a multi-hop question.\n\nQuestion:"
+                + " Who?\n\nAgent 1:\nThought 1: a\nAction 1: Search[x]\nObservation 1: " + "Complete[ ".repeat(500_000)
+                + "\nFinal answer: (none: the agent did not finish within its steps)";
+        assertThat(ExtractiveReader.respond(judge)).hasValueSatisfying(o -> assertThat(o).contains("Action: Complete["));
+        assertThat((System.nanoTime() - t0) / 1_000_000).isLessThan(3_000);
+    }
+
+    @Test
     void musiqueLooksUpTheTitleNearestTheQuestion() {
         QaItem q = new QaItem("m1", "Who founded the company that distributed the film UHF?", List.of(
                 Document.of("0", "Mike Medavoy", "Morris Mike Medavoy is an American film producer, co-founder of Orion Pictures."),
