@@ -57,6 +57,7 @@ class PaperPromptsTest {
             Map.entry("baseline/no-rag-multi.txt", "004_70ac80c5c6f35dcd"),
             Map.entry("baseline/standard-rag-single.txt", "003_db09377d9b7d779f"),
             Map.entry("baseline/standard-single.txt", "003_db09377d9b7d779f"),
+            Map.entry("baseline/standard-single-plain.txt", "003_db09377d9b7d779f"),
             Map.entry("court/debater.txt", "003_db09377d9b7d779f"),
             Map.entry("court/judge-fever.txt", "003_db09377d9b7d779f"),
             Map.entry("court/judge-hotpotqa.txt", "003_db09377d9b7d779f"),
