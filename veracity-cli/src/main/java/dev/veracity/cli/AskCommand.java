@@ -82,7 +82,8 @@ final class AskCommand implements Callable<Integer> {
             throw new IllegalArgumentException("give documents with --docs or --index, not both");
         }
         retrieval.validate();
-        if (m.needsDocuments() && docs == null && !retrieval.given()) {
+        dev.veracity.retrieval.react.PageStore pageStore = retrieval.openPages(m); // a bad --pages stops here
+        if (m.needsDocuments() && docs == null && !retrieval.given() && pageStore == null) {
             throw new IllegalArgumentException("method " + method + " needs documents: pass --docs FILE (JSONL) or --index DIR"
                     + " [--k N --search-mode bm25|dense|hybrid], or use a closed-book method (no-rag, cot, cot-sc)");
         }
@@ -98,6 +99,7 @@ final class AskCommand implements Callable<Integer> {
         long t0 = System.nanoTime();
         MethodAnswer answer;
         try (LuceneIndex searchIndex = retrieval.open();
+             dev.veracity.retrieval.react.PageStore pagesOpen = pageStore;
              TraceStore store = TraceStore.open(cfg.traceFile());
              Stack stack = new Stack(cfg, TraceSink.all(store, calls))) {
             Retriever retriever = retrieval.retriever(searchIndex, embedder);
@@ -113,7 +115,7 @@ final class AskCommand implements Callable<Integer> {
                         VerifyCommand.cut(d.titled(), 110));
             }
             MethodContext ctx = new MethodContext(stack.client, CallContext.of(run, "ask", m.name()), "", multiAnswer,
-                    resolved, retriever, embedder);
+                    resolved, retriever, embedder, pagesOpen);
             answer = m.answer(prepared.item(), ctx);
         }
         double seconds = (System.nanoTime() - t0) / 1e9;

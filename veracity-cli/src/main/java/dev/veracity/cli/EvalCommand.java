@@ -115,6 +115,22 @@ final class EvalCommand implements Callable<Integer> {
         }
     }
 
+    /**
+     * A method whose agents act in a Wikipedia, without --pages: the question's own paragraphs are its pages, so a
+     * dataset whose questions come without any (HotpotQA simplified, FEVER) stops here with what to pass.
+     */
+    private void requirePagesOrParagraphs(QaMethod m) {
+        java.util.Optional<dev.veracity.qa.QaItem> first;
+        try (var items = Datasets.stream(dataset, data)) {
+            first = items.findFirst();
+        }
+        if (first.isPresent() && first.get().documents().isEmpty()) {
+            throw new IllegalArgumentException("method " + m.name() + "'s agents search a Wikipedia and " + dataset
+                    + " questions come without paragraphs: build a page store (./veracity index --pages --corpus FILE"
+                    + " --format hotpotqa-abstracts|kilt|fever|jsonl --out DIR) and pass --pages DIR");
+        }
+    }
+
     @Override
     public Integer call() throws Exception {
         // the SDK's first-use cost is paid on another core while the run is checked and set up
@@ -137,7 +153,11 @@ final class EvalCommand implements Callable<Integer> {
             Judges.requireKnown(judgeName);
         }
         retrieval.validate();
-        if (!retrieval.given()) {
+        // a page store that is none (or --pages with a method that reads no pages) stops here, before any model call
+        dev.veracity.retrieval.react.PageStore pageStore = retrieval.openPages(m);
+        if (m.readsPages() && pageStore == null && !retrieval.given()) {
+            requirePagesOrParagraphs(m);
+        } else if (!retrieval.given() && pageStore == null) {
             // a RAG method on a dataset without passages and without --index stops here, before any model call
             DocumentSource.dataset().requireDocuments(m, dataset, data);
         }
@@ -158,6 +178,9 @@ final class EvalCommand implements Callable<Integer> {
         fields.put("model", base.model());
         fields.put("llm_base_url", base.llmBaseUrl());
         fields.put("documents", retrieval.describe());
+        if (pageStore != null) {
+            fields.put("pages", retrieval.describePages(pageStore));
+        }
         fields.put("judge", judgeName == null ? "none" : judgeName + " model=" + (judgeModel == null ? base.model() : judgeModel)
                 + " samples=" + judgeSamples);
         // every mistake caught before the first model call: the questions read, the server and model checked
@@ -181,6 +204,7 @@ final class EvalCommand implements Callable<Integer> {
         EvalRunner.Outcome outcome;
         OnnxEmbedder embedder = retrieval.embedder(m);
         try (LuceneIndex searchIndex = retrieval.open();
+             dev.veracity.retrieval.react.PageStore pagesOpen = pageStore;
              TraceStore store = TraceStore.open(cfg.traceFile())) {
             EvalRunner.QuestionTraces traces = new EvalRunner.QuestionTraces(store);
             try (Stack stack = new Stack(cfg, traces);
@@ -195,7 +219,7 @@ final class EvalCommand implements Callable<Integer> {
                                 "concurrency", String.valueOf(cfg.concurrency()),
                                 "timeout_seconds", String.valueOf(cfg.timeout().toSeconds()),
                                 "cache", cfg.cacheMode().name().toLowerCase(java.util.Locale.ROOT)),
-                        retriever, embedder, judge, documents, runConfig.json());
+                        retriever, embedder, judge, documents, runConfig.json(), pagesOpen);
                 outcome = EvalRunner.run(spec, stack.client, traces, traceRun, bar);
             }
         }

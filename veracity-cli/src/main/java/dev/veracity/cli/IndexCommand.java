@@ -7,6 +7,10 @@ import dev.veracity.retrieval.corpus.CorpusReader;
 import dev.veracity.retrieval.corpus.Document;
 import dev.veracity.retrieval.embed.OnnxEmbedder;
 import dev.veracity.retrieval.lucene.IndexBuilder;
+import dev.veracity.retrieval.react.PageFormat;
+import dev.veracity.retrieval.react.PageReader;
+import dev.veracity.retrieval.react.PageStoreBuilder;
+import dev.veracity.retrieval.react.PageStoreMetadata;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import me.tongfei.progressbar.ProgressBar;
@@ -15,19 +19,29 @@ import me.tongfei.progressbar.ProgressBarStyle;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code ./veracity index}: builds a Lucene index (BM25, optionally dense) from a corpus file. */
+/**
+ * {@code ./veracity index}: builds a Lucene index (BM25, optionally dense) from a corpus file, or with {@code --pages}
+ * a page store for ReAct agents (Reasoning Court's Search / Lookup).
+ */
 @Command(name = "index", mixinStandardHelpOptions = true,
-        description = "Build a retrieval index from a corpus: BM25 (Anserini conventions) and, with --dense, bge-small vectors.")
+        description = {"Build a retrieval index from a corpus: BM25 (Anserini conventions) and, with --dense, bge-small vectors.",
+                "With --pages: a page store for ReAct agents (exact title lookup, BM25 title/lead search for Similar:)."})
 final class IndexCommand implements Callable<Integer> {
 
-    @Option(names = "--corpus", required = true, paramLabel = "FILE", description = "Corpus file (.bz2 and .gz are decompressed).")
+    @Option(names = "--corpus", required = true, paramLabel = "FILE",
+            description = "Corpus file (.bz2 and .gz are decompressed); with --pages also a folder of such files.")
     Path corpus;
 
     @Option(names = "--format", defaultValue = "jsonl", paramLabel = "FORMAT",
             description = "jsonl (BEIR corpus.jsonl), flashrag (FlashRAG corpus: id, contents = title\\ntext), dpr-tsv"
                     + " (DPR psgs_w100.tsv), crag (CRAG .jsonl.bz2 pages), dataset (a dataset's own documents; with"
-                    + " --dataset NAME read by that dataset's loader) (default ${DEFAULT-VALUE}).")
+                    + " --dataset NAME read by that dataset's loader) (default ${DEFAULT-VALUE}). With --pages:"
+                    + " hotpotqa-abstracts (HotpotQA's abstracts dump), kilt (KILT knowledge source), fever (FEVER"
+                    + " wiki-pages), jsonl ({title, text}), dataset (the dataset's paragraphs, e.g. HotpotQA's).")
     String format;
+
+    @Option(names = "--pages", description = "Build a page store for ReAct agents (eval --pages DIR) instead of a retrieval index.")
+    boolean pages;
 
     @Option(names = "--dataset", paramLabel = "NAME",
             description = "With --format dataset: the dataset whose loader reads --corpus (${COMPLETION-CANDIDATES});"
@@ -49,6 +63,9 @@ final class IndexCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (pages) {
+            return buildPages();
+        }
         CorpusFormat f = CorpusFormat.parse(format);
         OnnxEmbedder embedder = !dense ? null
                 : onnxModel != null ? OnnxEmbedder.e5(onnxModel, requireTokenizer()) : OnnxEmbedder.bgeSmall();
@@ -73,6 +90,43 @@ final class IndexCommand implements Callable<Integer> {
                 embedder == null ? "" : ", dense " + embedder.name(), out, s, count / Math.max(s, 1e-9));
         System.out.println("Corpus SHA-256 " + dev.veracity.retrieval.lucene.IndexMetadata.read(out).corpusSha256()
                 + " (recorded in " + dev.veracity.retrieval.lucene.IndexMetadata.FILE + " and in eval's summary.json)");
+        return 0;
+    }
+
+    /** The page store: pages read from the dump (or grouped from the dataset's paragraphs), with a progress bar. */
+    private int buildPages() throws Exception {
+        PageFormat f = PageFormat.parse(format);
+        if (dense || onnxModel != null) {
+            throw new IllegalArgumentException("--dense and --onnx-model are for retrieval indexes, not --pages");
+        }
+        if (f == PageFormat.DATASET && dataset == null) {
+            throw new IllegalArgumentException("--pages --format dataset needs --dataset NAME (the loader that reads --corpus)");
+        }
+        if (f != PageFormat.DATASET && dataset != null) {
+            throw new IllegalArgumentException("--dataset goes with --format dataset");
+        }
+        if (!java.nio.file.Files.exists(corpus)) {
+            throw new IllegalArgumentException("no corpus at " + corpus + ": check the path");
+        }
+        long start = System.nanoTime();
+        long count;
+        try (ProgressBar bar = new ProgressBarBuilder().setTaskName("Pages").setUnit(" pages", 1)
+                .setStyle(ProgressBarStyle.ASCII).setInitialMax(-1).showSpeed().build();
+             PageStoreBuilder builder = PageStoreBuilder.create(out, f, corpus.toAbsolutePath().normalize(), bar::stepTo)) {
+            if (f == PageFormat.DATASET) {
+                java.util.List<Document> paragraphs = new java.util.ArrayList<>();
+                readDataset(dataset, corpus, paragraphs::add);
+                PageReader.group(paragraphs).forEach(builder::add);
+            } else {
+                PageReader.read(corpus, f, builder::add);
+            }
+            count = builder.count();
+        }
+        double s = (System.nanoTime() - start) / 1e9;
+        PageStoreMetadata meta = PageStoreMetadata.read(out);
+        System.out.printf("Stored %,d pages from %s (%s) into %s in %.1f s (%,.0f pages/s)%n", meta.pages(), corpus, f,
+                out, s, count / Math.max(s, 1e-9));
+        System.out.println("Pages SHA-256 " + meta.pagesSha256() + "; use it with: ./veracity eval --method court --pages " + out);
         return 0;
     }
 

@@ -27,8 +27,38 @@ final class RetrievalOptions {
             description = "bm25, dense or hybrid (default ${DEFAULT-VALUE}).")
     String searchMode;
 
+    @Option(names = "--pages", paramLabel = "DIR",
+            description = "A page store (./veracity index --pages) for methods whose ReAct agents search a Wikipedia"
+                    + " (court, react, ...): Search[entity] and Lookup[keyword] read its pages instead of the question's"
+                    + " own paragraphs (MuSiQue always reads its own).")
+    Path pages;
+
     boolean given() {
         return index != null;
+    }
+
+    /**
+     * The page store, open, or null without {@code --pages}; a folder that is none stops here, before any model call,
+     * and so does {@code --pages} with a method that does not read pages.
+     */
+    dev.veracity.retrieval.react.PageStore openPages(QaMethod m) throws java.io.IOException {
+        if (pages == null) {
+            return null;
+        }
+        if (!m.readsPages()) {
+            throw new IllegalArgumentException("--pages is for methods whose agents act in a Wikipedia (court, react, ...);"
+                    + " method " + m.name() + " does not read pages");
+        }
+        try {
+            return dev.veracity.retrieval.react.PageStore.open(pages);
+        } catch (java.nio.file.NoSuchFileException e) {
+            throw new IllegalArgumentException("--pages " + pages + ": " + e.getReason());
+        }
+    }
+
+    /** How a run records its page store in {@code run.json}: the folder and its pages' checksum. */
+    String describePages(dev.veracity.retrieval.react.PageStore open) {
+        return open == null ? "none" : pages.toAbsolutePath().normalize() + " sha256=" + open.metadata().pagesSha256();
     }
 
     void validate() {

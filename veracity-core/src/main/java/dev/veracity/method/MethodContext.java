@@ -2,6 +2,7 @@ package dev.veracity.method;
 
 import dev.veracity.llm.client.LlmClient;
 import dev.veracity.retrieval.Embedder;
+import dev.veracity.retrieval.PageSource;
 import dev.veracity.retrieval.Retriever;
 import dev.veracity.trace.CallContext;
 import java.util.Map;
@@ -20,14 +21,22 @@ import java.util.Objects;
  * @param options     method settings from the command line ({@code --option k=21}), by name
  * @param retriever   a retriever for methods that search (C-3PO, Reasoning Court), or null
  * @param embedder    an embedder for methods that compare documents (Speculative RAG), or null
+ * @param pages       a Wikipedia of pages by title for methods whose agents act in one (Reasoning Court's ReAct
+ *                    agents, {@code --pages DIR}), or null: such methods then read the question's own paragraphs
  */
 public record MethodContext(LlmClient llm, CallContext calls, String dataset, boolean multiAnswer,
-                            Map<String, String> options, Retriever retriever, Embedder embedder) {
+                            Map<String, String> options, Retriever retriever, Embedder embedder, PageSource pages) {
+
+    /** A context without a page store. */
+    public MethodContext(LlmClient llm, CallContext calls, String dataset, boolean multiAnswer,
+                         Map<String, String> options, Retriever retriever, Embedder embedder) {
+        this(llm, calls, dataset, multiAnswer, options, retriever, embedder, null);
+    }
 
     /** A context without retrieval tools. */
     public MethodContext(LlmClient llm, CallContext calls, String dataset, boolean multiAnswer,
                          Map<String, String> options) {
-        this(llm, calls, dataset, multiAnswer, options, null, null);
+        this(llm, calls, dataset, multiAnswer, options, null, null, null);
     }
 
     /** The retriever; an error that says how to supply one when the method needs it and there is none. */
@@ -53,9 +62,9 @@ public record MethodContext(LlmClient llm, CallContext calls, String dataset, bo
         options = options == null ? Map.of() : Map.copyOf(options);
     }
 
-    /** The same context with other options (a composed method hands each stage its own). */
-    public MethodContext withOptions(Map<String, String> options) {
-        return new MethodContext(llm, calls, dataset, multiAnswer, options, retriever, embedder);
+    /** This context with another set of options (a composite method hands its parts their own). */
+    public MethodContext withOptions(Map<String, String> newOptions) {
+        return new MethodContext(llm, calls, dataset, multiAnswer, newOptions, retriever, embedder, pages);
     }
 
     /** The calls of one agent role. */

@@ -37,6 +37,19 @@ public record MethodOptions(Map<String, String> values) {
         return Double.parseDouble(string(name));
     }
 
+    /** A list option's numbers ({@code ints}, {@code decimals}), empty when none was given. */
+    public java.util.List<Double> numbers(String name) {
+        String v = string(name);
+        return v.isEmpty() ? java.util.List.of()
+                : java.util.Arrays.stream(v.split(",")).map(Double::valueOf).toList();
+    }
+
+    /** A list option's integers, empty when none was given. */
+    public java.util.List<Long> longs(String name) {
+        String v = string(name);
+        return v.isEmpty() ? java.util.List.of() : java.util.Arrays.stream(v.split(",")).map(Long::valueOf).toList();
+    }
+
     public boolean bool(String name) {
         return Boolean.parseBoolean(string(name));
     }

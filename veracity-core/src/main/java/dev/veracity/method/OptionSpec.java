@@ -22,11 +22,19 @@ public record OptionSpec(String name, Type type, List<String> values, Map<String
 
     /** The value types. */
     public enum Type {
-        INT, DOUBLE, BOOLEAN, ENUM, STRING;
+        INT, DOUBLE, BOOLEAN, ENUM, STRING,
+        /** A comma-separated list of integers (one per agent, say); empty for none. */
+        INTS,
+        /** A comma-separated list of finite numbers; empty for none. */
+        DECIMALS;
 
         @Override
         public String toString() {
-            return name().toLowerCase(Locale.ROOT);
+            return switch (this) {
+                case INTS -> "ints (comma-separated)";
+                case DECIMALS -> "numbers (comma-separated)";
+                default -> name().toLowerCase(Locale.ROOT);
+            };
         }
     }
 
@@ -64,6 +72,16 @@ public record OptionSpec(String name, Type type, List<String> values, Map<String
     /** An enum option; {@code defaultValue} null for an option whose absence means something (see its description). */
     public static OptionSpec choice(String name, String defaultValue, String description, String... values) {
         return new OptionSpec(name, Type.ENUM, List.of(values), Map.of(), defaultValue, description);
+    }
+
+    /** A comma-separated list of integers, empty by default. */
+    public static OptionSpec ints(String name, String description) {
+        return new OptionSpec(name, Type.INTS, List.of(), Map.of(), "", description);
+    }
+
+    /** A comma-separated list of numbers, empty by default. */
+    public static OptionSpec decimals(String name, String description) {
+        return new OptionSpec(name, Type.DECIMALS, List.of(), Map.of(), "", description);
     }
 
     public static OptionSpec string(String name, String defaultValue, String description) {
@@ -123,6 +141,30 @@ public record OptionSpec(String name, Type type, List<String> values, Map<String
                     case "false", "no", "off", "0" -> "false";
                     default -> throw bad(name, "true or false", raw);
                 };
+            }
+            case INTS, DECIMALS -> {
+                if (v.isEmpty()) {
+                    return "";
+                }
+                List<String> out = new java.util.ArrayList<>();
+                for (String part : v.split(",", -1)) {
+                    String e = part.strip();
+                    try {
+                        if (type == Type.INTS) {
+                            out.add(Long.toString(Long.parseLong(e)));
+                        } else {
+                            double d = Double.parseDouble(e);
+                            if (!Double.isFinite(d)) {
+                                throw new NumberFormatException();
+                            }
+                            out.add(Double.toString(d));
+                        }
+                    } catch (NumberFormatException ex) {
+                        throw bad(name, type == Type.INTS ? "integers separated by commas" : "numbers separated by commas",
+                                raw);
+                    }
+                }
+                return String.join(",", out);
             }
             case ENUM -> {
                 String lower = v.toLowerCase(Locale.ROOT);

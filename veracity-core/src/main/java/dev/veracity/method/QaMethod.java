@@ -42,6 +42,15 @@ public interface QaMethod {
         return false;
     }
 
+    /**
+     * Whether the method's agents act in a Wikipedia of pages ({@link MethodContext#pages()}, {@code --pages DIR}).
+     * Given a page store, such a method needs no documents from the dataset; without one it reads the question's
+     * own paragraphs.
+     */
+    default boolean readsPages() {
+        return false;
+    }
+
     /** Whether the method searches with {@link MethodContext#retriever()} (the runner then needs an index). */
     default boolean usesRetriever() {
         return false;

@@ -6,6 +6,13 @@ import dev.veracity.methods.baseline.ChainOfThought;
 import dev.veracity.methods.baseline.ChainOfThoughtSelfConsistency;
 import dev.veracity.methods.baseline.NoRag;
 import dev.veracity.methods.baseline.StandardRag;
+import dev.veracity.methods.court.CotJudge;
+import dev.veracity.methods.court.MultiAgentDebate;
+import dev.veracity.methods.court.React;
+import dev.veracity.methods.court.ReactCotSc;
+import dev.veracity.methods.court.ReactJudges;
+import dev.veracity.methods.court.ReactSelfRefine;
+import dev.veracity.methods.court.ReasoningCourt;
 import dev.veracity.methods.madam.MadamRag;
 import dev.veracity.methods.march.MarchMethod;
 import dev.veracity.methods.madam.baseline.AstuteRag;
@@ -38,6 +45,17 @@ public final class Methods {
         ALL.put("march", MarchMethod::new);
         ALL.put("truthrl", dev.veracity.methods.truthrl.TruthRl::withRetrieval);
         ALL.put("truthrl-no-retrieval", dev.veracity.methods.truthrl.TruthRl::noRetrieval);
+        ALL.put("court", ReasoningCourt::new);
+        ALL.put("court-no-judge", ReasoningCourt::withoutJudge);
+        ALL.put("react", React::new);
+        ALL.put("react-sc", React::selfConsistency);
+        ALL.put("react-cot-sc", ReactCotSc::reactFirst);
+        ALL.put("cot-sc-react", ReactCotSc::cotScFirst);
+        ALL.put("react-self-refine", ReactSelfRefine::new);
+        ALL.put("react-mad", ReactJudges::mad);
+        ALL.put("react-judge", ReactJudges::llmJudge);
+        ALL.put("cot-judge", CotJudge::new);
+        ALL.put("mad", MultiAgentDebate::new);
     }
 
     private Methods() {

@@ -1,5 +1,7 @@
 package dev.veracity.methods;
 
+import dev.veracity.methods.court.ActionParser;
+import dev.veracity.methods.court.JudgeOutputParser;
 import dev.veracity.methods.madam.AgentOutputParser;
 import dev.veracity.methods.madam.AggregatorOutputParser;
 import dev.veracity.methods.march.CheckerOutputParser;
@@ -41,6 +43,23 @@ class ParserPropertiesTest {
     void aggregator(@ForAll("madam") String s) {
         Adversarial.assertFinishes(t -> AggregatorOutputParser.parse(t, List.of(t.substring(0, Math.min(4_000, t.length())))),
                 s, BOUND);
+    }
+
+    @Property(tries = 40)
+    void reactTurn(@ForAll("court") String s) {
+        Adversarial.assertFinishes(ActionParser::parse, s, BOUND);
+    }
+
+    @Property(tries = 40)
+    void courtJudge(@ForAll("court") String s) {
+        Adversarial.assertFinishes(JudgeOutputParser::parse, s, BOUND);
+    }
+
+    @Provide
+    Arbitrary<String> court() {
+        return Adversarial.strings(100_000, List.of("Action 1: ", "Action: ", "action", "Action 12345", "Search[",
+                "Lookup [", "Finish[", "[[", "]]", "Complete[", "complete [", "Complete[<short final answer>]",
+                "Thought 1: ", "**Action 2:** ", "1. ", "Observation 1: ", "Action 1: Search[x"));
     }
 
     @Provide

@@ -115,6 +115,15 @@ public final class HtmlReport {
             row.put("criticalPathMs", number(r.perQuestion("critical_path_ms_per_question", "critical_path_ms"), 1));
             row.put("parseFailures", String.valueOf(r.parseFailures()));
             row.put("errors", String.valueOf(r.errors()));
+            OptionalDouble wall = r.perQuestion("wall_ms_per_question", "wall_ms");
+            row.put("seconds", wall.isPresent() ? number(wall.getAsDouble() / 1000, 2) : "");
+            List<Map<String, Object>> roles = roles(r.summary());
+            row.put("roles", roles);
+            row.put("hasRoles", !roles.isEmpty());
+            List<Map<String, Object>> scenarios = scenarios(r.summary());
+            row.put("scenarios", scenarios);
+            row.put("hasScenarios", !scenarios.isEmpty());
+            row.put("scenarioMetric", r.summary().at("/judge_scenarios/metric").asText(""));
             rows.add(row);
         }
         Map<String, Object> page = new LinkedHashMap<>();
@@ -125,6 +134,8 @@ public final class HtmlReport {
         page.put("runs", rows);
         page.put("charts", charts);
         page.put("hasCharts", !charts.isEmpty());
+        page.put("anyRoles", rows.stream().anyMatch(r -> Boolean.TRUE.equals(r.get("hasRoles"))));
+        page.put("anyScenarios", rows.stream().anyMatch(r -> Boolean.TRUE.equals(r.get("hasScenarios"))));
         Path index = outDir.resolve("index.html");
         render("index.mustache", page, index);
         return index;
@@ -317,6 +328,42 @@ public final class HtmlReport {
      * file and checksum, model, documents), the retrieval record, the sampling settings per role. One row per
      * field, nested values as compact JSON.
      */
+    /** Reasoning Court's Table 4 per role: calls and seconds per question of each role of the run. */
+    static List<Map<String, Object>> roles(JsonNode summary) {
+        List<Map<String, Object>> out = new ArrayList<>();
+        summary.path("roles").properties().forEach(e -> {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("role", e.getKey());
+            m.put("calls", number(e.getValue().path("calls_per_question").asDouble(), 2));
+            m.put("seconds", number(e.getValue().path("seconds_per_question").asDouble(), 2));
+            out.add(m);
+        });
+        return out;
+    }
+
+    /** Reasoning Court's Table 3: the judge's accuracy per scenario of its agents' answers. */
+    static List<Map<String, Object>> scenarios(JsonNode summary) {
+        List<Map<String, Object>> out = new ArrayList<>();
+        JsonNode js = summary.path("judge_scenarios");
+        if (!js.isObject()) {
+            return out;
+        }
+        Map<String, String> names = Map.of("one_correct", "one agent right, another wrong (first scenario)",
+                "all_wrong_different", "all wrong, different or empty answers (second scenario)",
+                "all_wrong_same", "all wrong with the same answer (third scenario)",
+                "all_correct", "all agents right");
+        for (String key : dev.veracity.eval.run.JudgeScenarios.NAMES) {
+            JsonNode s = js.path(key);
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("scenario", names.get(key));
+            m.put("cases", s.path("cases").asInt());
+            m.put("correct", s.path("correct").asInt());
+            m.put("accuracy", s.path("accuracy").isNumber() ? metric(s.path("accuracy").asDouble()) : "n/a");
+            out.add(m);
+        }
+        return out;
+    }
+
     static List<Map<String, Object>> provenance(JsonNode summary) {
         List<Map<String, Object>> rows = new ArrayList<>();
         for (String section : List.of("build", "config", "retrieval", "sampling")) {

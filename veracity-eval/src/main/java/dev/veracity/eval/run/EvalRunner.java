@@ -20,6 +20,7 @@ import dev.veracity.method.MethodContext;
 import dev.veracity.method.QaMethod;
 import dev.veracity.qa.QaItem;
 import dev.veracity.retrieval.Embedder;
+import dev.veracity.retrieval.PageSource;
 import dev.veracity.retrieval.Retriever;
 import dev.veracity.trace.CallContext;
 import dev.veracity.trace.CallRecord;
@@ -71,10 +72,25 @@ public final class EvalRunner {
      * @param judge       an LLM judge that also scores each prediction against the gold answers, or null
      * @param documents   where each question's documents come from (null: the dataset's own)
      * @param config      the run's recorded configuration (the CLI's run.json), copied into summary.json; or null
+     * @param pages       a page store for methods whose agents act in a Wikipedia ({@code --pages}), or null
      */
     public record Spec(QaMethod method, String dataset, Path data, int limit, Path outDir, int concurrency,
                        DatasetProfile profile, Map<String, String> options, Map<String, String> labels,
-                       Retriever retriever, Embedder embedder, Judge judge, DocumentSource documents, JsonNode config) {
+                       Retriever retriever, Embedder embedder, Judge judge, DocumentSource documents, JsonNode config,
+                       PageSource pages) {
+
+        /** A spec without a page store. */
+        public Spec(QaMethod method, String dataset, Path data, int limit, Path outDir, int concurrency,
+                    DatasetProfile profile, Map<String, String> options, Map<String, String> labels,
+                    Retriever retriever, Embedder embedder, Judge judge, DocumentSource documents, JsonNode config) {
+            this(method, dataset, data, limit, outDir, concurrency, profile, options, labels, retriever, embedder, judge,
+                    documents, config, null);
+        }
+
+        /** Whether the method's agents act in the run's page store (then they need no documents from the dataset). */
+        boolean actsInPages() {
+            return pages != null && method.readsPages();
+        }
 
         /** A spec without a recorded configuration. */
         public Spec(QaMethod method, String dataset, Path data, int limit, Path outDir, int concurrency,
@@ -212,7 +228,10 @@ public final class EvalRunner {
             items = (spec.limit() > 0 ? s.limit(spec.limit()) : s).toList();
         }
         // before any model call: a RAG method on a dataset without passages and without an index stops here
-        spec.documents().requireDocuments(spec.method(), spec.dataset(), items.isEmpty() ? null : items.getFirst());
+        // (a method whose agents act in the run's page store needs none)
+        if (!spec.actsInPages()) {
+            spec.documents().requireDocuments(spec.method(), spec.dataset(), items.isEmpty() ? null : items.getFirst());
+        }
         boolean datasetHasDocuments = !items.isEmpty() && !items.getFirst().documents().isEmpty();
         Instant started = Instant.now();
         try (ResultsFile results = ResultsFile.open(spec.outDir().resolve("results.jsonl"))) {
@@ -280,7 +299,7 @@ public final class EvalRunner {
                                      List<Metric> metrics) {
         CallContext calls = CallContext.of(traceRun, item.id(), spec.method().name());
         MethodContext ctx = new MethodContext(client, calls, spec.dataset(), spec.profile().multiAnswer(), spec.options(),
-                spec.retriever(), spec.embedder());
+                spec.retriever(), spec.embedder(), spec.pages());
         // documents from the dataset, the index, or none (closed book); retrieval runs here, in the question's task
         DocumentSource.Prepared prepared = spec.documents().prepare(spec.method(), item);
         traces.begin(traceRun, item.id());
@@ -325,6 +344,21 @@ public final class EvalRunner {
         o.put("wall_ms", millis(stats.wall()));
         o.put("critical_path_ms", millis(stats.criticalPath()));
         o.put("trace_run", traceRun);
+        o.set("roles", RoleStats.ofQuestion(made));
+        if (!answer.candidates().isEmpty()) {
+            // the answers the method chose among (Reasoning Court's agents): the report's judge scenarios read them
+            ArrayNode cands = o.putArray("candidates");
+            for (MethodAnswer.Candidate c : answer.candidates()) {
+                ObjectNode n = cands.addObject();
+                n.put("agent", c.agent());
+                n.put("answer", c.answer());
+                n.put("steps", c.steps());
+                n.put("forced", c.forced());
+                if (!c.note().isEmpty()) {
+                    n.put("note", c.note());
+                }
+            }
+        }
         o.set("retrieval", spec.documents().resultLine(spec.method(), prepared, item.goldForms()));
         ArrayNode pf = o.putArray("parse_failures");
         answer.parseFailures().forEach(pf::add);
@@ -410,6 +444,11 @@ public final class EvalRunner {
         s.put("wall_ms_per_question", mean(lines, "wall_ms"));
         s.put("critical_path_ms_per_question", mean(lines, "critical_path_ms"));
         s.put("parse_failures", lines.stream().mapToInt(l -> l.path("parse_failures").size()).sum());
+        s.set("roles", RoleStats.ofRun(lines));
+        ObjectNode scenarios = metrics.isEmpty() ? null : JudgeScenarios.of(lines, metrics.getFirst());
+        if (scenarios != null) {
+            s.set("judge_scenarios", scenarios);
+        }
         s.put("errors", errors);
         s.put("started", started.toString());
         s.put("finished", Instant.now().toString());

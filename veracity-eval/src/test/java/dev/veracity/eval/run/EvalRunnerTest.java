@@ -108,6 +108,84 @@ class EvalRunnerTest {
         assertThat(JSON.readTree(dir.resolve("out/summary.json").toFile()).get("n").asInt()).isEqualTo(3);
     }
 
+    /** Two agents asked concurrently, then a judge that sees their answers: as Reasoning Court's shape. */
+    private static final QaMethod COURT_LIKE = new QaMethod() {
+        @Override
+        public String name() {
+            return "court-like";
+        }
+
+        @Override
+        public boolean needsDocuments() {
+            return false;
+        }
+
+        @Override
+        public MethodAnswer answer(QaItem item, MethodContext ctx) {
+            List<String> answers = dev.veracity.concurrent.Parallel.map(List.of(1, 2), k -> ctx.llm().call(
+                    ctx.role("agent-" + k, 1), LlmRequest.user("agent " + k + ": " + item.question()).build()).text());
+            String verdict = ctx.llm().call(ctx.role("judge", 0), LlmRequest.user("judge: " + item.question() + " | "
+                    + String.join(" | ", answers)).build()).text();
+            return new MethodAnswer(verdict, List.of(verdict), List.of()).withCandidates(List.of(
+                    new MethodAnswer.Candidate("agent-1", answers.get(0), 1, false, ""),
+                    new MethodAnswer.Candidate("agent-2", answers.get(1), 1, false, "")));
+        }
+    };
+
+    @Test
+    void callsPerRoleAndTheJudgeScenariosOfTable3() throws Exception {
+        Path f = dir.resolve("nq4.jsonl");
+        Files.writeString(f, """
+                {"question": "capital of france", "answer": ["Paris"]}
+                {"question": "capital of italy", "answer": ["Rome"]}
+                {"question": "capital of spain", "answer": ["Madrid"]}
+                {"question": "capital of germany", "answer": ["Berlin"]}
+                """);
+        // agents: one right (france), both wrong and different (italy), both wrong alike (spain), both right (germany)
+        Map<String, List<String>> agents = Map.of("france", List.of("Paris", "Lyon"), "italy", List.of("Milan", "Turin"),
+                "spain", List.of("Barcelona", "Barcelona"), "germany", List.of("Berlin", "Berlin"));
+        Map<String, String> judge = Map.of("france", "Paris", "italy", "Rome", "spain", "Barcelona", "germany", "Berlin");
+        ScriptedBackend backend = ScriptedBackend.perSample((r, i) -> {
+            String p = r.promptText();
+            String country = p.replaceAll("(?s).*capital of (\\w+).*", "$1");
+            return p.startsWith("judge: ") ? judge.get(country)
+                    : agents.get(country).get(Integer.parseInt(p.substring(6, 7)) - 1);
+        });
+        EvalRunner.QuestionTraces traces = new EvalRunner.QuestionTraces(new InMemoryTraces());
+        LlmClient client = LlmClient.builder(backend).traces(traces).build();
+        EvalRunner.Outcome o = EvalRunner.run(new EvalRunner.Spec(COURT_LIKE, "nq-open", f, 0, dir.resolve("court"), 2,
+                DatasetProfile.of("nq-open"), Map.of(), Map.of()), client, traces, "c", p -> { });
+
+        JsonNode s = o.summary();
+        assertThat(s.at("/roles/agent-1/calls_per_question").asDouble()).isEqualTo(1.0);
+        assertThat(s.at("/roles/agent-2/calls_per_question").asDouble()).isEqualTo(1.0);
+        assertThat(s.at("/roles/judge/calls_per_question").asDouble()).isEqualTo(1.0);
+        assertThat(s.at("/judge_scenarios/metric").asText()).isEqualTo("nq-em");
+        assertThat(s.at("/judge_scenarios/one_correct/cases").asInt()).isEqualTo(1);
+        assertThat(s.at("/judge_scenarios/one_correct/correct").asInt()).isEqualTo(1);
+        assertThat(s.at("/judge_scenarios/all_wrong_different/cases").asInt()).isEqualTo(1);
+        assertThat(s.at("/judge_scenarios/all_wrong_different/accuracy").asDouble()).isEqualTo(1.0);
+        assertThat(s.at("/judge_scenarios/all_wrong_same/cases").asInt()).isEqualTo(1);
+        assertThat(s.at("/judge_scenarios/all_wrong_same/correct").asInt()).isZero();
+        assertThat(s.at("/judge_scenarios/all_correct/cases").asInt()).isEqualTo(1);
+        JsonNode spain = Files.readAllLines(dir.resolve("court/results.jsonl")).stream().map(l -> {
+            try {
+                return JSON.readTree(l);
+            } catch (Exception e) {
+                throw new AssertionError(e);
+            }
+        }).filter(l -> l.get("question").asText().contains("spain")).findFirst().orElseThrow();
+        assertThat(spain.at("/roles/agent-1/calls").asInt()).isEqualTo(1);
+        assertThat(spain.at("/roles/judge/seconds").isNumber()).isTrue();
+        assertThat(spain.at("/candidates/1/answer").asText()).isEqualTo("Barcelona");
+        assertThat(spain.at("/candidates/0/agent").asText()).isEqualTo("agent-1");
+
+        Path index = dev.veracity.eval.report.HtmlReport.write(List.of(dir.resolve("court")), dir.resolve("report"));
+        String html = Files.readString(index);
+        assertThat(html).contains("Calls and time per question, by role").contains("<td>agent-2</td>")
+                .contains("Judge scenarios").contains("all wrong with the same answer (third scenario)");
+    }
+
     @Test
     void aSecondRunAnswersOnlyWhatTheFileLacks() throws Exception {
         ScriptedBackend backend = ScriptedBackend.perSample((r, i) -> "Paris");

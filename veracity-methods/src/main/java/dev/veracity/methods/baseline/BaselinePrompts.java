@@ -10,6 +10,7 @@ final class BaselinePrompts {
 
     static final PromptTemplate NO_RAG_MULTI = PromptTemplate.resource(BaselinePrompts.class, "no-rag-multi.txt");
     static final PromptTemplate STANDARD_SINGLE = PromptTemplate.resource(BaselinePrompts.class, "standard-single.txt");
+    static final PromptTemplate STANDARD_SINGLE_PLAIN = PromptTemplate.resource(BaselinePrompts.class, "standard-single-plain.txt");
     static final PromptTemplate STANDARD_RAG_SINGLE = PromptTemplate.resource(BaselinePrompts.class, "standard-rag-single.txt");
     static final PromptTemplate CONCATENATED = PromptTemplate.resource(BaselinePrompts.class, "concatenated.txt");
     static final PromptTemplate COT_HOTPOTQA = PromptTemplate.resource(BaselinePrompts.class, "cot-hotpotqa.txt");

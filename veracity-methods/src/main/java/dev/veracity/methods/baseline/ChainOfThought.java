@@ -58,7 +58,8 @@ public final class ChainOfThought implements QaMethod {
                 .withRaw(out));
     }
 
-    static LlmRequest.Builder request(QaItem item, MethodContext ctx, int maxTokens, String endpoint) {
+    /** The few-shot CoT request for the item (no sampling settings yet): Reasoning Court's CoT judge reuses it. */
+    public static LlmRequest.Builder request(QaItem item, MethodContext ctx, int maxTokens, String endpoint) {
         String prompt = BaselinePrompts.cotFor(ctx.dataset()).fill(Map.of("question", item.question()));
         LlmRequest.Builder b = endpoint.equals("completions") ? LlmRequest.completion(prompt) : LlmRequest.user(prompt);
         return b.stop(BaselinePrompts.COT_STOPS).maxTokens(maxTokens);

@@ -25,6 +25,9 @@ import java.util.Optional;
  */
 public final class ChainOfThoughtSelfConsistency implements QaMethod {
 
+    /** The signal with the share of the samples that voted for the majority answer. */
+    public static final String MAJORITY_SHARE = "majority_share";
+
     /** The declaration {@code eval} and {@code methods} read. */
     public static final MethodSpec SPEC = new MethodSpec("cot-sc",
             "k chain-of-thought samples, majority over normalised answers.", "Reasoning Court",
@@ -80,10 +83,12 @@ public final class ChainOfThoughtSelfConsistency implements QaMethod {
                 bestVotes = e.getValue();
             }
         }
+        // the share of the k samples behind the majority: CoT-SC -> ReAct switches below 50% (Section 4.3)
+        Map<String, Double> signals = Map.of(MAJORITY_SHARE, k == 0 ? 0.0 : (double) bestVotes / k);
         if (best == null) {
-            return new MethodAnswer("", List.of(), failures);
+            return new MethodAnswer("", List.of(), failures, signals);
         }
         String prediction = firstForm.get(best);
-        return new MethodAnswer(prediction, List.of(prediction), failures);
+        return new MethodAnswer(prediction, List.of(prediction), failures, signals);
     }
 }

@@ -23,7 +23,9 @@ public final class NoRag implements QaMethod {
     public static final MethodSpec SPEC = new MethodSpec("no-rag",
             "Closed book: the question alone, greedy.", "MADAM-RAG / Reasoning Court",
             "MADAM-RAG App. E (No RAG, multi-answer); Reasoning Court App. B.1 (standard prompting)",
-            List.of(OptionSpec.integer("max-tokens", 512, "output limit per call")));
+            List.of(OptionSpec.integer("max-tokens", 512, "output limit per call"),
+                    OptionSpec.bool("concise", true, "Reasoning Court's concise instruction (B.1); false: its prompt"
+                            + " with no conciseness specified (the A.1 ablation); single-answer datasets only")));
 
     /** Closed book: answers from the question alone. */
     @Override
@@ -43,9 +45,11 @@ public final class NoRag implements QaMethod {
 
     @Override
     public MethodAnswer answer(QaItem item, MethodContext ctx) {
-        String prompt = (ctx.multiAnswer() ? BaselinePrompts.NO_RAG_MULTI : BaselinePrompts.STANDARD_SINGLE)
+        var options = SPEC.resolve(ctx.options());
+        String prompt = (ctx.multiAnswer() ? BaselinePrompts.NO_RAG_MULTI : options.bool("concise")
+                ? BaselinePrompts.STANDARD_SINGLE : BaselinePrompts.STANDARD_SINGLE_PLAIN)
                 .fill(Map.of("question", item.question()));
-        LlmRequest request = LlmRequest.user(prompt).temperature(0.0).maxTokens(SPEC.resolve(ctx.options()).intValue("max-tokens")).build();
+        LlmRequest request = LlmRequest.user(prompt).temperature(0.0).maxTokens(options.intValue("max-tokens")).build();
         Completion sample = ctx.llm().call(ctx.role("answerer", 0), request).first();
         return ShortAnswer.markIfUnparsed(ctx, request, sample, read(sample.text(), ctx));
     }

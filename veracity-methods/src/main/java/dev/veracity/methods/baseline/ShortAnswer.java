@@ -12,7 +12,7 @@ import java.util.Optional;
  * Reads the short answer out of a model's reply, after reasoning blocks are removed. Total and linear-time: any text
  * gives an answer or an empty Optional, never an exception.
  */
-final class ShortAnswer {
+public final class ShortAnswer {
 
     private ShortAnswer() {
     }
@@ -21,7 +21,7 @@ final class ShortAnswer {
      * The text after the last "Answer:" line ("Answer:", "Final Answer:", bold allowed, at the start of a line; a
      * model may restate its reasoning first), cleaned; empty when there is none or it is blank.
      */
-    static Optional<String> afterAnswerLine(String text) {
+    public static Optional<String> afterAnswerLine(String text) {
         String t = ReasoningBlocks.strip(text);
         String last = null;
         for (int line = 0; line <= t.length(); ) {
@@ -97,7 +97,7 @@ final class ShortAnswer {
     }
 
     /** Strips markdown emphasis, one trailing period (outside or inside quotes) and surrounding quotes. */
-    static String clean(String s) {
+    public static String clean(String s) {
         String c = dropPeriod(s.strip().replace("**", "").strip());
         if (c.length() >= 2 && (c.startsWith("\"") && c.endsWith("\"") || c.startsWith("'") && c.endsWith("'"))) {
             c = dropPeriod(c.substring(1, c.length() - 1).strip());

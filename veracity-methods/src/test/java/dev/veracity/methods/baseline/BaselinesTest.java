@@ -95,6 +95,14 @@ class BaselinesTest {
                 .startsWith("Provide a short answer without explanation. The answer should be in its most concise form.")
                 .contains("Question: What position?");
         assertThat(a.prediction()).isEqualTo("Chief of Protocol");
+
+        // Reasoning Court's A.1 ablation: the prompt with no conciseness specified
+        ScriptedBackend plain = says((r, i) -> "She served as Chief of Protocol of the United States.");
+        MethodAnswer verbose = new NoRag().answer(QaItem.of("h1", "What position?", List.of("Chief of Protocol")),
+                ctx(plain, "hotpotqa", false, Map.of("concise", "false")));
+        assertThat(plain.requests().getFirst().promptText())
+                .isEqualTo("Provide an answer to the question.\nQuestion: What position?\nAnswer:");
+        assertThat(verbose.prediction()).isEqualTo("She served as Chief of Protocol of the United States");
     }
 
     @Test

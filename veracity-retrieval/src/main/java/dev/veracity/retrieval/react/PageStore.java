@@ -1,11 +1,12 @@
 package dev.veracity.retrieval.react;
 
-import dev.veracity.retrieval.Passage;
+import dev.veracity.retrieval.PageSource;
 import dev.veracity.retrieval.corpus.Document;
-import dev.veracity.retrieval.lucene.IndexFields;
-import dev.veracity.retrieval.lucene.LuceneIndex;
+import dev.veracity.retrieval.lucene.AnseriniAnalyzer;
+import dev.veracity.retrieval.lucene.Bm25Retriever;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.Path;
 import java.text.Normalizer;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -13,49 +14,88 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.Term;
+import org.apache.lucene.search.BooleanClause;
+import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.search.BoostQuery;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.Query;
+import org.apache.lucene.search.ScoreDoc;
+import org.apache.lucene.search.TermQuery;
+import org.apache.lucene.search.TopDocs;
+import org.apache.lucene.search.similarities.BM25Similarity;
+import org.apache.lucene.store.ByteBuffersDirectory;
+import org.apache.lucene.store.Directory;
+import org.apache.lucene.store.FSDirectory;
 
 /**
- * Pages by title for the ReAct environment: title -> sentences ({@link SentenceSplitter}). Passages that share a
- * title are one page, in the order given. Titles match after {@link #normalise}; the nearest titles of a missing
- * one come from BM25 over the titles. Immutable and thread-safe once built; close it to free the title index.
+ * Pages by title for the ReAct environment, in a Lucene index: exact lookups by normalised title ({@link
+ * #normalise}), and for a name with no page the nearest titles by BM25 over each page's title (counted twice) and
+ * its lead (the first sentences, those {@code Search} shows), as Wikipedia's search suggests pages whose title or
+ * opening names the entity. On disk ({@link #open}, built by {@link PageStoreBuilder} or {@code ./veracity index
+ * --pages}: memory-mapped, opens in milliseconds) or in memory from documents at hand ({@link #of}, a question's own
+ * paragraphs). Thread-safe; close it when done.
  */
-public final class PageStore implements AutoCloseable {
+public final class PageStore implements PageSource {
 
-    /** One page: its title as given, its paragraphs (one per passage) and its sentences. */
-    public record Page(String title, List<String> paragraphs, List<String> sentences) {
+    /** How much more a query word in a title counts than one in the lead. */
+    static final float TITLE_BOOST = 2f;
+
+    private final Directory directory;
+    private final DirectoryReader reader;
+    private final IndexSearcher searcher;
+    private final AnseriniAnalyzer analyzer = new AnseriniAnalyzer();
+    private final PageStoreMetadata metadata;
+
+    private PageStore(Directory directory, PageStoreMetadata metadata) throws IOException {
+        this.directory = directory;
+        this.reader = DirectoryReader.open(directory);
+        this.searcher = new IndexSearcher(reader);
+        this.searcher.setSimilarity(new BM25Similarity(Bm25Retriever.K1, Bm25Retriever.B));
+        this.metadata = metadata;
     }
 
-    private final Map<String, Page> pages;
-    private final LuceneIndex titles;
-
-    private PageStore(Map<String, Page> pages) {
-        this.pages = pages;
-        List<Document> titleDocs = new ArrayList<>();
-        for (Map.Entry<String, Page> e : pages.entrySet()) {
-            titleDocs.add(new Document(e.getKey(), e.getValue().title(), ""));
-        }
-        this.titles = LuceneIndex.inMemory(titleDocs, null);
+    /**
+     * Opens a page store built by {@link PageStoreBuilder}; a folder that is none (missing, or a retrieval index) is
+     * an IOException whose message says how to build one.
+     */
+    public static PageStore open(Path dir) throws IOException {
+        PageStoreMetadata meta = PageStoreMetadata.read(dir);
+        return new PageStore(FSDirectory.open(dir), meta);
     }
 
-    /** A store of the documents' pages (documents without a title are skipped: they cannot be searched for). */
+    /**
+     * A store of the documents' pages, in memory. Documents that share a title are one page, their texts its
+     * paragraphs in the order given; documents without a title are skipped (nothing could search for them).
+     */
     public static PageStore of(Iterable<Document> documents) {
         Map<String, String> titleOf = new LinkedHashMap<>();
         Map<String, List<String>> paragraphs = new LinkedHashMap<>();
         for (Document d : documents) {
             String key = normalise(d.title());
-            if (key.isEmpty()) {
+            if (key.isEmpty() || d.text().isBlank()) {
                 continue;
             }
             titleOf.putIfAbsent(key, d.title().strip());
             paragraphs.computeIfAbsent(key, k -> new ArrayList<>()).add(d.text().strip());
         }
-        Map<String, Page> pages = new LinkedHashMap<>();
-        paragraphs.forEach((key, paras) -> {
-            List<String> sentences = new ArrayList<>();
-            paras.forEach(p -> sentences.addAll(SentenceSplitter.split(p)));
-            pages.put(key, new Page(titleOf.get(key), List.copyOf(paras), List.copyOf(sentences)));
-        });
-        return new PageStore(pages);
+        try {
+            Directory dir = new ByteBuffersDirectory();
+            try (PageStoreBuilder b = PageStoreBuilder.create(dir)) {
+                paragraphs.forEach((key, paras) -> b.add(page(titleOf.get(key), paras)));
+            }
+            return new PageStore(dir, new PageStoreMetadata(paragraphs.size(), "documents", "", null));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // memory only: no I/O can fail
+        }
+    }
+
+    /** A page of these paragraphs, split into sentences by {@link SentenceSplitter}. */
+    public static Page page(String title, List<String> paragraphs) {
+        List<String> sentences = new ArrayList<>();
+        paragraphs.forEach(p -> sentences.addAll(SentenceSplitter.split(p)));
+        return new Page(title.strip(), paragraphs, sentences);
     }
 
     /**
@@ -72,24 +112,60 @@ public final class PageStore implements AutoCloseable {
         return t.replaceAll("\\s+", " ").toLowerCase(Locale.ROOT);
     }
 
+    public PageStoreMetadata metadata() {
+        return metadata;
+    }
+
+    @Override
     public Optional<Page> page(String title) {
-        return Optional.ofNullable(pages.get(normalise(title)));
+        String key = normalise(title);
+        if (key.isEmpty()) {
+            return Optional.empty();
+        }
+        try {
+            TopDocs hit = searcher.search(new TermQuery(new Term(PageFields.KEY, key)), 1);
+            if (hit.scoreDocs.length == 0) {
+                return Optional.empty();
+            }
+            return Optional.of(PageFields.fromLucene(searcher.storedFields().document(hit.scoreDocs[0].doc)));
+        } catch (IOException e) {
+            throw new UncheckedIOException("page store lookup failed: " + e.getMessage(), e);
+        }
     }
 
-    public int size() {
-        return pages.size();
-    }
-
-    /** Up to {@code n} titles nearest to the query by BM25 over titles, best first. */
+    @Override
     public List<String> similarTitles(String query, int n) {
-        List<Passage> hits = titles.bm25().searchField(IndexFields.TITLE, query, n);
-        return hits.stream().map(Passage::title).toList();
+        Query title = Bm25Retriever.bagOfWords(analyzer, PageFields.TITLE, query);
+        Query lead = Bm25Retriever.bagOfWords(analyzer, PageFields.LEAD, query);
+        if (title == null || n <= 0) {
+            return List.of(); // no word survives analysis (empty, only stop words)
+        }
+        Query q = new BooleanQuery.Builder()
+                .add(new BoostQuery(title, TITLE_BOOST), BooleanClause.Occur.SHOULD)
+                .add(lead, BooleanClause.Occur.SHOULD).build();
+        try {
+            TopDocs top = searcher.search(q, n);
+            List<String> out = new ArrayList<>(top.scoreDocs.length);
+            var stored = searcher.storedFields();
+            for (ScoreDoc d : top.scoreDocs) {
+                out.add(stored.document(d.doc, java.util.Set.of(PageFields.TITLE)).get(PageFields.TITLE));
+            }
+            return out;
+        } catch (IOException e) {
+            throw new UncheckedIOException("page store search failed: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public long size() {
+        return reader.numDocs();
     }
 
     @Override
     public void close() {
         try {
-            titles.close();
+            reader.close();
+            directory.close();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

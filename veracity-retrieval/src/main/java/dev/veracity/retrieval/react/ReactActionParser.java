@@ -39,7 +39,7 @@ public final class ReactActionParser {
     }
 
     /** Strips matching quotes (and the white space inside them) by moving two indices: linear time. */
-    static String unquote(String s) {
+    public static String unquote(String s) {
         int lo = 0;
         int hi = s.length();
         while (hi - lo >= 2) {

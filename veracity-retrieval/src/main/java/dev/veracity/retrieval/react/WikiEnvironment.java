@@ -1,5 +1,6 @@
 package dev.veracity.retrieval.react;
 
+import dev.veracity.retrieval.PageSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -7,7 +8,8 @@ import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
- * The ReAct Wikipedia environment (Yao et al. 2023, {@code wikienv.py}) over a {@link PageStore}: the observations
+ * The ReAct Wikipedia environment (Yao et al. 2023, {@code wikienv.py}) over a {@link PageSource} (a
+ * {@link PageStore} on disk or of a question's own paragraphs): the observations
  * Reasoning Court's agents see. One instance per episode (it holds the current page and lookup state; not
  * thread-safe); the store is shared.
  *
@@ -17,7 +19,9 @@ import java.util.stream.Collectors;
  *       with the 5 nearest titles, as a Python list like ReAct prints it.</li>
  *   <li>{@code Lookup[keyword]}: {@code (Result i / N) sentence}, the next sentence of the current page containing
  *       the keyword (case-insensitive); the same keyword again advances; after the last, {@code No more results.}
- *       In {@link LookupMode#PARAGRAPH_TITLE} (the MuSiQue variant) it returns the paragraph with that title.</li>
+ *       In {@link LookupMode#PARAGRAPH_TITLE} (the MuSiQue variant) it returns the paragraph with that title, and so
+ *       does {@code Search[title]}: Reasoning Court's Section 3.1 names the MuSiQue action {@code Lookup[title]} while
+ *       its Appendix B.2.3 examples write it {@code Search[title]}, so both read the paragraph.</li>
  *   <li>{@code Finish[answer]}: ends the episode.</li>
  *   <li>anything else: {@code Invalid action: text}.</li>
  * </ul>
@@ -35,20 +39,20 @@ public final class WikiEnvironment {
     static final int SEARCH_SENTENCES = 5;
     static final int SIMILAR_TITLES = 5;
 
-    private final PageStore store;
+    private final PageSource store;
     private final LookupMode mode;
-    private PageStore.Page page;
+    private PageSource.Page page;
     private String lookupKeyword;
     private List<String> lookupList = List.of();
     private int lookupCount;
     private String answer;
 
-    public WikiEnvironment(PageStore store, LookupMode mode) {
+    public WikiEnvironment(PageSource store, LookupMode mode) {
         this.store = store;
         this.mode = mode;
     }
 
-    public WikiEnvironment(PageStore store) {
+    public WikiEnvironment(PageSource store) {
         this(store, LookupMode.KEYWORD);
     }
 
@@ -60,7 +64,7 @@ public final class WikiEnvironment {
     /** Performs the action and returns the observation. */
     public String step(ReactAction action) {
         return switch (action) {
-            case ReactAction.Search s -> search(s.entity());
+            case ReactAction.Search s -> mode == LookupMode.KEYWORD ? search(s.entity()) : paragraph(s.entity());
             case ReactAction.Lookup l -> mode == LookupMode.KEYWORD ? lookup(l.keyword()) : paragraph(l.keyword());
             case ReactAction.Finish f -> {
                 answer = f.answer();
@@ -83,7 +87,7 @@ public final class WikiEnvironment {
         lookupKeyword = null; // a new page resets lookups, as in ReAct
         lookupList = List.of();
         lookupCount = 0;
-        Optional<PageStore.Page> found = store.page(entity);
+        Optional<PageSource.Page> found = store.page(entity);
         if (found.isPresent()) {
             page = found.get();
             return String.join(" ", page.sentences().subList(0, Math.min(SEARCH_SENTENCES, page.sentences().size())));
@@ -117,7 +121,7 @@ public final class WikiEnvironment {
     }
 
     private String paragraph(String title) {
-        Optional<PageStore.Page> found = store.page(title);
+        Optional<PageSource.Page> found = store.page(title);
         if (found.isEmpty()) {
             String similar = store.similarTitles(title, SIMILAR_TITLES).stream()
                     .map(t -> "'" + t.replace("'", "\\'") + "'").collect(Collectors.joining(", ", "[", "]"));

@@ -63,6 +63,8 @@ class WikiEnvironmentTest {
         var env = new WikiEnvironment(store, WikiEnvironment.LookupMode.PARAGRAPH_TITLE);
         assertThat(env.step("Lookup[high plains]")).isEqualTo("The High Plains rise from 1,800 to 7,000 ft. They are in the U.S. West.");
         assertThat(env.step("Lookup[Low Plains]")).startsWith("Could not find paragraph Low Plains. Similar: ['High Plains'");
+        // Appendix B.2.3's examples write the title lookup as Search[title]: the same paragraph
+        assertThat(env.step("Search[high plains]")).isEqualTo(env.step("Lookup[High Plains]"));
     }
 
     @Test

@@ -22,6 +22,9 @@ public final class ExtractiveReader {
         try {
             Optional<String> out = JudgeReader.read(prompt);
             if (out.isEmpty()) {
+                out = CourtReader.read(prompt);
+            }
+            if (out.isEmpty()) {
                 out = MarchReader.read(prompt);
             }
             if (out.isEmpty()) {

@@ -1,0 +1,246 @@
+package dev.veracity.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.veracity.sim.SimConfig;
+import dev.veracity.sim.SimServer;
+import dev.veracity.trace.CallRecord;
+import dev.veracity.trace.TraceStore;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Reasoning Court end to end through the command line against the simulator's built-in reader: HotpotQA questions
+ * with a page store built from their own paragraphs ({@code index --pages --format dataset}), FEVER claims with a
+ * page store built from FEVER wiki-pages records; every agent action parses, the official metrics are reported, and
+ * the report shows Table 4 and Table 3. Bad input stops before any model call.
+ */
+class CourtEvalTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    Path dir;
+
+    private record Result(int code, String out, String err) {
+    }
+
+    private static Result cli(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        picocli.CommandLine cl = VeracityCli.commandLine();
+        cl.setOut(new PrintWriter(out));
+        cl.setErr(new PrintWriter(err));
+        java.io.PrintStream stdout = System.out;
+        java.io.ByteArrayOutputStream captured = new java.io.ByteArrayOutputStream();
+        System.setOut(new java.io.PrintStream(captured, true, java.nio.charset.StandardCharsets.UTF_8));
+        int code;
+        try {
+            code = cl.execute(args);
+        } finally {
+            System.setOut(stdout);
+        }
+        return new Result(code, out + captured.toString(java.nio.charset.StandardCharsets.UTF_8), err.toString());
+    }
+
+    private List<String> model(SimServer sim) {
+        return List.of("--llm-base-url", sim.baseUrl(), "--model", "sim-model", "--cache", "off", "--concurrency", "8");
+    }
+
+    private Path hotpot() throws Exception {
+        Path f = dir.resolve("hotpot.json");
+        try (InputStream in = getClass().getResourceAsStream("/dev/veracity/cli/hotpot-distractor-5.json")) {
+            Files.copy(in, f);
+        }
+        return f;
+    }
+
+    private static List<JsonNode> lines(Path results) throws Exception {
+        List<JsonNode> out = new ArrayList<>();
+        for (String l : Files.readAllLines(results)) {
+            if (!l.isBlank()) {
+                out.add(JSON.readTree(l));
+            }
+        }
+        return out;
+    }
+
+    private Result eval(SimServer sim, String method, String dataset, Path data, Path out, String... more) {
+        List<String> args = new ArrayList<>(List.of("eval", "--method", method, "--dataset", dataset, "--data",
+                data.toString(), "--out", out.toString()));
+        args.addAll(List.of(more));
+        args.addAll(model(sim));
+        return cli(args.toArray(String[]::new));
+    }
+
+    /** Every agent turn of the run, read back from its traces: the outputs of calls made in agent roles. */
+    private static List<CallRecord> agentCalls(Path run) throws Exception {
+        try (TraceStore store = TraceStore.open(run.resolve("traces.db"))) {
+            return store.runs().stream().flatMap(id -> store.calls(id).stream())
+                    .filter(c -> c.context().role().startsWith("agent-")).toList();
+        }
+    }
+
+    @Test
+    void hotpotQaOverAPageStoreOfItsOwnParagraphs() throws Exception {
+        Path data = hotpot();
+        Path pages = dir.resolve("pages");
+        Result built = cli("index", "--pages", "--corpus", data.toString(), "--format", "dataset", "--dataset", "hotpotqa",
+                "--out", pages.toString());
+        assertThat(built.code()).as(built.err()).isZero();
+        assertThat(built.out()).contains("Stored 12 pages from");
+        try (SimServer sim = SimServer.start(SimConfig.builder().build())) {
+            Path run = dir.resolve("court-hotpot");
+            Result r = eval(sim, "court", "hotpotqa", data, run, "--pages", pages.toString());
+            assertThat(r.code()).as(r.err()).isZero();
+            JsonNode s = JSON.readTree(run.resolve("summary.json").toFile());
+            assertThat(s.get("n").asInt()).isEqualTo(5);
+            assertThat(s.get("parse_failures").asInt()).isZero();
+            // 100% parseable actions: no failed turn, no ReAct second call, every agent finished by itself
+            assertThat(s.at("/signals/action_failures").asDouble()).isZero();
+            assertThat(s.at("/signals/action_retries").asDouble()).isZero();
+            assertThat(s.at("/signals/forced_finishes").asDouble()).isZero();
+            assertThat(s.at("/signals/judge_parsed").asDouble()).isEqualTo(1.0);
+            List<CallRecord> turns = agentCalls(run);
+            assertThat(turns).isNotEmpty().allSatisfy(c -> {
+                assertThat(dev.veracity.methods.court.ActionParser.parse(c.outputs().getFirst()))
+                        .isInstanceOf(dev.veracity.methods.court.AgentTurn.Acted.class);
+                assertThat(c.outputs().getFirst()).doesNotContain("Observation"); // the stop sequence was sent and applied
+            });
+            // HotpotQA's official EM and F1, and Table 4's numbers per role
+            assertThat(s.at("/metrics/em").isNumber()).isTrue();
+            assertThat(s.at("/metrics/f1").isNumber()).isTrue();
+            // answers come from what the agents observed: each prediction is in the question's paragraphs
+            String paragraphs = Files.readString(data);
+            assertThat(lines(run.resolve("results.jsonl"))).allSatisfy(l -> assertThat(paragraphs)
+                    .contains(l.get("prediction").asText()));
+            assertThat(s.at("/metrics/em").asDouble()).isPositive();
+            assertThat(s.at("/roles/agent-1/calls_per_question").asDouble()).isGreaterThanOrEqualTo(2.0);
+            assertThat(s.at("/roles/judge/calls_per_question").asDouble()).isEqualTo(1.0);
+            assertThat(s.at("/judge_scenarios/metric").asText()).isEqualTo("em");
+            assertThat(s.at("/config/pages").asText()).contains("sha256=");
+            // the agents searched the store: a page from a question's own paragraphs shows up in an observation
+            List<JsonNode> results = lines(run.resolve("results.jsonl"));
+            assertThat(results).allSatisfy(l -> assertThat(l.get("candidates")).hasSize(2));
+            assertThat(turns.stream().map(CallRecord::prompt)).anyMatch(p -> p.contains("Observation 1: Scott Derrickson (born July 16, 1966)"));
+
+            // ReAct -> CoT-SC on the same questions, then the report with Table 4 for both
+            Path baseline = dir.resolve("react-cot-sc");
+            Result b = eval(sim, "react-cot-sc", "hotpotqa", data, baseline, "--pages", pages.toString());
+            assertThat(b.code()).as(b.err()).isZero();
+            Result report = cli("report", run.toString(), baseline.toString(), "--out", dir.resolve("report").toString());
+            assertThat(report.code()).as(report.err()).isZero();
+            String html = Files.readString(dir.resolve("report/index.html"));
+            assertThat(html).contains("Calls and time per question, by role").contains("<td>judge</td>")
+                    .contains("Judge scenarios");
+        }
+    }
+
+    @Test
+    void feverClaimsOverAFeverWikiPagesStore() throws Exception {
+        Path fever = SharedData.file("fever/paper_dev.jsonl").orElse(null);
+        assumeTrue(fever != null, "../shared/data/fever is not beside the repository");
+        List<String> claims = Files.readAllLines(fever).stream().filter(l -> !l.isBlank()).limit(8).toList();
+        Path claimFile = dir.resolve("claims.jsonl");
+        Files.write(claimFile, claims);
+        // FEVER wiki-pages records for the pages the claims' evidence names, as FEVER ships them (escaped titles, lines)
+        StringBuilder wiki = new StringBuilder("{\"id\": \"\", \"text\": \"\", \"lines\": \"\"}\n");
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        for (String line : claims) {
+            JsonNode c = JSON.readTree(line);
+            for (JsonNode set : c.path("evidence")) {
+                for (JsonNode ev : set) {
+                    String page = ev.path(2).asText("");
+                    if (page.isEmpty() || !seen.add(page)) {
+                        continue;
+                    }
+                    String title = page.replace('_', ' ').replace("-LRB-", "(").replace("-RRB-", ")");
+                    ObjectNode n = JSON.createObjectNode();
+                    n.put("id", page);
+                    n.put("text", "");
+                    n.put("lines", "0\t" + title + " is the subject of this page .\t\n1\t"
+                            + c.get("claim").asText().replace("(", "-LRB-").replace(")", "-RRB-") + "\t" + page + "\n2\t");
+                    wiki.append(JSON.writeValueAsString(n)).append('\n');
+                }
+            }
+        }
+        Path wikiFile = dir.resolve("wiki-001.jsonl");
+        Files.writeString(wikiFile, wiki);
+        Path pages = dir.resolve("fever-pages");
+        Result built = cli("index", "--pages", "--corpus", wikiFile.toString(), "--format", "fever", "--out", pages.toString());
+        assertThat(built.code()).as(built.err()).isZero();
+        try (SimServer sim = SimServer.start(SimConfig.builder().build())) {
+            Path run = dir.resolve("court-fever");
+            Result r = eval(sim, "court", "fever", claimFile, run, "--pages", pages.toString());
+            assertThat(r.code()).as(r.err()).isZero();
+            JsonNode s = JSON.readTree(run.resolve("summary.json").toFile());
+            assertThat(s.get("n").asInt()).isEqualTo(8);
+            assertThat(s.get("parse_failures").asInt()).isZero();
+            assertThat(s.at("/signals/action_failures").asDouble()).isZero();
+            assertThat(s.at("/signals/action_retries").asDouble()).isZero();
+            assertThat(s.at("/metrics/fever-acc").isNumber()).isTrue();
+            assertThat(agentCalls(run)).isNotEmpty().allSatisfy(c -> assertThat(
+                    dev.veracity.methods.court.ActionParser.parse(c.outputs().getFirst()))
+                    .isInstanceOf(dev.veracity.methods.court.AgentTurn.Acted.class));
+            // FEVER's step limit: no agent took more than 5 steps
+            assertThat(lines(run.resolve("results.jsonl"))).allSatisfy(l -> l.get("candidates")
+                    .forEach(c -> assertThat(c.get("steps").asInt()).isBetween(1, 5)));
+            assertThat(lines(run.resolve("results.jsonl"))).allSatisfy(l -> assertThat(l.get("prediction").asText())
+                    .isIn("SUPPORTS", "REFUTES", "NOT ENOUGH INFO"));
+        }
+    }
+
+    @Test
+    void aMissingPageStoreOrAMissingWikipediaStopsBeforeAnyCall() throws Exception {
+        Path data = hotpot();
+        Path fever = dir.resolve("claims.jsonl");
+        Files.writeString(fever, "{\"id\": 1, \"label\": \"SUPPORTS\", \"claim\": \"Tilda Swinton is a vegan.\"}\n");
+        try (SimServer sim = SimServer.start(SimConfig.builder().build())) {
+            Result missing = eval(sim, "court", "hotpotqa", data, dir.resolve("r1"), "--pages", dir.resolve("nowhere").toString());
+            assertThat(missing.code()).isEqualTo(2);
+            assertThat(missing.err().strip()).contains("--pages " + dir.resolve("nowhere") + ": no page store here: build one"
+                    + " with ./veracity index --pages").doesNotContain("\n");
+            Result noWiki = eval(sim, "court", "fever", fever, dir.resolve("r2"));
+            assertThat(noWiki.code()).isEqualTo(2);
+            assertThat(noWiki.err()).contains("fever questions come without paragraphs").contains("pass --pages DIR");
+            Result wrongMethod = eval(sim, "cot", "hotpotqa", data, dir.resolve("r3"), "--pages", dir.toString());
+            assertThat(wrongMethod.code()).isEqualTo(2);
+            assertThat(wrongMethod.err()).contains("--pages is for methods whose agents act in a Wikipedia");
+            assertThat(sim.counters().generationRequests()).isZero();
+        }
+    }
+
+    @Test
+    void theBenchPrintsSearchesPerSecond() {
+        Result r = cli("bench", "pages", "--pages", "3000", "--searches", "2000", "--work-dir", dir.resolve("b").toString());
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out()).containsPattern("Page store: 3,000 generated pages built at [\\d,]+ pages/s; opened in [\\d.]+ ms")
+                .containsPattern("ReAct Search: [\\d,]+ searches/s on one thread");
+    }
+
+    @Test
+    void aPageStoreFromACorruptFileNamesTheFileAndLine() throws Exception {
+        Path bad = dir.resolve("abstracts.jsonl");
+        Files.writeString(bad, "{\"title\": \"Ed Wood\", \"text\": [\"Ed Wood was a filmmaker.\"]}\n"
+                + "{\"title\": \"Scott Derrickson\", \"text\": [\"A director.\"\n");
+        Result r = cli("index", "--pages", "--corpus", bad.toString(), "--format", "hotpotqa-abstracts", "--out",
+                dir.resolve("p").toString());
+        assertThat(r.code()).isEqualTo(2);
+        assertThat(r.err()).contains(bad + ":2: not a JSON object").contains("(check --format)");
+        Result unknown = cli("index", "--pages", "--corpus", bad.toString(), "--format", "wikitext", "--out",
+                dir.resolve("q").toString());
+        assertThat(unknown.code()).isEqualTo(2);
+        assertThat(unknown.err()).contains("unknown page format 'wikitext': use one of hotpotqa-abstracts, kilt, fever, jsonl, dataset");
+    }
+}

@@ -1,0 +1,101 @@
+package dev.veracity.eval.run;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.veracity.eval.metrics.Metric;
+import dev.veracity.qa.AnswerNormalizer;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Reasoning Court's Table 3: the judge's accuracy by what its agents answered, over questions with gold answers and
+ * two or more candidates ({@code candidates} in the result lines). Scenarios, by the run's headline metric (a
+ * candidate or prediction is right when it scores 1: EM for HotpotQA, label accuracy for FEVER):
+ * <ul>
+ *   <li>{@code one_correct}: some agents right, some wrong (the paper's first scenario: one correct, one incorrect);</li>
+ *   <li>{@code all_wrong_different}: every agent wrong, not all with the same answer, empty answers included (the
+ *       second: both fail; the judge can only be right by synthesising);</li>
+ *   <li>{@code all_wrong_same}: every agent wrong with the same (normalised) answer (the third: incorrect consensus);</li>
+ *   <li>{@code all_correct}: every agent right (not in the paper's table; shown for completeness).</li>
+ * </ul>
+ * Each gets its cases, correct final answers and accuracy.
+ */
+public final class JudgeScenarios {
+
+    public static final List<String> NAMES = List.of("one_correct", "all_wrong_different", "all_wrong_same", "all_correct");
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private JudgeScenarios() {
+    }
+
+    /** The scenario of one result line, or null when it has fewer than two candidates or no gold answer. */
+    static String scenario(JsonNode line, Metric metric) {
+        JsonNode cands = line.path("candidates");
+        List<String> gold = strings(line.path("gold"));
+        if (cands.size() < 2 || gold.stream().allMatch(g -> AnswerNormalizer.squad(g).isEmpty() && g.isBlank())) {
+            return null;
+        }
+        List<String> wrong = strings(line.path("wrong"));
+        int right = 0;
+        Set<String> answers = new HashSet<>();
+        for (JsonNode c : cands) {
+            String a = c.path("answer").asText("");
+            if (metric.score(a, gold, wrong).score() >= 1.0) {
+                right++;
+            }
+            answers.add(AnswerNormalizer.squad(a));
+        }
+        if (right == cands.size()) {
+            return "all_correct";
+        }
+        if (right > 0) {
+            return "one_correct";
+        }
+        return answers.size() == 1 && !answers.iterator().next().isEmpty() ? "all_wrong_same" : "all_wrong_different";
+    }
+
+    /** summary.json's {@code judge_scenarios}, or null when no line has candidates and gold. */
+    public static ObjectNode of(List<JsonNode> lines, Metric metric) {
+        int[] cases = new int[NAMES.size()];
+        int[] correct = new int[NAMES.size()];
+        boolean any = false;
+        for (JsonNode l : lines) {
+            String s = scenario(l, metric);
+            if (s == null) {
+                continue;
+            }
+            any = true;
+            int i = NAMES.indexOf(s);
+            cases[i]++;
+            if (metric.score(l.path("prediction").asText(""), strings(l.path("gold")), strings(l.path("wrong"))).score() >= 1.0) {
+                correct[i]++;
+            }
+        }
+        if (!any) {
+            return null;
+        }
+        ObjectNode o = JSON.createObjectNode();
+        o.put("metric", metric.name());
+        for (int i = 0; i < NAMES.size(); i++) {
+            ObjectNode s = o.putObject(NAMES.get(i));
+            s.put("cases", cases[i]);
+            s.put("correct", correct[i]);
+            if (cases[i] == 0) {
+                s.putNull("accuracy");
+            } else {
+                s.put("accuracy", (double) correct[i] / cases[i]);
+            }
+        }
+        return o;
+    }
+
+    private static List<String> strings(JsonNode arr) {
+        List<String> out = new ArrayList<>();
+        arr.forEach(n -> out.add(n.asText()));
+        return out;
+    }
+}

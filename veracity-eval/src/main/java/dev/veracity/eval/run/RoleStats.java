@@ -1,0 +1,72 @@
+package dev.veracity.eval.run;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.veracity.trace.CallRecord;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * Calls and time per question by agent role, from the trace records' {@code CallContext.role} (Reasoning Court's
+ * Table 4 compares methods by LLM calls and seconds per question; per role it shows where they go). A role's seconds
+ * are the span from its first call's submission to its last call's end, so concurrent agents each count their own
+ * trajectory's time and the question's wall time is not their sum.
+ */
+public final class RoleStats {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private RoleStats() {
+    }
+
+    /** A result line's {@code roles}: {@code {"agent-1": {"calls": 3, "seconds": 1.25}, ...}}, roles sorted. */
+    public static ObjectNode ofQuestion(List<CallRecord> calls) {
+        Map<String, List<CallRecord>> byRole = new TreeMap<>();
+        for (CallRecord c : calls) {
+            String role = c.context().role().isEmpty() ? "-" : c.context().role();
+            byRole.computeIfAbsent(role, k -> new ArrayList<>()).add(c);
+        }
+        ObjectNode o = JSON.createObjectNode();
+        byRole.forEach((role, list) -> {
+            long start = list.stream().mapToLong(CallRecord::submittedMicros).min().orElse(0);
+            long end = list.stream().mapToLong(CallRecord::endedMicros).max().orElse(0);
+            ObjectNode r = o.putObject(role);
+            r.put("calls", list.size());
+            r.put("seconds", Math.round((end - start) / 1e3) / 1e3);
+        });
+        return o;
+    }
+
+    /**
+     * summary.json's {@code roles}: per role, calls and seconds per question averaged over every line (a question
+     * without a call in that role counts zero, so the roles' calls add up to the run's calls per question).
+     */
+    public static ObjectNode ofRun(List<JsonNode> lines) {
+        TreeSet<String> roles = new TreeSet<>();
+        lines.forEach(l -> l.path("roles").fieldNames().forEachRemaining(roles::add));
+        ObjectNode o = JSON.createObjectNode();
+        if (lines.isEmpty()) {
+            return o;
+        }
+        Map<String, double[]> sums = new LinkedHashMap<>();
+        for (String role : roles) {
+            double[] s = new double[2];
+            for (JsonNode l : lines) {
+                s[0] += l.path("roles").path(role).path("calls").asDouble();
+                s[1] += l.path("roles").path(role).path("seconds").asDouble();
+            }
+            sums.put(role, s);
+        }
+        sums.forEach((role, s) -> {
+            ObjectNode r = o.putObject(role);
+            r.put("calls_per_question", s[0] / lines.size());
+            r.put("seconds_per_question", s[1] / lines.size());
+        });
+        return o;
+    }
+}
