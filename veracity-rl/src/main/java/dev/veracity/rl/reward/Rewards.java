@@ -69,8 +69,10 @@ public final class Rewards {
             }
             dev.veracity.eval.judge.Judge judge = dev.veracity.eval.judge.Judges.byName(s.judge(), s.llm(),
                     new dev.veracity.eval.judge.JudgeOptions(1, 0.0, null, null));
+            dev.veracity.eval.judge.Judge reasoningJudge = reasoning == TruthRlReward.Reasoning.NONE ? null
+                    : new dev.veracity.eval.judge.ReasoningJudge(s.llm(), new dev.veracity.eval.judge.JudgeOptions(1, 0.0, null, null));
             return new TruthRlReward(name, scheme, knowledge, reasoning, authorsRule, s.fallbackScore(), judge,
-                    s.runId(), s.parallelism());
+                    reasoningJudge, s.runId(), s.parallelism());
         });
     }
 

@@ -52,19 +52,24 @@ final class TruthRlReward implements Reward {
     private final boolean authorsInvalidRule;
     private final double fallbackScore;
     private final Judge judge;
+    private final Judge reasoningJudge;
     private final String runId;
     private final int parallelism;
     private final Truthfulness truthfulness = new Truthfulness();
 
     TruthRlReward(String name, Scheme scheme, boolean knowledge, Reasoning reasoning, boolean authorsInvalidRule,
                   double fallbackScore) {
-        this(name, scheme, knowledge, reasoning, authorsInvalidRule, fallbackScore, null, "rewards", 1);
+        this(name, scheme, knowledge, reasoning, authorsInvalidRule, fallbackScore, null, null, "rewards", 1);
     }
 
-    /** @param judge an LLM judge for boxed answers exact match does not settle, or null */
+    /**
+     * @param judge          an LLM judge for boxed answers exact match does not settle, or null
+     * @param reasoningJudge Table 12's judge for the reasoning score when a label has none, or null
+     */
     TruthRlReward(String name, Scheme scheme, boolean knowledge, Reasoning reasoning, boolean authorsInvalidRule,
-                  double fallbackScore, Judge judge, String runId, int parallelism) {
+                  double fallbackScore, Judge judge, Judge reasoningJudge, String runId, int parallelism) {
         this.judge = judge;
+        this.reasoningJudge = reasoningJudge;
         this.runId = runId;
         this.parallelism = parallelism;
         this.fallbackScore = fallbackScore;
@@ -85,8 +90,9 @@ final class TruthRlReward implements Reward {
         if (knowledge && in.label().ook() == null) {
             return Optional.of(name + " needs the label's \"ook\" (whether the question is out of the model's knowledge)");
         }
-        if (reasoning != Reasoning.NONE && in.label().reasoningScore() == null) {
-            return Optional.of(name + " needs the label's \"reasoning_score\" (with judge none, the score comes from the data)");
+        if (reasoning != Reasoning.NONE && in.label().reasoningScore() == null && reasoningJudge == null) {
+            return Optional.of(name + " needs the label's \"reasoning_score\", or a judge (--judge crag) to score the"
+                    + " reasoning with TruthRL's Table 12 prompt");
         }
         return Optional.empty();
     }
@@ -137,7 +143,21 @@ final class TruthRlReward implements Reward {
             details.put("judge", judged);
         }
         if (reasoning != Reasoning.NONE) {
-            double rr = in.label().reasoningScore();
+            Double rr = in.label().reasoningScore();
+            if (rr == null) {
+                try {
+                    Outcome o = reasoningJudge.judge(JudgeInput.of(in.question(), reasoningOf(in.response()),
+                            in.label().answers()), CallContext.of(runId, "r" + Integer.toHexString(
+                                    (in.question() + '\u0000' + in.response()).hashCode()), name).role("reasoning-judge"))
+                            .outcome();
+                    if (o != Outcome.CORRECT && o != Outcome.INCORRECT) {
+                        return RewardResult.fallback(fallbackScore, "the reasoning judge's verdict could not be read");
+                    }
+                    rr = o == Outcome.CORRECT ? 1.0 : 0.0;
+                } catch (LlmException e) {
+                    return RewardResult.fallback(fallbackScore, "reasoning judge call failed: " + e.summary());
+                }
+            }
             details.put("outcome_reward", score);
             details.put("reasoning_score", rr);
             score = switch (reasoning) {
@@ -172,5 +192,22 @@ final class TruthRlReward implements Reward {
     @Override
     public List<RewardResult> scoreAll(List<RewardInput> inputs) {
         return judge == null ? Reward.super.scoreAll(inputs) : BoundedParallel.map(inputs, parallelism, this::score);
+    }
+
+    /**
+     * The reasoning Table 12 grades: the first {@code <think>} block's content; the text before a lone
+     * {@code </think>} (the chat template opened the block); else the response without its box.
+     */
+    static String reasoningOf(String response) {
+        int open = response.indexOf("<think>");
+        int close = response.indexOf("</think>", open < 0 ? 0 : open);
+        if (open >= 0 && close > open) {
+            return response.substring(open + "<think>".length(), close).strip();
+        }
+        if (open < 0 && close >= 0) {
+            return response.substring(0, close).strip();
+        }
+        int box = response.lastIndexOf("\\boxed");
+        return (box >= 0 ? response.substring(0, box) : response).replace("<think>", "").strip();
     }
 }

@@ -78,4 +78,35 @@ class TruthRlJudgeTest {
             assertThat(r.scoreAll(List.of(input("\\boxed{William Shakespeare}", "william shakespeare")))).hasSize(1);
         }
     }
+
+    @Test
+    void withoutAReasoningScoreInTheLabelTheTable12JudgeGradesTheThinkBlock() {
+        java.util.List<String> graded = new java.util.concurrent.CopyOnWriteArrayList<>();
+        Rule reasoning = Rule.of("(?s)usefulness of model-generated reasoning", m -> {
+            String p = m.prompt();
+            String r = p.substring(p.lastIndexOf("\nReasoning: ") + 12).lines().findFirst().orElse("").strip();
+            graded.add(r);
+            return "{\"score\": " + (r.contains("Document [1]") ? 1 : 0) + ", \"explanation\": \"x\"}";
+        });
+        try (SimServer sim = SimServer.start(SimConfig.builder().rules(reasoning).build());
+             OpenAiCompatibleBackend backend = OpenAiCompatibleBackend.builder().baseUrl(sim.baseUrl()).model("sim-model").build();
+             LlmClient client = LlmClient.builder(backend).cache(ResponseCache.NONE, CacheMode.OFF).build()) {
+            Reward r = Rewards.byName("truthrl-reasoning-multiplicative", RewardSettings.defaults().withLlm(client)
+                    .withJudge("crag"));
+            RewardResult good = r.score(input("<think>Document [1] names him.</think>\\boxed{William Shakespeare}",
+                    "william shakespeare"));
+            assertThat(good.score()).isEqualTo(2.0); // 1 x (1 + 1)
+            assertThat(graded).containsExactly("Document [1] names him.");
+            RewardResult vague = r.score(input("<think>I think so.</think>\\boxed{William Shakespeare}", "william shakespeare"));
+            assertThat(vague.score()).isEqualTo(1.0); // 1 x (1 + 0)
+            // a label's reasoning_score is used as given, without a call
+            RewardInput scored = new RewardInput("q", "<think>x</think>\\boxed{William Shakespeare}",
+                    new Label(List.of("william shakespeare"), List.of(), null, List.of(), 1.0), java.util.Map.of());
+            assertThat(r.score(scored).score()).isEqualTo(2.0);
+            assertThat(graded).hasSize(2);
+        }
+        // with exact match only and no score in the label, the reward says what it needs
+        assertThat(Rewards.byName("truthrl-reasoning-additive").problem(input("\\boxed{x}", "x")))
+                .hasValueSatisfying(p -> assertThat(p).contains("reasoning_score").contains("--judge"));
+    }
 }
