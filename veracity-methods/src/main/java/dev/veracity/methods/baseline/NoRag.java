@@ -1,12 +1,15 @@
 package dev.veracity.methods.baseline;
 
+import dev.veracity.llm.ChatMessage;
 import dev.veracity.llm.Completion;
 import dev.veracity.llm.LlmRequest;
+import dev.veracity.method.AgentPrompt;
 import dev.veracity.method.MethodAnswer;
 import dev.veracity.method.MethodContext;
 import dev.veracity.method.OptionSpec;
 import dev.veracity.method.MethodSpec;
 import dev.veracity.method.QaMethod;
+import dev.veracity.method.RolePrompt;
 import dev.veracity.methods.madam.AggregatorOutput;
 import dev.veracity.qa.AnswerSetParser;
 import dev.veracity.qa.QaItem;
@@ -25,6 +28,11 @@ public final class NoRag implements QaMethod {
             "MADAM-RAG App. E (No RAG, multi-answer); Reasoning Court App. B.1 (standard prompting)",
             List.of(OptionSpec.integer("max-tokens", 512, "output limit per call")));
 
+    /** The one call's prompt, for training data. */
+    static final RolePrompt ANSWERER = RolePrompt.of("answerer",
+            "the question alone (MADAM-RAG App. E No RAG for multi-answer datasets, else Reasoning Court App. B.1)",
+            (item, c) -> List.of(new AgentPrompt("answerer", messages(item, c.multiAnswer()))));
+
     /** Closed book: answers from the question alone. */
     @Override
     public boolean needsDocuments() {
@@ -42,10 +50,19 @@ public final class NoRag implements QaMethod {
     }
 
     @Override
+    public List<RolePrompt> rolePrompts() {
+        return List.of(ANSWERER);
+    }
+
+    /** What the call sends: one user message. */
+    static List<ChatMessage> messages(QaItem item, boolean multiAnswer) {
+        return List.of(ChatMessage.user((multiAnswer ? BaselinePrompts.NO_RAG_MULTI : BaselinePrompts.STANDARD_SINGLE)
+                .fill(Map.of("question", item.question()))));
+    }
+
+    @Override
     public MethodAnswer answer(QaItem item, MethodContext ctx) {
-        String prompt = (ctx.multiAnswer() ? BaselinePrompts.NO_RAG_MULTI : BaselinePrompts.STANDARD_SINGLE)
-                .fill(Map.of("question", item.question()));
-        LlmRequest request = LlmRequest.user(prompt).temperature(0.0).maxTokens(SPEC.resolve(ctx.options()).intValue("max-tokens")).build();
+        LlmRequest request = LlmRequest.chat(messages(item, ctx.multiAnswer())).temperature(0.0).maxTokens(SPEC.resolve(ctx.options()).intValue("max-tokens")).build();
         Completion sample = ctx.llm().call(ctx.role("answerer", 0), request).first();
         return ShortAnswer.markIfUnparsed(ctx, request, sample, read(sample.text(), ctx));
     }
