@@ -11,7 +11,7 @@ import java.util.Locale;
  */
 public enum ExportFormat {
 
-    /** VeRL RL parquet; {@code verl/utils/dataset/rl_dataset.py} reads {@code .parquet} or {@code .json} (l. 157-161). */
+    /** VeRL RL parquet; {@code verl/utils/dataset/rl_dataset.py} reads {@code .parquet} or {@code .json} (l. 157-162). */
     VERL("verl", Needs.PROMPTS, List.of(".parquet")),
     /** The same rows as JSON Lines; VeRL takes them only under a {@code .json} name (datasets' json reader). */
     VERL_JSONL("verl-jsonl", Needs.PROMPTS, List.of(".json")),

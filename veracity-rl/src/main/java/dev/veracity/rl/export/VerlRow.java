@@ -7,7 +7,7 @@ import java.util.Map;
 
 /**
  * A VeRL RL dataset row, as its preprocessing examples write them (verl {@code examples/data_preprocess/gsm8k.py}
- * l. 69-84 and {@code preprocess_search_r1_dataset.py} l. 58-97, at commit b178a3cd):
+ * l. 68-85 and {@code preprocess_search_r1_dataset.py} l. 45-98, at commit b178a3cd):
  * <pre>{@code
  * {"data_source": "ramdocs", "prompt": [{"role": "user", "content": "..."}], "ability": "fact-reasoning",
  *  "reward_model": {"style": "rule", "ground_truth": "{\"answers\": [...], ...}"},
