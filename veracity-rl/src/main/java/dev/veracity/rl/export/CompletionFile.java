@@ -6,10 +6,13 @@ import dev.veracity.rl.jsonl.BadInputException;
 import dev.veracity.rl.jsonl.JsonlRows;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The responses an SFT file teaches ({@code --responses}: lines {@code {"id", "response"}}) or the preference pairs a
@@ -27,7 +30,9 @@ final class CompletionFile {
 
     private final Path file;
     private final Map<String, List<Completion>> byId = new LinkedHashMap<>();
-    private final Map<Completion, Boolean> used = new LinkedHashMap<>();
+    private final List<Completion> all = new ArrayList<>();
+    /** By identity: two lines may hold the same texts. */
+    private final Set<Completion> used = Collections.newSetFromMap(new IdentityHashMap<>());
 
     private CompletionFile(Path file) {
         this.file = file;
@@ -64,7 +69,7 @@ final class CompletionFile {
             }
             Completion c = new Completion(line, agent == null || agent.isNull() ? null : agent.textValue(), texts);
             f.byId.computeIfAbsent(id, k -> new ArrayList<>()).add(c);
-            f.used.put(c, false);
+            f.all.add(c);
         });
         return f;
     }
@@ -90,7 +95,7 @@ final class CompletionFile {
             }
             if (c.agent() == null || c.agent().equals(agent)) {
                 out.add(c);
-                used.put(c, true);
+                used.add(c);
             }
         }
         return out;
@@ -98,11 +103,11 @@ final class CompletionFile {
 
     /** The first line no prompt took (an id not in the dataset, or an agent the question has not), if any. */
     Optional<Completion> firstUnused() {
-        return used.entrySet().stream().filter(e -> !e.getValue()).map(Map.Entry::getKey).findFirst();
+        return all.stream().filter(c -> !used.contains(c)).findFirst();
     }
 
     long unused() {
-        return used.values().stream().filter(u -> !u).count();
+        return all.size() - used.size();
     }
 
     Path file() {

@@ -31,6 +31,7 @@ final class ParquetSink implements RowSink {
     private final Path staging;
     private final AtomicJsonlWriter rows;
     private final Path tmp;
+    private final Path spill;
 
     /** @param columns name to DuckDB type, in file order */
     ParquetSink(Path target, Map<String, String> columns) {
@@ -42,6 +43,7 @@ final class ParquetSink implements RowSink {
         String name = "." + this.target.getFileName();
         this.staging = dir.resolve(name + ".rows.jsonl");
         this.tmp = dir.resolve(name + ".tmp");
+        this.spill = dir.resolve(name + ".duckdb-spill");
         this.rows = new AtomicJsonlWriter(staging);
     }
 
@@ -57,6 +59,8 @@ final class ParquetSink implements RowSink {
                 + " records = true, maximum_object_size = " + MAX_ROW_BYTES + ", columns = " + columnsSql + ")) TO "
                 + quote(tmp.toString()) + " (FORMAT parquet)";
         try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement s = c.createStatement()) {
+            // an in-memory database spills to ./.tmp by default: keep its temporary files beside ours
+            s.execute("SET temp_directory = " + quote(spill.toString()));
             s.execute(sql);
         } catch (SQLException e) {
             throw new IllegalStateException(target + ": DuckDB could not write the parquet file: " + e.getMessage(), e);
@@ -78,6 +82,13 @@ final class ParquetSink implements RowSink {
         try {
             Files.deleteIfExists(staging);
             Files.deleteIfExists(tmp);
+            if (Files.isDirectory(spill)) {
+                try (var files = Files.walk(spill)) {
+                    for (Path p : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                        Files.deleteIfExists(p);
+                    }
+                }
+            }
         } catch (IOException ignored) {
             // best effort: a stray hidden file, never a partial target
         }
