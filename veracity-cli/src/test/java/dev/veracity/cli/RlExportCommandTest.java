@@ -121,7 +121,7 @@ class RlExportCommandTest {
                 new Case(List.of("--format", "trl", "--dataset", "ramdoc", "--data", data.toString(), "--prompt", "march",
                         "--out", o), "unknown dataset \"ramdoc\"; known: "),
                 new Case(List.of("--format", "trl", "--dataset", "ramdocs", "--data", data.toString(), "--prompt",
-                        "self-reflection", "--out", o), "method self-reflection has no prompt a trainer can be given"),
+                        "self-reflection", "--out", o), "method self-reflection exposes no role prompt for training data"),
                 new Case(List.of("--format", "trl", "--dataset", "ramdocs", "--data", data.toString(), "--prompt",
                         "madam-rag:aggregator", "--out", o), "method madam-rag has no role 'aggregator' with a prompt (its"
                         + " roles: agent); known: no-rag:answerer, standard-rag:answerer, cot:reasoner, cot-sc:reasoner,"

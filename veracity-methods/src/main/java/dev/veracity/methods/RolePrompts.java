@@ -51,8 +51,8 @@ public final class RolePrompts {
         QaMethod m = Methods.byName(method);
         List<RolePrompt> roles = m.rolePrompts();
         if (roles.isEmpty()) {
-            throw new IllegalArgumentException("method " + method + " has no prompt a trainer can be given (each of its"
-                    + " calls reads earlier model output); " + known);
+            // e.g. the MADAM baselines: each of their calls reads earlier model output
+            throw new IllegalArgumentException("method " + method + " exposes no role prompt for training data; " + known);
         }
         if (role == null) {
             return new Selected(m, roles.getFirst());

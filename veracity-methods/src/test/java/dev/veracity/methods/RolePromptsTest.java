@@ -51,12 +51,12 @@ class RolePromptsTest {
     void anUnknownMethodOrRoleIsOneLineListingTheKnownOnes() {
         String known = "known: no-rag:answerer, standard-rag:answerer, cot:reasoner, cot-sc:reasoner, madam-rag:agent,"
                 + " march:solver";
-        assertThatThrownBy(() -> RolePrompts.select("truthrl")).isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("unknown method 'truthrl' for a prompt; " + known);
+        assertThatThrownBy(() -> RolePrompts.select("axolotl")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("unknown method 'axolotl' for a prompt; " + known);
         assertThatThrownBy(() -> RolePrompts.select("march:checker")).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("method march has no role 'checker' with a prompt (its roles: solver); " + known);
         assertThatThrownBy(() -> RolePrompts.select("astute-rag")).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageStartingWith("method astute-rag has no prompt a trainer can be given").hasMessageEndingWith(known);
+                .hasMessageStartingWith("method astute-rag exposes no role prompt for training data").hasMessageEndingWith(known);
         assertThatThrownBy(() -> RolePrompts.select("")).hasMessageStartingWith("unknown method ''");
     }
 

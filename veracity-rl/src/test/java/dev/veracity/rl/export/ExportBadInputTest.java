@@ -42,8 +42,8 @@ class ExportBadInputTest {
                         + " nqopen=nq-open, trivia=triviaqa, jsonl=flashrag)");
         String known = "known: no-rag:answerer, standard-rag:answerer, cot:reasoner, cot-sc:reasoner, madam-rag:agent,"
                 + " march:solver";
-        refused(ExportSpec.of(ExportFormat.SLIME, "ramdocs", data, "truthrl", out), IllegalArgumentException.class,
-                "unknown method 'truthrl' for a prompt; " + known);
+        refused(ExportSpec.of(ExportFormat.SLIME, "ramdocs", data, "axolotl", out), IllegalArgumentException.class,
+                "unknown method 'axolotl' for a prompt; " + known);
         refused(ExportSpec.of(ExportFormat.SLIME, "ramdocs", data, "march:proposer", out), IllegalArgumentException.class,
                 "method march has no role 'proposer' with a prompt (its roles: solver); " + known);
         refused(ExportSpec.of(ExportFormat.SLIME, "ramdocs", data, "march", out).withOptions(java.util.Map.of("sample", "3")),
