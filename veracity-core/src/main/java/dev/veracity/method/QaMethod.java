@@ -1,6 +1,7 @@
 package dev.veracity.method;
 
 import dev.veracity.qa.QaItem;
+import java.util.List;
 
 /**
  * A way of answering a question with a model: a baseline or one of the papers' systems. Implementations are
@@ -54,5 +55,13 @@ public interface QaMethod {
     /** Whether the method searches with {@link MethodContext#retriever()} (the runner then needs an index). */
     default boolean usesRetriever() {
         return false;
+    }
+
+    /**
+     * The roles whose prompts a trainer can be given ({@code veracity rl export}), the default role first; empty
+     * when none can be built from a question alone. Each builds its messages with the code {@link #answer} sends.
+     */
+    default List<RolePrompt> rolePrompts() {
+        return List.of();
     }
 }

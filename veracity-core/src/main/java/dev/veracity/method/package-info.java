@@ -4,6 +4,8 @@
  * {@link dev.veracity.method.MethodAnswer}. Each method declares itself in a {@link dev.veracity.method.MethodSpec}
  * (description, paper section, typed {@link dev.veracity.method.OptionSpec}s); options given on the command line
  * are resolved against it once into {@link dev.veracity.method.MethodOptions}. Prompts are kept verbatim as resources
- * ({@link dev.veracity.method.PromptTemplate}).
+ * ({@link dev.veracity.method.PromptTemplate}). A method exposes the prompts of its roles
+ * ({@link dev.veracity.method.RolePrompt}: {@link dev.veracity.method.AgentPrompt}s for a question under a
+ * {@link dev.veracity.method.PromptContext}), built by the code its calls use, for training data.
  */
 package dev.veracity.method;

@@ -1,12 +1,15 @@
 package dev.veracity.methods.baseline;
 
+import dev.veracity.llm.ChatMessage;
 import dev.veracity.llm.Completion;
 import dev.veracity.llm.LlmRequest;
+import dev.veracity.method.AgentPrompt;
 import dev.veracity.method.MethodAnswer;
 import dev.veracity.method.MethodContext;
 import dev.veracity.method.OptionSpec;
 import dev.veracity.method.MethodSpec;
 import dev.veracity.method.QaMethod;
+import dev.veracity.method.RolePrompt;
 import dev.veracity.qa.QaItem;
 import java.util.List;
 import java.util.Map;
@@ -29,6 +32,11 @@ public final class ChainOfThought implements QaMethod {
             "Closed-book chain of thought with the dataset's few-shot prompt, greedy.", "Reasoning Court",
             "App. B.2", List.of(OptionSpec.integer("max-tokens", 256, "output limit per call"), ENDPOINT));
 
+    /** The reasoner's prompt as the chat endpoint gets it (cot and cot-sc), for training data. */
+    static final RolePrompt REASONER = RolePrompt.of("reasoner",
+            "the dataset's few-shot chain-of-thought prompt as one user message (Reasoning Court App. B.2)",
+            (item, c) -> List.of(new AgentPrompt("reasoner", messages(item, c.dataset()))));
+
     /** Closed book: answers from the question alone. */
     @Override
     public boolean needsDocuments() {
@@ -46,9 +54,14 @@ public final class ChainOfThought implements QaMethod {
     }
 
     @Override
+    public List<RolePrompt> rolePrompts() {
+        return List.of(REASONER);
+    }
+
+    @Override
     public MethodAnswer answer(QaItem item, MethodContext ctx) {
         var options = SPEC.resolve(ctx.options());
-        LlmRequest request = request(item, ctx, options.intValue("max-tokens"), options.string("endpoint"))
+        LlmRequest request = request(item, ctx.dataset(), options.intValue("max-tokens"), options.string("endpoint"))
                 .temperature(0.0).build();
         Completion sample = ctx.llm().call(ctx.role("reasoner", 0), request).first();
         String out = sample.text();
@@ -60,8 +73,21 @@ public final class ChainOfThought implements QaMethod {
 
     /** The few-shot CoT request for the item (no sampling settings yet): Reasoning Court's CoT judge reuses it. */
     public static LlmRequest.Builder request(QaItem item, MethodContext ctx, int maxTokens, String endpoint) {
-        String prompt = BaselinePrompts.cotFor(ctx.dataset()).fill(Map.of("question", item.question()));
-        LlmRequest.Builder b = endpoint.equals("completions") ? LlmRequest.completion(prompt) : LlmRequest.user(prompt);
+        return request(item, ctx.dataset(), maxTokens, endpoint);
+    }
+
+    static LlmRequest.Builder request(QaItem item, String dataset, int maxTokens, String endpoint) {
+        LlmRequest.Builder b = endpoint.equals("completions") ? LlmRequest.completion(prompt(item, dataset))
+                : LlmRequest.chat(messages(item, dataset));
         return b.stop(BaselinePrompts.COT_STOPS).maxTokens(maxTokens);
+    }
+
+    /** The few-shot prompt as the chat endpoint gets it: one user message. */
+    static List<ChatMessage> messages(QaItem item, String dataset) {
+        return List.of(ChatMessage.user(prompt(item, dataset)));
+    }
+
+    private static String prompt(QaItem item, String dataset) {
+        return BaselinePrompts.cotFor(dataset).fill(Map.of("question", item.question()));
     }
 }

@@ -8,6 +8,7 @@ import dev.veracity.method.MethodOptions;
 import dev.veracity.method.OptionSpec;
 import dev.veracity.method.MethodSpec;
 import dev.veracity.method.QaMethod;
+import dev.veracity.method.RolePrompt;
 import dev.veracity.qa.AnswerNormalizer;
 import dev.veracity.qa.QaItem;
 import java.util.ArrayList;
@@ -52,12 +53,18 @@ public final class ChainOfThoughtSelfConsistency implements QaMethod {
         return SPEC;
     }
 
+    /** Its samples share cot's prompt. */
+    @Override
+    public List<RolePrompt> rolePrompts() {
+        return List.of(ChainOfThought.REASONER);
+    }
+
     @Override
     public MethodAnswer answer(QaItem item, MethodContext ctx) {
         MethodOptions o = SPEC.resolve(ctx.options());
         int k = o.intValue("k");
         double temperature = o.doubleValue("temperature");
-        LlmRequest request = ChainOfThought.request(item, ctx, o.intValue("max-tokens"), o.string("endpoint"))
+        LlmRequest request = ChainOfThought.request(item, ctx.dataset(), o.intValue("max-tokens"), o.string("endpoint"))
                 .temperature(temperature).n(k).build();
         List<Completion> samples = ctx.llm().call(ctx.role("reasoner", 0), request).completions();
 

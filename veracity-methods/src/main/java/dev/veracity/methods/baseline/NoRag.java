@@ -1,12 +1,15 @@
 package dev.veracity.methods.baseline;
 
+import dev.veracity.llm.ChatMessage;
 import dev.veracity.llm.Completion;
 import dev.veracity.llm.LlmRequest;
+import dev.veracity.method.AgentPrompt;
 import dev.veracity.method.MethodAnswer;
 import dev.veracity.method.MethodContext;
 import dev.veracity.method.OptionSpec;
 import dev.veracity.method.MethodSpec;
 import dev.veracity.method.QaMethod;
+import dev.veracity.method.RolePrompt;
 import dev.veracity.methods.madam.AggregatorOutput;
 import dev.veracity.qa.AnswerSetParser;
 import dev.veracity.qa.QaItem;
@@ -27,6 +30,12 @@ public final class NoRag implements QaMethod {
                     OptionSpec.bool("concise", true, "Reasoning Court's concise instruction (B.1); false: its prompt"
                             + " with no conciseness specified (the A.1 ablation); single-answer datasets only")));
 
+    /** The one call's prompt, for training data. */
+    static final RolePrompt ANSWERER = RolePrompt.of("answerer",
+            "the question alone (MADAM-RAG App. E No RAG for multi-answer datasets, else Reasoning Court App. B.1)",
+            (item, c) -> List.of(new AgentPrompt("answerer", messages(item, c.multiAnswer(),
+                    SPEC.resolve(c.options()).bool("concise")))));
+
     /** Closed book: answers from the question alone. */
     @Override
     public boolean needsDocuments() {
@@ -44,12 +53,22 @@ public final class NoRag implements QaMethod {
     }
 
     @Override
+    public List<RolePrompt> rolePrompts() {
+        return List.of(ANSWERER);
+    }
+
+    /** What the call sends: one user message (concise: Reasoning Court's B.1 instruction; else A.1's plain prompt). */
+    static List<ChatMessage> messages(QaItem item, boolean multiAnswer, boolean concise) {
+        return List.of(ChatMessage.user((multiAnswer ? BaselinePrompts.NO_RAG_MULTI : concise
+                ? BaselinePrompts.STANDARD_SINGLE : BaselinePrompts.STANDARD_SINGLE_PLAIN)
+                .fill(Map.of("question", item.question()))));
+    }
+
+    @Override
     public MethodAnswer answer(QaItem item, MethodContext ctx) {
         var options = SPEC.resolve(ctx.options());
-        String prompt = (ctx.multiAnswer() ? BaselinePrompts.NO_RAG_MULTI : options.bool("concise")
-                ? BaselinePrompts.STANDARD_SINGLE : BaselinePrompts.STANDARD_SINGLE_PLAIN)
-                .fill(Map.of("question", item.question()));
-        LlmRequest request = LlmRequest.user(prompt).temperature(0.0).maxTokens(options.intValue("max-tokens")).build();
+        LlmRequest request = LlmRequest.chat(messages(item, ctx.multiAnswer(), options.bool("concise"))).temperature(0.0)
+                .maxTokens(options.intValue("max-tokens")).build();
         Completion sample = ctx.llm().call(ctx.role("answerer", 0), request).first();
         return ShortAnswer.markIfUnparsed(ctx, request, sample, read(sample.text(), ctx));
     }

@@ -1,12 +1,15 @@
 package dev.veracity.methods.baseline;
 
+import dev.veracity.llm.ChatMessage;
 import dev.veracity.llm.Completion;
 import dev.veracity.llm.LlmRequest;
+import dev.veracity.method.AgentPrompt;
 import dev.veracity.method.MethodAnswer;
 import dev.veracity.method.MethodContext;
 import dev.veracity.method.OptionSpec;
 import dev.veracity.method.MethodSpec;
 import dev.veracity.method.QaMethod;
+import dev.veracity.method.RolePrompt;
 import dev.veracity.methods.madam.AggregatorOutputParser;
 import dev.veracity.qa.Document;
 import dev.veracity.qa.QaItem;
@@ -27,6 +30,12 @@ public final class StandardRag implements QaMethod {
             "MADAM-RAG App. E (Concatenated Prompt, multi-answer); Reasoning Court App. B.1",
             List.of(OptionSpec.integer("max-tokens", 1024, "output limit per call")));
 
+    /** The one call's prompt, for training data. */
+    static final RolePrompt ANSWERER = RolePrompt.of("answerer",
+            "every document in one prompt (MADAM-RAG App. E Concatenated Prompt for multi-answer datasets, else"
+                    + " Reasoning Court App. B.1)",
+            (item, c) -> List.of(new AgentPrompt("answerer", messages(item, c.multiAnswer()))));
+
     @Override
     public String name() {
         return SPEC.name();
@@ -38,12 +47,21 @@ public final class StandardRag implements QaMethod {
     }
 
     @Override
-    public MethodAnswer answer(QaItem item, MethodContext ctx) {
+    public List<RolePrompt> rolePrompts() {
+        return List.of(ANSWERER);
+    }
+
+    /** What the call sends: one user message with every document. */
+    static List<ChatMessage> messages(QaItem item, boolean multiAnswer) {
         String docs = BaselinePrompts.documents(item.documents());
-        String prompt = ctx.multiAnswer()
+        return List.of(ChatMessage.user(multiAnswer
                 ? BaselinePrompts.CONCATENATED.fill(Map.of("question", item.question(), "documents list", docs))
-                : BaselinePrompts.STANDARD_RAG_SINGLE.fill(Map.of("question", item.question(), "documents", docs));
-        LlmRequest request = LlmRequest.user(prompt).temperature(0.0).maxTokens(SPEC.resolve(ctx.options()).intValue("max-tokens")).build();
+                : BaselinePrompts.STANDARD_RAG_SINGLE.fill(Map.of("question", item.question(), "documents", docs))));
+    }
+
+    @Override
+    public MethodAnswer answer(QaItem item, MethodContext ctx) {
+        LlmRequest request = LlmRequest.chat(messages(item, ctx.multiAnswer())).temperature(0.0).maxTokens(SPEC.resolve(ctx.options()).intValue("max-tokens")).build();
         Completion out = ctx.llm().call(ctx.role("answerer", 0), request).first();
         // multi-answer: the aggregator's answer extraction (the first unquoted marker, never one copied from a document)
         MethodAnswer answer = ctx.multiAnswer()

@@ -1,9 +1,12 @@
 package dev.veracity.methods.madam;
 
+import dev.veracity.llm.ChatMessage;
 import dev.veracity.llm.Completion;
 import dev.veracity.llm.LlmRequest;
 import dev.veracity.method.MethodContext;
 import dev.veracity.qa.Document;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -15,14 +18,33 @@ import java.util.Map;
  */
 public record Agent(int index, Document document) {
 
+    /** One agent per document, numbered from 1 in document order. */
+    public static List<Agent> forDocuments(List<Document> documents) {
+        List<Agent> agents = new ArrayList<>(documents.size());
+        for (int i = 0; i < documents.size(); i++) {
+            agents.add(new Agent(i + 1, documents.get(i)));
+        }
+        return agents;
+    }
+
+    /** The agent's name in the traces and in training data: {@code agent-i}. */
+    public String name() {
+        return "agent-" + index;
+    }
+
+    /** What the agent sends: one user message; {@code history} is null in round 1. */
+    public List<ChatMessage> messages(String question, String history) {
+        String doc = document.titled();
+        return List.of(ChatMessage.user(history == null
+                ? MadamPrompts.AGENT.fill(Map.of("question", question, "document", doc))
+                : MadamPrompts.AGENT_DEBATE.fill(Map.of("question", question, "document", doc, "history", history))));
+    }
+
     /** Asks the model; {@code history} is null in round 1. Calls are traced as role "agent-i", step = round. */
     public AgentOutput respond(String question, String history, int round, MadamSettings settings, MethodContext ctx) {
-        String doc = document.titled();
-        String prompt = history == null
-                ? MadamPrompts.AGENT.fill(Map.of("question", question, "document", doc))
-                : MadamPrompts.AGENT_DEBATE.fill(Map.of("question", question, "document", doc, "history", history));
-        LlmRequest request = LlmRequest.user(prompt).temperature(0.0).maxTokens(settings.maxTokens()).build();
-        Completion out = ctx.llm().call(ctx.role("agent-" + index, round), request).first();
+        LlmRequest request = LlmRequest.chat(messages(question, history)).temperature(0.0)
+                .maxTokens(settings.maxTokens()).build();
+        Completion out = ctx.llm().call(ctx.role(name(), round), request).first();
         AgentOutput parsed = AgentOutputParser.parse(out.text(), question);
         if (!parsed.parsed()) {
             ctx.llm().markUnparseable(request, out, "no 'Answer:'");

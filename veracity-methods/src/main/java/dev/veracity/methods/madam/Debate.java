@@ -24,11 +24,8 @@ public final class Debate {
     }
 
     public Transcript run(QaItem item, MethodContext ctx) {
-        List<Agent> agents = new ArrayList<>();
         List<Document> docs = item.documents();
-        for (int i = 0; i < docs.size(); i++) {
-            agents.add(new Agent(i + 1, docs.get(i)));
-        }
+        List<Agent> agents = Agent.forDocuments(docs);
         List<String> failures = new ArrayList<>();
         List<Round> rounds = new ArrayList<>();
         if (agents.isEmpty()) {

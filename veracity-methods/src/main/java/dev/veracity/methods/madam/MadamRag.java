@@ -1,10 +1,13 @@
 package dev.veracity.methods.madam;
 
+import dev.veracity.method.AgentPrompt;
 import dev.veracity.method.MethodAnswer;
 import dev.veracity.method.MethodContext;
 import dev.veracity.method.MethodSpec;
 import dev.veracity.method.QaMethod;
+import dev.veracity.method.RolePrompt;
 import dev.veracity.qa.QaItem;
+import java.util.List;
 
 /**
  * {@code madam-rag}: Multi-agent Debate for Ambiguity and Misinformation (Section 4). The prediction is the final
@@ -19,6 +22,20 @@ public final class MadamRag implements QaMethod {
     public static final MethodSpec SPEC = new MethodSpec("madam-rag",
             "One agent per document, multi-round debate, an aggregator; answers are sets.", "MADAM-RAG",
             "Section 4 (prompts of App. E)", MadamSettings.OPTIONS);
+
+    /**
+     * Every agent's round-1 prompt (its question and its document, Appendix E), one per document: each agent is the
+     * same policy, so each is a training prompt. Later rounds add the other agents' answers and are not exposed.
+     */
+    static final RolePrompt AGENT = RolePrompt.of("agent",
+            "each document's agent, round 1 (App. E Individual Agent): one prompt per document",
+            (item, c) -> Agent.forDocuments(item.documents()).stream()
+                    .map(a -> new AgentPrompt(a.name(), a.messages(item.question(), null))).toList());
+
+    @Override
+    public List<RolePrompt> rolePrompts() {
+        return List.of(AGENT);
+    }
 
     @Override
     public String name() {

@@ -1,9 +1,11 @@
 package dev.veracity.methods.march;
 
+import dev.veracity.method.AgentPrompt;
 import dev.veracity.method.MethodAnswer;
 import dev.veracity.method.MethodContext;
 import dev.veracity.method.MethodSpec;
 import dev.veracity.method.QaMethod;
+import dev.veracity.method.RolePrompt;
 import dev.veracity.qa.QaItem;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -32,6 +34,14 @@ public final class MarchMethod implements QaMethod {
             "MARCH", "Section 2, prompts of App. A", MarchSettings.OPTIONS);
     public static final String ABSTENTION = "I don't know";
 
+    /**
+     * The Solver's prompt (App. A.1), the trajectory MARCH trains with the ZTR reward. The Proposer (it reads a
+     * response) and the Checker (it reads the Proposer's questions) cannot be prompted from a question alone.
+     */
+    static final RolePrompt SOLVER = RolePrompt.of("solver",
+            "the Solver: the documents and the query (App. A.1)",
+            (item, c) -> List.of(new AgentPrompt("solver", Solver.messages(item.question(), item.documents()))));
+
     private final Consumer<MarchOutcome> listener;
 
     public MarchMethod() {
@@ -52,6 +62,11 @@ public final class MarchMethod implements QaMethod {
     @Override
     public MethodSpec spec() {
         return SPEC;
+    }
+
+    @Override
+    public List<RolePrompt> rolePrompts() {
+        return List.of(SOLVER);
     }
 
     @Override

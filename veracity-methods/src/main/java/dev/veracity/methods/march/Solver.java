@@ -1,5 +1,6 @@
 package dev.veracity.methods.march;
 
+import dev.veracity.llm.ChatMessage;
 import dev.veracity.llm.LlmRequest;
 import dev.veracity.llm.client.LlmClient;
 import dev.veracity.qa.Document;
@@ -20,10 +21,16 @@ public final class Solver {
         return MarchPrompts.SOLVER.fill(Map.of("documents", MarchPrompts.documents(documents), "user query", question));
     }
 
+    /** What the Solver sends: its prompt as one user message. */
+    public static List<ChatMessage> messages(String question, List<Document> documents) {
+        return List.of(ChatMessage.user(prompt(question, documents)));
+    }
+
     /** One response; {@code sample} picks a distinct sample (for regeneration). */
     public Turn solve(LlmClient llm, CallContext ctx, String question, List<Document> documents, int sample) {
-        String prompt = prompt(question, documents);
-        String out = llm.call(ctx, LlmRequest.user(prompt).temperature(settings.temperature())
+        List<ChatMessage> messages = messages(question, documents);
+        String prompt = messages.getFirst().content();
+        String out = llm.call(ctx, LlmRequest.chat(messages).temperature(settings.temperature())
                 .maxTokens(settings.maxTokens()).firstSampleIndex(sample).build()).text();
         return new Turn("solver", sample, prompt, out);
     }
