@@ -42,7 +42,7 @@ class RolePromptsTest {
     @Test
     void theSelectableRolesAreThoseWhosePromptFollowsFromTheQuestion() {
         assertThat(RolePrompts.names()).containsExactly("no-rag:answerer", "standard-rag:answerer", "cot:reasoner",
-                "cot-sc:reasoner", "madam-rag:agent", "march:solver");
+                "cot-sc:reasoner", "madam-rag:agent", "march:solver", "truthrl:answerer", "truthrl-no-retrieval:answerer");
         assertThat(RolePrompts.select("march").name()).isEqualTo("march:solver");
         assertThat(RolePrompts.select(" MADAM-RAG:Agent ").name()).isEqualTo("madam-rag:agent");
     }
@@ -50,7 +50,7 @@ class RolePromptsTest {
     @Test
     void anUnknownMethodOrRoleIsOneLineListingTheKnownOnes() {
         String known = "known: no-rag:answerer, standard-rag:answerer, cot:reasoner, cot-sc:reasoner, madam-rag:agent,"
-                + " march:solver";
+                + " march:solver, truthrl:answerer, truthrl-no-retrieval:answerer";
         assertThatThrownBy(() -> RolePrompts.select("axolotl")).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("unknown method 'axolotl' for a prompt; " + known);
         assertThatThrownBy(() -> RolePrompts.select("march:checker")).isInstanceOf(IllegalArgumentException.class)

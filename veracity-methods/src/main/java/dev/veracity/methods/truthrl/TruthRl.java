@@ -1,6 +1,9 @@
 package dev.veracity.methods.truthrl;
 
+import dev.veracity.llm.ChatMessage;
 import dev.veracity.llm.Completion;
+import dev.veracity.method.AgentPrompt;
+import dev.veracity.method.RolePrompt;
 import dev.veracity.llm.LlmRequest;
 import dev.veracity.method.MethodAnswer;
 import dev.veracity.method.MethodContext;
@@ -76,10 +79,23 @@ public final class TruthRl implements QaMethod {
         return retrieval;
     }
 
+    /** The one call's prompt, for training data ({@code rl export --prompt truthrl}): the same text the call sends. */
+    @Override
+    public List<RolePrompt> rolePrompts() {
+        return List.of(RolePrompt.of("answerer", retrieval ? "TruthRL Table 10: the question with its references"
+                        : "TruthRL Table 9: the question alone, closed book",
+                (item, c) -> List.of(new AgentPrompt("answerer", List.of(ChatMessage.user(TruthRlPrompts.prompt(item,
+                        retrieval, queryTime(item, spec().resolve(c.options())))))))));
+    }
+
+    private static String queryTime(QaItem item, MethodOptions o) {
+        return item.queryTime() == null || item.queryTime().isBlank() ? o.string("query-time") : item.queryTime();
+    }
+
     @Override
     public MethodAnswer answer(QaItem item, MethodContext ctx) {
         MethodOptions o = spec().resolve(ctx.options());
-        String queryTime = item.queryTime() == null || item.queryTime().isBlank() ? o.string("query-time") : item.queryTime();
+        String queryTime = queryTime(item, o);
         double temperature = o.doubleValue("temperature");
         LlmRequest.Builder request = LlmRequest.user(TruthRlPrompts.prompt(item, retrieval, queryTime))
                 .temperature(temperature).maxTokens(o.intValue("max-tokens"));

@@ -128,4 +128,17 @@ class TruthRlTest {
         assertThat(abstain.prediction()).isEqualTo("I don't know");
         assertThat(abstain.signals()).containsEntry("abstained", 1.0);
     }
+
+    @Test
+    void theExportedPromptIsTheOneTheCallSends() {
+        List<LlmRequest> asked = new ArrayList<>();
+        ScriptedBackend backend = ScriptedBackend.perSample((r, i) -> {
+            asked.add(r);
+            return "\\boxed{1889}";
+        });
+        Methods.byName("truthrl").answer(EIFFEL, ctx(backend, Map.of()));
+        var exported = dev.veracity.methods.RolePrompts.select("truthrl:answerer").role()
+                .build(EIFFEL, new dev.veracity.method.PromptContext("crag", false, Map.of()));
+        assertThat(exported).singleElement().satisfies(p -> assertThat(p.messages()).isEqualTo(asked.getFirst().messages()));
+    }
 }
