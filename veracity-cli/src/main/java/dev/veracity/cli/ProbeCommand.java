@@ -72,6 +72,10 @@ final class ProbeCommand implements Callable<Integer> {
     @Option(names = "--questions-at-once", defaultValue = "8", paramLabel = "N", description = "Questions probed at once (default ${DEFAULT-VALUE}).")
     int questionsAtOnce;
 
+    @Option(names = "--keep", defaultValue = "4", paramLabel = "N",
+            description = "Responses kept per question and outcome (correct, abstain, wrong) for probe data (default ${DEFAULT-VALUE}).")
+    int keep;
+
     @Option(names = "--dry-run", description = "Print what the probe would ask, and stop.")
     boolean dryRun;
 
@@ -94,7 +98,7 @@ final class ProbeCommand implements Callable<Integer> {
             Judges.requireKnown(judgeName);
         }
         ProbeSettings settings = new ProbeSettings(samples, perCall, temperature, topP, maxTokens, seed, retrieval,
-                queryTime, questionsAtOnce);
+                queryTime, questionsAtOnce, keep);
         List<QaItem> items;
         try (Stream<QaItem> s = Datasets.stream(dataset, data)) {
             items = (limit > 0 ? s.limit(limit) : s).toList();

@@ -104,6 +104,37 @@ class ProbeCommandTest {
             }
             assertThat(ook).containsExactlyInAnyOrder("what is item 0?", "what is item 4?", "what is item 8?",
                     "what is item 12?", "what is item 16?");
+
+            // the baselines' data from the kept responses
+            Map<String, String> idOf = new TreeMap<>();
+            byQuestion.forEach((q, n) -> idOf.put(q, n.get("id").asText()));
+            assertThat(cli("probe-data", "--from", dir.resolve("probe").toString(), "--baseline", "r-tuning", "--out",
+                    dir.resolve("rt.jsonl").toString())).isZero();
+            Map<String, String> rt = byId(dir.resolve("rt.jsonl"), "response");
+            assertThat(rt).hasSize(20).containsEntry(idOf.get("what is item 4?"), "\\boxed{I don't know}")
+                    .containsEntry(idOf.get("what is item 5?"), "\\boxed{answer 5}");
+            assertThat(cli("probe-data", "--from", dir.resolve("probe").toString(), "--baseline", "rft", "--out",
+                    dir.resolve("rft.jsonl").toString())).isZero();
+            Map<String, String> rft = byId(dir.resolve("rft.jsonl"), "response");
+            assertThat(rft.get(idOf.get("what is item 4?"))).isEqualTo("<think>unsure</think>\\boxed{I don't know}");
+            assertThat(rft.get(idOf.get("what is item 7?"))).isEqualTo("<think>I know this.</think>\\boxed{answer 7}");
+            assertThat(cli("probe-data", "--from", dir.resolve("probe").toString(), "--baseline", "dpo", "--out",
+                    dir.resolve("dpo.jsonl").toString())).isZero();
+            Map<String, String> chosen = byId(dir.resolve("dpo.jsonl"), "chosen");
+            Map<String, String> rejected = byId(dir.resolve("dpo.jsonl"), "rejected");
+            assertThat(chosen.get(idOf.get("what is item 8?"))).contains("I don't know");
+            assertThat(chosen.get(idOf.get("what is item 9?"))).contains("answer 9");
+            assertThat(rejected.values()).allSatisfy(r -> assertThat(r).isEqualTo("\\boxed{something else}"));
+            // and through rl export into a trainer's format, with TruthRL's closed-book prompt
+            assertThat(cli("rl", "export", "--format", "trl-dpo", "--prompt", "truthrl-no-retrieval", "--dataset", "nq-open",
+                    "--data", dir.resolve("q.jsonl").toString(), "--pairs", dir.resolve("dpo.jsonl").toString(), "--out",
+                    dir.resolve("trl-dpo.jsonl").toString())).isZero();
+            List<String> trl = Files.readAllLines(dir.resolve("trl-dpo.jsonl"));
+            assertThat(trl).hasSize(20);
+            JsonNode firstRow = json.readTree(trl.getFirst());
+            assertThat(firstRow.toString()).contains("The final answer MUST be put in \\\\boxed{}");
+            assertThat(firstRow.has("chosen")).isTrue();
+            assertThat(firstRow.has("rejected")).isTrue();
         }
     }
 
@@ -122,5 +153,24 @@ class ProbeCommandTest {
             assertThat(err.toString()).contains("1 questions x 8 samples = 8 samples in 3 requests");
             assertThat(sim.counters().generationRequests()).isZero();
         }
+    }
+
+    private int cli(String... args) {
+        StringWriter err = new StringWriter();
+        picocli.CommandLine cl = VeracityCli.commandLine();
+        cl.setErr(new PrintWriter(err));
+        int code = cl.execute(args);
+        assertThat(code).as(err.toString()).isZero();
+        return code;
+    }
+
+    private static Map<String, String> byId(Path file, String field) throws Exception {
+        ObjectMapper json = new ObjectMapper();
+        Map<String, String> out = new TreeMap<>();
+        for (String line : Files.readAllLines(file)) {
+            JsonNode n = json.readTree(line);
+            out.put(n.get("id").asText(), n.get(field).asText());
+        }
+        return out;
     }
 }

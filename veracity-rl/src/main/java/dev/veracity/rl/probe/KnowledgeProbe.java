@@ -49,6 +49,8 @@ public final class KnowledgeProbe {
         int unjudged = 0;
         int read = 0;
         List<Long> seeds = new ArrayList<>();
+        List<ProbeResult.Kept> kept = new ArrayList<>();
+        java.util.Map<String, Integer> keptBy = new java.util.HashMap<>();
         for (int k = 0; k < settings.requestsPerQuestion(); k++) {
             int first = k * settings.perCall();
             int n = Math.min(settings.perCall(), settings.samples() - first);
@@ -58,27 +60,45 @@ public final class KnowledgeProbe {
                     .temperature(settings.temperature()).topP(settings.topP()).maxTokens(settings.maxTokens()).seed(seed)
                     .build());
             for (String sample : r.texts()) {
+                int index = read; // the sample's global index (request k asks from k x perCall)
                 read++;
                 Abstention.Reading reading = Abstention.ofBoxed(sample, BoxedAnswer.DEFAULT);
+                String outcome;
                 switch (reading.kind()) {
-                    case NO_ANSWER -> noAnswer++;
-                    case ABSTAIN -> abstained++;
+                    case NO_ANSWER -> {
+                        noAnswer++;
+                        outcome = "no_answer";
+                    }
+                    case ABSTAIN -> {
+                        abstained++;
+                        outcome = "abstain";
+                    }
                     default -> {
+                        outcome = "wrong";
                         if (truthfulness.outcome(sample, gold) == Truthfulness.Outcome.CORRECT) {
                             correct++;
+                            outcome = "correct";
                         } else if (judge != null) {
                             Outcome o = judge.judge(JudgeInput.of(item.question(), reading.answer(), gold),
                                     ctx.role("judge").step(k)).outcome();
                             if (o == Outcome.CORRECT) {
                                 correct++;
+                                outcome = "correct";
                             } else if (o != Outcome.INCORRECT) {
                                 unjudged++;
+                                outcome = "unjudged";
                             }
                         }
                     }
                 }
+                // a wrong answer includes a false-premise call on a valid question; no answer and unjudged are not kept
+                if ((outcome.equals("correct") || outcome.equals("abstain") || outcome.equals("wrong"))
+                        && keptBy.merge(outcome, 1, Integer::sum) <= settings.keep()) {
+                    kept.add(new ProbeResult.Kept(index, outcome, sample));
+                }
             }
         }
-        return new ProbeResult(item.id(), item.question(), gold, read, correct, abstained, noAnswer, unjudged, seeds);
+        return new ProbeResult(item.id(), item.question(), gold, read, correct, abstained, noAnswer, unjudged, seeds,
+                kept);
     }
 }

@@ -23,7 +23,7 @@ import java.util.function.IntConsumer;
 
 /**
  * A probe over many questions into a folder: {@code probe.jsonl} gets one line per question as soon as it is done
- * (its counts, OOK flag and seeds), {@code ook.jsonl} the OOK questions at the end, in the label shape the reward
+ * (its counts, OOK flag, seeds and the responses kept for the baselines' data), {@code ook.jsonl} the OOK questions at the end, in the label shape the reward
  * core reads ({@code {"id", "question", "label": {"answers", "ook": true}}}). Started again on the same folder it
  * probes only the questions the file lacks; a line cut off by a kill is dropped and its question asked again (its
  * samples come back from the response cache).
@@ -104,6 +104,10 @@ public final class ProbeRun {
         o.put("unjudged", r.unjudged());
         o.put("ook", r.ook());
         r.seeds().forEach(o.putArray("seeds")::add);
+        var kept = o.putArray("kept");
+        for (ProbeResult.Kept k : r.kept()) {
+            kept.addObject().put("sample", k.sample()).put("outcome", k.outcome()).put("response", k.response());
+        }
         return o;
     }
 

@@ -13,12 +13,14 @@ package dev.veracity.rl.probe;
  *                       false)
  * @param queryTime      the Query Time shown for questions without one
  * @param questionsAtOnce questions probed concurrently
+ * @param keep           responses kept per question and outcome (correct, abstain, wrong) for the baselines' data
+ *                       (R-Tuning, RFT, DPO); 0 keeps none
  */
 public record ProbeSettings(int samples, int perCall, double temperature, double topP, int maxTokens, long seed,
-                            boolean retrieval, String queryTime, int questionsAtOnce) {
+                            boolean retrieval, String queryTime, int questionsAtOnce, int keep) {
 
     public ProbeSettings {
-        if (samples < 1 || perCall < 1 || maxTokens < 1 || questionsAtOnce < 1) {
+        if (samples < 1 || perCall < 1 || maxTokens < 1 || questionsAtOnce < 1 || keep < 0) {
             throw new IllegalArgumentException("samples, samples per call, max tokens and questions at once must be >= 1");
         }
         if (!(temperature > 0)) {
@@ -28,7 +30,7 @@ public record ProbeSettings(int samples, int perCall, double temperature, double
 
     /** The paper's probe: 256 samples; 64 per request, temperature 1.0, top-p 0.9, 2,048 tokens, closed book. */
     public static ProbeSettings paper() {
-        return new ProbeSettings(256, 64, 1.0, 0.9, 2048, 0, false, "N/A", 8);
+        return new ProbeSettings(256, 64, 1.0, 0.9, 2048, 0, false, "N/A", 8, 4);
     }
 
     /** Requests per question. */
