@@ -88,8 +88,9 @@ public final class JsonServer implements AutoCloseable {
             jetty.start();
         } catch (IOException e) {
             stopQuietly();
-            if (e instanceof BindException || e.getCause() instanceof BindException) {
-                throw new BindException("cannot listen on " + host + ":" + b.port + " (" + e.getMessage() + ")");
+            Throwable bind = e instanceof BindException ? e : e.getCause() instanceof BindException c ? c : null;
+            if (bind != null) {
+                throw new BindException(host + ":" + b.port + ": " + bind.getMessage());
             }
             throw e;
         } catch (Exception e) {
