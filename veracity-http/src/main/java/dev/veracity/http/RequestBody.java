@@ -33,6 +33,10 @@ final class RequestBody {
         // answer 500 by itself; an unread rest is discarded (or the connection closed) once we have answered.
         InputStream in = Request.asInputStream(request);
         try {
+            if (declared >= 0) {
+                // the usual case: exactly the declared bytes (a body shorter than declared is cut off by Jetty)
+                return in.readNBytes((int) declared);
+            }
             byte[] bytes = in.readNBytes((int) maxBytes + 1);
             if (bytes.length > maxBytes) {
                 throw tooLarge(-1, maxBytes);
