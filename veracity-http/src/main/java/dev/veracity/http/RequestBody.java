@@ -60,11 +60,18 @@ final class RequestBody {
         } catch (JsonProcessingException e) {
             JsonLocation at = e.getLocation();
             String where = at == null ? "" : String.format(Locale.ROOT, " at line %d, column %d", at.getLineNr(), at.getColumnNr());
-            throw new HttpProblem(400, "bad_json", "the body is not JSON" + where + ": " + e.getOriginalMessage());
+            throw new HttpProblem(400, "bad_json", "the body is not JSON" + where + ": " + plain(e.getOriginalMessage()));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
+
+    /** Jackson's message without its note that it leaves the source out, which says nothing to the client. */
+    static String plain(String jacksonMessage) {
+        return jacksonMessage == null ? "" : jacksonMessage.replace(REDACTED, "");
+    }
+
+    private static final String REDACTED = "Source: REDACTED (`StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION` disabled); ";
 
     private static HttpProblem tooLarge(long declared, long max) {
         String what = declared >= 0 ? String.format(Locale.ROOT, "the body has %,d bytes;", declared) : "the body is longer;";

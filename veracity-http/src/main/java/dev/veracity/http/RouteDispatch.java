@@ -97,7 +97,10 @@ final class RouteDispatch extends Handler.Abstract {
                     name -> request.getHeaders().get(name)));
             ex.json(reply.status(), reply.body());
         } catch (HttpProblem p) {
-            ex.problem(p);
+            // The client often shows only the status (aiohttp: "400, message='Bad Request'"): the reason is logged here.
+            if (ex.problem(p)) {
+                log.warn(method + " " + path + ": " + p.status() + " " + p.getMessage());
+            }
         } catch (InterruptedException e) {
             ex.problem(new HttpProblem(503, "cancelled", "the server is stopping: send the request again"), RETRY_AFTER);
         } catch (UncheckedIOException e) {
