@@ -30,6 +30,11 @@ async def all_async():
 
 
 out["verl_async"] = asyncio.run(all_async())
+# VeRL passes custom_reward_function.reward_kwargs as keywords: url= wins over the environment
+env_url, verl.URL = verl.URL, "http://127.0.0.1:9/v1/rewards"  # nothing listens there
+out["verl_url_kwarg"] = verl.compute_score(data_source="table", solution_str=rows[0]["response"],
+                                           ground_truth=rows[0]["label"], url=os.environ["VERACITY_REWARD_URL"] + "/")
+verl.URL = env_url
 metrics = []
 columns = {"label": [r["label"] for r in rows] + [None], "trainer_state": None,
            "log_extra": lambda column, values: None, "log_metric": lambda name, value: metrics.append([name, value])}

@@ -64,6 +64,7 @@ class PythonShimsTest {
                     assertThat(out.get("trl_chat").get(i).asDouble()).as(where + " trl chat").isEqualTo(expected);
                     compared++;
                 }
+                assertThat(out.get("verl_url_kwarg").get("score").asDouble()).isEqualTo(api.get(0).get("reward").asDouble());
                 // the row without a label is None for TRL (left out of its mean and std)
                 assertThat(out.get("trl").get(rows.size()).isNull()).isTrue();
                 assertThat(out.get("trl").size()).isEqualTo(rows.size() + 1);
