@@ -59,7 +59,7 @@ final class LoopbackHttp implements AutoCloseable {
         }
         byte[] answer = length >= 0 ? in.readNBytes(length) : in.readAllBytes();
         if (close || length < 0) {
-            close();
+            disconnect();
         }
         return new Answer(code, answer);
     }
@@ -77,11 +77,16 @@ final class LoopbackHttp implements AutoCloseable {
         return b.toString(StandardCharsets.US_ASCII);
     }
 
-    @Override
-    public void close() throws IOException {
+    /** Drops the connection; the next request opens a new one. */
+    void disconnect() throws IOException {
         if (socket != null) {
             socket.close();
             socket = null;
         }
+    }
+
+    @Override
+    public void close() throws IOException {
+        disconnect();
     }
 }

@@ -183,7 +183,7 @@ final class RewardsBench implements Callable<Integer> {
                                 }
                             } catch (Exception e) {
                                 errors.incrementAndGet();
-                                http.close();
+                                http.disconnect();
                             }
                             latencies[i] = System.nanoTime() - s;
                         }
