@@ -106,7 +106,10 @@ public record Label(List<String> answers, List<String> wrong, Boolean ook, List<
         try {
             inner = JSON.readTree(t);
         } catch (JacksonException e) {
-            throw new Problem("the label starts with '" + first + "' but is not JSON (" + e.getOriginalMessage() + ")");
+            // Jackson's note that it leaves the source out of locations says nothing to the user
+            String why = String.valueOf(e.getOriginalMessage())
+                    .replace("Source: REDACTED (`StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION` disabled); ", "");
+            throw new Problem("the label starts with '" + first + "' but is not JSON (" + why + ")");
         }
         if (first == '{' && (inner == null || !inner.isObject())) {
             throw new Problem("the label starts with '{' but is not a JSON object");

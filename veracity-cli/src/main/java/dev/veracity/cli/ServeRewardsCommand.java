@@ -1,0 +1,173 @@
+package dev.veracity.cli;
+
+import dev.veracity.config.VeracityConfig;
+import dev.veracity.http.ServerLimits;
+import dev.veracity.http.ServerLog;
+import dev.veracity.methods.march.MarchSettings;
+import dev.veracity.rl.reward.Reward;
+import dev.veracity.rl.reward.RewardSettings;
+import dev.veracity.rl.reward.Rewards;
+import dev.veracity.rl.server.RewardServer;
+import dev.veracity.rl.server.RewardServerSettings;
+import dev.veracity.trace.TraceStore;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code ./veracity serve-rewards --reward NAME --port N}: one reward over HTTP for the trainers (OpenRLHF, slime, the
+ * Python shims for VeRL and TRL) until SIGTERM or Ctrl-C, which stop it within the grace period.
+ */
+@Command(name = "serve-rewards", mixinStandardHelpOptions = true,
+        description = "Serve a reward to RL trainers over HTTP until stopped: OpenRLHF (POST /get_reward), slime"
+                + " (POST /slime), the native batch (POST /v1/rewards) for the VeRL and TRL shims, GET /health,"
+                + " GET /metrics.")
+final class ServeRewardsCommand implements Callable<Integer> {
+
+    @Option(names = "--reward", required = true, paramLabel = "NAME", description = "The reward: an official metric (em,"
+            + " f1, nq-em, substring, ...), accuracy, truthrl-ternary, truthrl-binary, march-ztr or march-err.")
+    String name;
+
+    @Option(names = "--port", defaultValue = "5000", description = "Port (0 picks a free one; default ${DEFAULT-VALUE},"
+            + " as OpenRLHF's own reward server).")
+    int port;
+
+    @Option(names = "--host", defaultValue = "127.0.0.1", paramLabel = "ADDRESS", description = "Address to listen on"
+            + " (default ${DEFAULT-VALUE}: this machine only; 0.0.0.0 for trainers on other machines: there is no"
+            + " authentication, keep it on a private network).")
+    String host;
+
+    @Option(names = "--deadline-seconds", defaultValue = "100", paramLabel = "S", description = "Every request is"
+            + " answered within this time; inputs not scored by then get the fallback score, flagged (default"
+            + " ${DEFAULT-VALUE}: under slime's 120 s, OpenRLHF's 180 s and VeRL's 300 s).")
+    double deadlineSeconds;
+
+    @Option(names = "--fallback-score", defaultValue = "0", paramLabel = "X", description = "The score of an input whose"
+            + " reward could not be computed (model down, deadline passed), flagged in details / extra_logs and logged"
+            + " (default 0).")
+    double fallbackScore;
+
+    @Option(names = "--judge", defaultValue = "none", paramLabel = "JUDGE",
+            description = "TruthRL rewards: none (exact match, the default and only judge so far).")
+    String judge;
+
+    @Option(names = "--option", paramLabel = "KEY=VALUE",
+            description = "MARCH setting, as for the march method (veracity methods march), e.g. --option samples=5.")
+    Map<String, String> options = new LinkedHashMap<>();
+
+    @Option(names = "--rewards-at-once", defaultValue = "64", paramLabel = "N", description = "MARCH rewards: most inputs"
+            + " scored at once across all requests (model calls are further limited by --concurrency).")
+    int rewardsAtOnce;
+
+    @Option(names = "--max-concurrent-requests", defaultValue = "256", paramLabel = "N",
+            description = "Most requests handled at once; more wait up to 5 s, then get 429 (default ${DEFAULT-VALUE}).")
+    int maxConcurrentRequests;
+
+    @Option(names = "--max-batch", defaultValue = "1024", paramLabel = "N",
+            description = "Most inputs in one request, else 413 (default ${DEFAULT-VALUE}).")
+    int maxBatch;
+
+    @Option(names = "--max-body-mb", defaultValue = "16", paramLabel = "MB",
+            description = "Largest request body in MiB, else 413 (default ${DEFAULT-VALUE}).")
+    int maxBodyMb;
+
+    @Option(names = "--max-response-chars", defaultValue = "1000000", paramLabel = "N",
+            description = "Longest response scored, else 400 naming the item (default ${DEFAULT-VALUE}).")
+    int maxResponseChars;
+
+    @Option(names = "--stop-grace-seconds", defaultValue = "5", paramLabel = "S", description = "On SIGTERM, how long"
+            + " requests in flight may take to finish before they are cancelled (default ${DEFAULT-VALUE}).")
+    double stopGraceSeconds;
+
+    @Option(names = "--no-preflight", description = "MARCH rewards: skip the GET /models check at start.")
+    boolean noPreflight;
+
+    @Mixin
+    ModelOptions model;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        Rewards.Spec reward = Rewards.spec(name);
+        if (!reward.needsModel() && !options.isEmpty()) {
+            throw new IllegalArgumentException("--option sets MARCH's settings; reward " + name + " has none");
+        }
+        if (!(deadlineSeconds > 0) || !(stopGraceSeconds >= 0) || maxBodyMb < 1 || maxBodyMb > 1024) {
+            throw new IllegalArgumentException("--deadline-seconds must be positive, --stop-grace-seconds zero or more,"
+                    + " --max-body-mb from 1 to 1024");
+        }
+        RewardSettings rewardSettings = RewardSettings.defaults().withMarch(MarchSettings.fromOptions(options))
+                .withFallbackScore(fallbackScore).withParallelism(rewardsAtOnce).withJudge(judge)
+                .withRunId("serve-rewards-" + name + "-" + Instant.now());
+        RewardServerSettings settings = RewardServerSettings.defaults().withHost(host).withPort(port)
+                .withDeadline(seconds(deadlineSeconds)).withFallbackScore(fallbackScore).withRewardsAtOnce(rewardsAtOnce)
+                .withMaxResponseChars(maxResponseChars)
+                .withLimits(ServerLimits.defaults().withMaxBodyBytes((long) maxBodyMb << 20).withMaxBatch(maxBatch)
+                        .withMaxConcurrentRequests(maxConcurrentRequests).withStopGrace(seconds(stopGraceSeconds)));
+        // What the server holds, closed in reverse order after it stops (the model stack flushes its traces).
+        List<AutoCloseable> held = new ArrayList<>();
+        Reward r;
+        if (reward.needsModel()) {
+            VeracityConfig cfg = model.resolve();
+            if (!noPreflight) {
+                Preflight.check(cfg);
+            }
+            TraceStore traces = TraceStore.open(cfg.traceFile());
+            held.add(traces);
+            Stack stack = new Stack(cfg, traces);
+            held.add(stack);
+            r = Rewards.byName(name, rewardSettings.withLlm(stack.client));
+        } else {
+            r = Rewards.byName(name, rewardSettings);
+        }
+        RewardServer server;
+        try {
+            server = RewardServer.start(r, settings, ServerLog.to(System.err));
+        } catch (Exception e) {
+            closeAll(held);
+            throw e;
+        }
+        Thread stopper = new Thread(() -> {
+            server.close();
+            closeAll(held);
+        }, "serve-rewards-stop");
+        Runtime.getRuntime().addShutdownHook(stopper);
+        PrintWriter out = spec.commandLine().getOut();
+        String url = server.baseUrl();
+        out.println("Serving reward " + name + " on " + url + " (stop with Ctrl-C or SIGTERM)");
+        out.println("  OpenRLHF:  --reward.remote_url " + url + "/get_reward");
+        out.println("  slime:     --rm-type remote_rm --rm-url " + url + "/slime --reward-key reward");
+        out.println("  VeRL, TRL: VERACITY_REWARD_URL=" + url + " with python/veracity_rl (POST /v1/rewards)");
+        out.println("  health:    " + url + "/health   metrics: " + url + "/metrics");
+        out.flush();
+        server.awaitStopped();
+        return 0;
+    }
+
+    private static Duration seconds(double s) {
+        return Duration.ofNanos(Math.round(s * 1e9));
+    }
+
+    private static void closeAll(List<AutoCloseable> held) {
+        for (int i = held.size() - 1; i >= 0; i--) {
+            try {
+                held.get(i).close();
+            } catch (Exception ignored) {
+                // stopping anyway; nothing more to do with it
+            }
+        }
+        held.clear();
+    }
+}

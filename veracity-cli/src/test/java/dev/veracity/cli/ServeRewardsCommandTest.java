@@ -1,0 +1,126 @@
+package dev.veracity.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/** {@code veracity serve-rewards}: as a process that gets SIGTERM, and its refusals in-process. */
+class ServeRewardsCommandTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private record Run(int code, String out, String err) {
+    }
+
+    private static Run run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        picocli.CommandLine cl = VeracityCli.commandLine(args);
+        cl.setOut(new PrintWriter(out));
+        cl.setErr(new PrintWriter(err));
+        int code = cl.execute(args);
+        return new Run(code, out.toString(), err.toString());
+    }
+
+    @Test
+    void theCommandServesTheRewardAndStopsWithinSecondsOnSigtermFreeingThePort() throws Exception {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Process p = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), VeracityCli.class.getName(),
+                "serve-rewards", "--reward", "truthrl-ternary", "--port", "0", "--stop-grace-seconds", "1").start();
+        List<String> err = Collections.synchronizedList(new ArrayList<>());
+        Thread.ofVirtual().start(() -> {
+            try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getErrorStream(), StandardCharsets.UTF_8))) {
+                r.lines().forEach(err::add);
+            } catch (java.io.IOException ignored) {
+                // the process ended
+            }
+        });
+        CompletableFuture<String> url = new CompletableFuture<>();
+        List<String> out = Collections.synchronizedList(new ArrayList<>());
+        Thread.ofVirtual().start(() -> {
+            try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = r.readLine()) != null) {
+                    out.add(line);
+                    if (line.startsWith("Serving reward truthrl-ternary on ")) {
+                        url.complete(line.substring("Serving reward truthrl-ternary on ".length()).split(" ")[0]);
+                    }
+                }
+            } catch (java.io.IOException ignored) {
+                // the process ended
+            }
+        });
+        try {
+            String base = url.get(60, TimeUnit.SECONDS);
+            assertThat(base).startsWith("http://127.0.0.1:");
+            int port = URI.create(base).getPort();
+            HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(base + "/get_reward"))
+                    .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(
+                            "{\"query\": [\"Q: where?\\n\\\\boxed{Paris}<|im_end|>\"], \"prompts\": [\"Q: where?\\n\"], \"labels\": [\"Paris\"]}"))
+                    .build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(r.statusCode()).isEqualTo(200);
+            assertThat(JSON.readTree(r.body()).get("rewards").get(0).asDouble()).isEqualTo(1.0);
+            assertThat(out).anySatisfy(l -> assertThat(l).contains("--reward.remote_url " + base + "/get_reward"));
+
+            long t0 = System.nanoTime();
+            assertThat(new ProcessBuilder("kill", "-TERM", Long.toString(p.pid())).start().waitFor()).isZero();
+            assertThat(p.waitFor(10, TimeUnit.SECONDS)).isTrue();
+            assertThat((System.nanoTime() - t0) / 1_000_000).as("stop time; stderr " + err).isLessThan(3000);
+            try (ServerSocket again = new ServerSocket(port, 50, InetAddress.getLoopbackAddress())) {
+                assertThat(again.getLocalPort()).isEqualTo(port);
+            }
+            Thread.sleep(200);
+            assertThat(err).anySatisfy(l -> assertThat(l).contains(" INFO stopped in "));
+        } finally {
+            p.destroyForcibly();
+        }
+    }
+
+    @Test
+    void aTakenPortAnUnknownRewardAndMisplacedOptionsAreOneLineWithExitTwo() throws Exception {
+        try (ServerSocket taken = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            Run busy = run("serve-rewards", "--reward", "em", "--port", Integer.toString(taken.getLocalPort()));
+            assertThat(busy.code()).isEqualTo(2);
+            assertThat(busy.err().strip()).startsWith("veracity serve-rewards: cannot listen on that port (127.0.0.1:"
+                    + taken.getLocalPort() + ": ").endsWith("pick another --port or stop what uses it").doesNotContain("\n");
+        }
+        Run unknown = run("serve-rewards", "--reward", "exact", "--port", "0");
+        assertThat(unknown.code()).isEqualTo(2);
+        assertThat(unknown.err()).startsWith("veracity serve-rewards: unknown reward 'exact'; valid rewards: em, f1");
+        Run option = run("serve-rewards", "--reward", "em", "--port", "0", "--option", "samples=3");
+        assertThat(option.code()).isEqualTo(2);
+        assertThat(option.err()).contains("--option sets MARCH's settings; reward em has none");
+    }
+
+    @Test
+    void aMarchRewardWhoseModelServerIsDownStopsBeforeServing() throws Exception {
+        int port;
+        try (ServerSocket free = new ServerSocket(0)) {
+            port = free.getLocalPort();
+        }
+        Run r = run("serve-rewards", "--reward", "march-ztr", "--port", "0", "--llm-base-url", "http://127.0.0.1:" + port + "/v1",
+                "--model", "m", "--cache", "off", "--trace-file", Path.of(System.getProperty("java.io.tmpdir"),
+                        "veracity-serve-rewards-test-" + ProcessHandle.current().pid() + ".db").toString());
+        assertThat(r.code()).isEqualTo(2);
+        assertThat(r.err()).startsWith("veracity serve-rewards: cannot reach the model server at http://127.0.0.1:" + port);
+        assertThat(r.out()).doesNotContain("Serving");
+    }
+}
