@@ -41,7 +41,7 @@ class ExportBadInputTest {
                         + " (aliases: hotpot=hotpotqa, 2wiki=2wikimultihopqa, musique-ans=musique-answerable, nq=nq-open,"
                         + " nqopen=nq-open, trivia=triviaqa, jsonl=flashrag)");
         String known = "known: no-rag:answerer, standard-rag:answerer, cot:reasoner, cot-sc:reasoner, madam-rag:agent,"
-                + " march:solver";
+                + " march:solver, truthrl:answerer, truthrl-no-retrieval:answerer";
         refused(ExportSpec.of(ExportFormat.SLIME, "ramdocs", data, "axolotl", out), IllegalArgumentException.class,
                 "unknown method 'axolotl' for a prompt; " + known);
         refused(ExportSpec.of(ExportFormat.SLIME, "ramdocs", data, "march:proposer", out), IllegalArgumentException.class,
