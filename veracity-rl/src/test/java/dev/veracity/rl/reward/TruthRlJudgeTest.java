@@ -109,4 +109,25 @@ class TruthRlJudgeTest {
         assertThat(Rewards.byName("truthrl-reasoning-additive").problem(input("\\boxed{x}", "x")))
                 .hasValueSatisfying(p -> assertThat(p).contains("reasoning_score").contains("--judge"));
     }
+
+    @Test
+    void badInputGivesTypedResultsInLinearTime() {
+        // an empty gold list is not a label: a typed failure with the reason, never an exception
+        assertThat(Label.parse("{\"answers\": []}")).isInstanceOf(LabelParse.Bad.class);
+        assertThat(((LabelParse.Bad) Label.parse("{\"answers\": []}")).reason()).isNotBlank();
+        Reward ternary = Rewards.byName("truthrl-ternary");
+        // a 1 MB response with the right answer boxed at its end, and one of 10k nested braces: scored, quickly
+        String big = "<think>" + "reasoning ".repeat(100_000) + "</think>\\boxed{William Shakespeare}";
+        String nested = "\\boxed{" + "{".repeat(10_000) + "x" + "}".repeat(10_000) + "}";
+        long t0 = System.nanoTime();
+        RewardResult a = ternary.score(input(big, "william shakespeare"));
+        RewardResult b = ternary.score(input(nested, "william shakespeare"));
+        RewardResult c = ternary.score(input("\\boxed{" + "{".repeat(10_000), "x")); // never closed: no answer
+        long ms = (System.nanoTime() - t0) / 1_000_000;
+        assertThat(a.score()).isEqualTo(1.0);
+        assertThat(b.score()).isEqualTo(-1.0);
+        assertThat(b.details()).containsEntry("outcome", "hallucinate").containsEntry("boxed", true);
+        assertThat(c.details()).containsEntry("boxed", false);
+        assertThat(ms).as("three hostile responses").isLessThan(2_000);
+    }
 }
