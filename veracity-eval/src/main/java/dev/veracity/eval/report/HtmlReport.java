@@ -208,7 +208,44 @@ public final class HtmlReport {
         }
         chart(charts, outDir, "signals.png", "Method signals (mean per question)", "mean", signalNames, signals,
                 "bar chart of each method signal's mean per question per run");
+        majorityAtK(charts, runs, outDir);
         return charts;
+    }
+
+    /**
+     * TruthRL's figure 2: runs of one method on one dataset that differ in the {@code samples} option (majority@k),
+     * their accuracy, abstention and hallucination (the {@code truthfulness-answer} extras) against k.
+     */
+    private static void majorityAtK(List<Map<String, Object>> charts, List<RunDir> runs, Path outDir) {
+        Map<String, java.util.TreeMap<Integer, RunDir>> groups = new LinkedHashMap<>();
+        for (RunDir r : runs) {
+            JsonNode k = r.summary().at("/config/method_options/samples");
+            if (k.isMissingNode() || !r.summary().path("metrics").has("truthfulness-answer.accuracy")) {
+                continue;
+            }
+            try {
+                groups.computeIfAbsent(r.method() + " on " + r.text("dataset"), x -> new java.util.TreeMap<>())
+                        .put(Integer.parseInt(k.asText()), r);
+            } catch (NumberFormatException e) {
+                // not a count: not a point of the curve
+            }
+        }
+        int n = 0;
+        for (Map.Entry<String, java.util.TreeMap<Integer, RunDir>> g : groups.entrySet()) {
+            if (g.getValue().size() < 2) {
+                continue;
+            }
+            List<String> ks = g.getValue().keySet().stream().map(k -> "k=" + k).toList();
+            Map<String, List<Double>> series = new LinkedHashMap<>();
+            for (String part : List.of("accuracy", "abstention", "hallucination")) {
+                series.put(part + " (%)", g.getValue().values().stream().map(r -> {
+                    JsonNode v = r.summary().path("metrics").path("truthfulness-answer." + part);
+                    return v.isNumber() ? v.asDouble() * 100 : null;
+                }).toList());
+            }
+            chart(charts, outDir, "majority-at-k-" + (n++) + ".png", "Majority@k: " + g.getKey(), "%", ks, series,
+                    "bar chart of accuracy, abstention and hallucination against the number of samples k (TruthRL figure 2)");
+        }
     }
 
     private static void chart(List<Map<String, Object>> charts, Path outDir, String file, String title, String yTitle,

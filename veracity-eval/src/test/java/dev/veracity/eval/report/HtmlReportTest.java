@@ -195,4 +195,26 @@ class HtmlReportTest {
         assertThat(out.resolve("signals.png")).exists();
         assertThat(html).contains("<img src=\"judge.png\"", "<img src=\"signals.png\"");
     }
+
+    @Test
+    void runsAtSeveralKGetTheMajorityAtKChartOthersDoNot() throws IOException {
+        List<Path> dirs = new java.util.ArrayList<>();
+        for (int k : new int[] {1, 4, 16}) {
+            Path d = ReportFixtures.run(tmp, "k" + k, "truthrl", "{\"em\": 0.5}", false);
+            Files.writeString(d.resolve("summary.json"), """
+                    {"method": "truthrl", "dataset": "crag", "metrics": {"truthfulness-answer": 0.1,
+                     "truthfulness-answer.accuracy": %s, "truthfulness-answer.abstention": 0.2,
+                     "truthfulness-answer.hallucination": 0.3}, "config": {"method_options": {"samples": "%d"}}}
+                    """.formatted(0.3 + k / 100.0, k));
+            dirs.add(d);
+        }
+        Path out = tmp.resolve("mk");
+        String html = Files.readString(HtmlReport.write(dirs, out));
+        assertThat(out.resolve("majority-at-k-0.png")).exists();
+        assertThat(html).contains("<img src=\"majority-at-k-0.png\"");
+        // one run alone is no curve
+        Path single = tmp.resolve("mk1");
+        HtmlReport.write(List.of(dirs.getFirst()), single);
+        assertThat(single.resolve("majority-at-k-0.png")).doesNotExist();
+    }
 }
