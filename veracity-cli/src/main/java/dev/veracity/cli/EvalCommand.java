@@ -196,7 +196,8 @@ final class EvalCommand implements Callable<Integer> {
         runConfig.claim(out, force); // one run per folder: refused before any work when it differs
         // The run folder keeps its own traces, so that a report reads one place.
         VeracityConfig cfg = base.withTraceFile(out.resolve("traces.db"));
-        MarchRecords records = m instanceof MarchMethod ? new MarchRecords(out.resolve("march-records.jsonl")) : null;
+        MarchRecords records = m instanceof MarchMethod ? new MarchRecords(out.resolve("march-records.jsonl"),
+                String.valueOf(out.toAbsolutePath().normalize().getFileName())) : null;
         if (records != null) {
             m = new MarchMethod(records);
         }

@@ -1,7 +1,6 @@
 package dev.veracity.cli;
 
 import dev.veracity.methods.march.MarchOutcome;
-import dev.veracity.methods.march.TrainingRecord;
 import dev.veracity.text.Unicode;
 import java.io.IOException;
 import java.io.StringWriter;
@@ -14,7 +13,8 @@ import java.util.function.Consumer;
 
 /**
  * Appends each question's MARCH training records (the Solver trajectory and one Checker trajectory with the ZTR
- * reward) to a JSONL file during an eval run, for the RL exporters. A question redone after a kill appends its
+ * reward), in the one agent-record schema ({@link dev.veracity.method.AgentRecord}), to a JSONL file during an eval
+ * run, for the RL exporters and {@code veracity rl inspect}. A question redone after a kill appends its
  * records again; exporters keep the last record per question and attempt.
  *
  * <p>One question cannot break the file for the others: its lines are built in memory first and made well-formed
@@ -26,9 +26,12 @@ final class MarchRecords implements Consumer<MarchOutcome>, AutoCloseable {
 
     private final Path file;
     private final Writer out;
+    private final String run;
 
-    MarchRecords(Path file) throws IOException {
+    /** @param run the run the records belong to (the eval's output folder name) */
+    MarchRecords(Path file, String run) throws IOException {
         this.file = file;
+        this.run = run;
         Files.createDirectories(file.toAbsolutePath().getParent());
         this.out = Files.newBufferedWriter(file, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
     }
@@ -40,7 +43,10 @@ final class MarchRecords implements Consumer<MarchOutcome>, AutoCloseable {
     @Override
     public void accept(MarchOutcome outcome) {
         StringWriter lines = new StringWriter();
-        TrainingRecord.writeJsonl(lines, outcome.trainingRecords());
+        for (dev.veracity.method.AgentRecord r : outcome.trainingRecords(run)) {
+            lines.write(r.toJson().toString());
+            lines.write('\n');
+        }
         write(Unicode.repair(lines.toString()));
     }
 

@@ -34,7 +34,7 @@ class MarchRecordsTest {
     @Test
     void aLoneSurrogateInOneQuestionsRecordsDoesNotBreakTheFileForTheNext() throws Exception {
         Path file = dir.resolve("march-records.jsonl");
-        try (MarchRecords records = new MarchRecords(file)) {
+        try (MarchRecords records = new MarchRecords(file, "run-1")) {
             records.accept(outcome("q1", "context \udc00 from a dataset", "a\ud800b"));
             records.accept(outcome("q2", "clean prompt", "clean answer"));
         } // closing used to fail too ("veracity eval: closing .../march-records.jsonl")
@@ -47,7 +47,9 @@ class MarchRecordsTest {
         JsonNode first = json.readTree(lines.get(0));
         assertThat(first.get("question_id").asText()).isEqualTo("q1");
         assertThat(first.get("response").asText()).isEqualTo("a\uFFFDb");
-        assertThat(first.get("prompt").get(0).get("content").asText()).isEqualTo("context \uFFFD from a dataset");
+        assertThat(first.get("messages").get(0).get("content").asText()).isEqualTo("context \uFFFD from a dataset");
+        assertThat(first.get("run").asText()).isEqualTo("run-1");
+        assertThat(first.get("node_id").asText()).isEqualTo("solver-0");
         JsonNode second = json.readTree(lines.get(1));
         assertThat(second.get("question_id").asText()).isEqualTo("q2");
         assertThat(second.get("response").asText()).isEqualTo("clean answer");

@@ -14,7 +14,7 @@ import org.knowm.xchart.CategoryChartBuilder;
 import org.knowm.xchart.style.Styler;
 
 /** Bar charts of a set of runs, written as PNG with XChart in headless AWT. */
-final class Charts {
+public final class Charts {
 
     static {
         System.setProperty("java.awt.headless", "true");
@@ -33,7 +33,7 @@ final class Charts {
      *
      * @param series series name to values, one per category
      */
-    static boolean bars(Path file, String title, String yTitle, List<String> categories,
+    public static boolean bars(Path file, String title, String yTitle, List<String> categories,
                         Map<String, List<Double>> series) {
         List<Integer> keep = new ArrayList<>();
         for (int c = 0; c < categories.size(); c++) {

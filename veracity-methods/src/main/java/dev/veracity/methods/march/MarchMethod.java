@@ -22,7 +22,7 @@ import java.util.function.Consumer;
  *
  * <p>The prediction is the Solver's long-form response (or "I don't know" under abstain). Each question's
  * {@link MarchOutcome} (verification, rewards, training records) goes to the listener given at construction, from
- * which {@link ConsistencyRate} and a JSONL of {@link TrainingRecord}s are made.
+ * which {@link ConsistencyRate} and its training records ({@link dev.veracity.method.AgentRecord}s) are made.
  */
 public final class MarchMethod implements QaMethod {
 

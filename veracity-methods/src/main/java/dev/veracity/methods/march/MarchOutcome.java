@@ -1,5 +1,8 @@
 package dev.veracity.methods.march;
 
+import dev.veracity.llm.ChatMessage;
+import dev.veracity.method.AgentRecord;
+
 import dev.veracity.method.MethodAnswer;
 import java.util.ArrayList;
 import java.util.List;
@@ -38,16 +41,25 @@ public record MarchOutcome(String questionId, String question, List<Attempt> att
     }
 
     /** Per attempt: the Solver trajectory and Checker sample 0, each with that attempt's ZTR. */
-    public List<TrainingRecord> trainingRecords() {
-        List<TrainingRecord> out = new ArrayList<>();
+    /**
+     * The trajectories trained (equation 8), in the one agent-record schema: per attempt, the Solver's response and
+     * one Checker sample (sample 0, as the authors' code trains), each with its attempt's ZTR ("both trajectories
+     * derive their terminal reward from the same evidentiary identity match"); the Proposer is not trained. The
+     * Checker's node follows the Solver's (it checks that response's claims, blind to the response itself).
+     */
+    public List<AgentRecord> trainingRecords(String run) {
+        List<AgentRecord> out = new ArrayList<>();
         ZeroToleranceReward ztr = settings.ztr();
         for (int i = 0; i < attempts.size(); i++) {
             Attempt a = attempts.get(i);
             double reward = ztr.of(a.verification());
-            out.add(new TrainingRecord(questionId, i, "solver", a.solver().prompt(), a.solver().output(), reward));
+            String solver = "solver-" + i;
+            out.add(AgentRecord.of(run, questionId, MarchMethod.NAME, "solver", solver, null,
+                    List.of(ChatMessage.user(a.solver().prompt())), a.solver().output(), reward));
             if (!a.verification().checkers().isEmpty()) {
                 Turn c = a.verification().checkers().getFirst().turn();
-                out.add(new TrainingRecord(questionId, i, "checker", c.prompt(), c.output(), reward));
+                out.add(AgentRecord.of(run, questionId, MarchMethod.NAME, "checker", "checker-" + i + "-0", solver,
+                        List.of(ChatMessage.user(c.prompt())), c.output(), reward));
             }
         }
         return out;

@@ -20,7 +20,7 @@
  *
  * <p>{@link dev.veracity.methods.march.MarchMethod} ("march") answers with the Solver and applies a
  * {@link dev.veracity.methods.march.FailurePolicy} when verification fails; its
- * {@link dev.veracity.methods.march.MarchOutcome} carries the {@link dev.veracity.methods.march.TrainingRecord}s
+ * {@link dev.veracity.methods.march.MarchOutcome} carries the training records ({@link dev.veracity.method.AgentRecord}s, the one rollout-record schema)
  * (Solver and one Checker trajectory with the ZTR reward, equation 8) and feeds
  * {@link dev.veracity.methods.march.ConsistencyRate}.
  *

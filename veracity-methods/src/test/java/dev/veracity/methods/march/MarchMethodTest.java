@@ -90,18 +90,21 @@ class MarchMethodTest {
     @Test
     void trainingRecordsHoldTheSolverAndOneCheckerTrajectoryWithTheZtr() throws Exception {
         answer(MarchMethodTest::wrongFirst, Map.of("policy", "regenerate", "r", "1"));
-        List<TrainingRecord> records = outcomes.getFirst().trainingRecords();
-        assertThat(records).extracting(TrainingRecord::role).containsExactly("solver", "checker", "solver", "checker");
-        assertThat(records).extracting(TrainingRecord::reward).containsExactly(-1.0, -1.0, 0.0, 0.0);
-        StringWriter out = new StringWriter();
-        TrainingRecord.writeJsonl(out, records);
-        String[] lines = out.toString().split("\n");
-        assertThat(lines).hasSize(4);
-        JsonNode checker = new ObjectMapper().readTree(lines[1]);
+        List<dev.veracity.method.AgentRecord> records = outcomes.getFirst().trainingRecords("run-1");
+        assertThat(records).extracting(dev.veracity.method.AgentRecord::role).containsExactly("solver", "checker", "solver", "checker");
+        assertThat(records).extracting(dev.veracity.method.AgentRecord::reward).containsExactly(-1.0, -1.0, 0.0, 0.0);
+        assertThat(records).extracting(dev.veracity.method.AgentRecord::nodeId)
+                .containsExactly("solver-0", "checker-0-0", "solver-1", "checker-1-0");
+        assertThat(records).extracting(dev.veracity.method.AgentRecord::parentId)
+                .containsExactly(null, "solver-0", null, "solver-1");
+        JsonNode checker = records.get(1).toJson();
+        assertThat(dev.veracity.method.AgentRecord.fromJson(checker)).isEqualTo(records.get(1));
         assertThat(checker.get("role").asText()).isEqualTo("checker");
         assertThat(checker.get("question_id").asText()).isEqualTo("g1");
-        assertThat(checker.at("/prompt/0/role").asText()).isEqualTo("user");
-        assertThat(checker.at("/prompt/0/content").asText()).contains("You are a data validation expert")
+        assertThat(checker.get("method").asText()).isEqualTo("march");
+        assertThat(checker.get("run").asText()).isEqualTo("run-1");
+        assertThat(checker.at("/messages/0/role").asText()).isEqualTo("user");
+        assertThat(checker.at("/messages/0/content").asText()).contains("You are a data validation expert")
                 .doesNotContain("87% of patients");
         assertThat(checker.get("response").asText()).contains("Evidence");
         assertThat(checker.get("reward").asDouble()).isEqualTo(-1.0);
