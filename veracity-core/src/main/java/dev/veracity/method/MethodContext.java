@@ -20,9 +20,18 @@ import java.util.Objects;
  * @param options     method settings from the command line ({@code --option k=21}), by name
  * @param retriever   a retriever for methods that search (C-3PO, Reasoning Court), or null
  * @param embedder    an embedder for methods that compare documents (Speculative RAG), or null
+ * @param clients     further model backends by name, for methods whose agents run on different models (C-3PO's
+ *                    {@code proxy}: a small model beside the large LLM); a name not in the map is {@link #llm}
  */
 public record MethodContext(LlmClient llm, CallContext calls, String dataset, boolean multiAnswer,
-                            Map<String, String> options, Retriever retriever, Embedder embedder) {
+                            Map<String, String> options, Retriever retriever, Embedder embedder,
+                            Map<String, LlmClient> clients) {
+
+    /** A context with one model backend. */
+    public MethodContext(LlmClient llm, CallContext calls, String dataset, boolean multiAnswer,
+                         Map<String, String> options, Retriever retriever, Embedder embedder) {
+        this(llm, calls, dataset, multiAnswer, options, retriever, embedder, Map.of());
+    }
 
     /** A context without retrieval tools. */
     public MethodContext(LlmClient llm, CallContext calls, String dataset, boolean multiAnswer,
@@ -51,6 +60,22 @@ public record MethodContext(LlmClient llm, CallContext calls, String dataset, bo
         Objects.requireNonNull(calls, "calls");
         dataset = Objects.requireNonNullElse(dataset, "");
         options = options == null ? Map.of() : Map.copyOf(options);
+        clients = clients == null ? Map.of() : Map.copyOf(clients);
+    }
+
+    /**
+     * The client of the named backend, or {@link #llm} when none of that name was configured: a method asks for
+     * its roles' backends by name and runs on one model when the front end sets up only one.
+     */
+    public LlmClient client(String name) {
+        return clients.getOrDefault(name, llm);
+    }
+
+    /** This context with one more named backend (replacing one of the same name). */
+    public MethodContext withClient(String name, LlmClient client) {
+        Map<String, LlmClient> m = new java.util.HashMap<>(clients);
+        m.put(Objects.requireNonNull(name, "name"), Objects.requireNonNull(client, "client"));
+        return new MethodContext(llm, calls, dataset, multiAnswer, options, retriever, embedder, m);
     }
 
     /** The calls of one agent role. */
