@@ -38,6 +38,7 @@ public final class Methods {
         ALL.put("march", MarchMethod::new);
         ALL.put("truthrl", dev.veracity.methods.truthrl.TruthRl::withRetrieval);
         ALL.put("truthrl-no-retrieval", dev.veracity.methods.truthrl.TruthRl::noRetrieval);
+        ALL.put("c3po", dev.veracity.methods.c3po.C3po::new);
     }
 
     private Methods() {
