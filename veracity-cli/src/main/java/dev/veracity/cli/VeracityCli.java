@@ -11,7 +11,7 @@ public final class VeracityCli implements Runnable {
     /** The subcommands, in the order the help lists them. */
     static final java.util.List<Class<?>> SUBCOMMANDS = java.util.List.of(DemoCommand.class, AskCommand.class,
             EvalCommand.class, MethodsCommand.class, ScoreCommand.class, ReportCommand.class, CompareCommand.class,
-            VerifyCommand.class, RewardCommand.class, RlCommand.class, IndexCommand.class, SearchCommand.class,
+            VerifyCommand.class, RewardCommand.class, RlCommand.class, RolloutCommand.class, IndexCommand.class, SearchCommand.class,
             ServeRetrievalCommand.class, SimCommand.class,
             BenchCommand.class, TracesCommand.class, RamdocsCommand.class, CommandLine.HelpCommand.class);
 
