@@ -5,7 +5,7 @@ import picocli.CommandLine.Command;
 
 /** {@code ./veracity bench}: benchmarks that print numbers. */
 @Command(name = "bench", mixinStandardHelpOptions = true, description = "Benchmarks that print their figures.",
-        subcommands = {LlmBench.class, RetrievalBench.class, MadamBench.class, ParsersBench.class})
+        subcommands = {LlmBench.class, RetrievalBench.class, MadamBench.class, ParsersBench.class, C3poBench.class})
 final class BenchCommand implements Runnable {
 
     @CommandLine.Spec
