@@ -5,7 +5,8 @@
  *       named details) with every official metric, MARCH's ZTR and error-rate rewards, and TruthRL's exact-match
  *       rewards, served the same way through the Java API and {@code veracity reward};</li>
  *   <li>{@link dev.veracity.rl.advantage}: GRPO group advantages and GAE as VeRL, TRL and OpenRLHF compute them;</li>
- *   <li>{@link dev.veracity.rl.jsonl}: the JSONL file doors' reading and all-or-nothing writing.</li>
+ *   <li>{@link dev.veracity.rl.jsonl}: the JSONL file doors' reading and all-or-nothing writing;</li>
+ *   <li>{@link dev.veracity.rl.rollout}: rollouts over a dataset that make training data (C-3PO's credited trees).</li>
  * </ul>
  */
 package dev.veracity.rl;
