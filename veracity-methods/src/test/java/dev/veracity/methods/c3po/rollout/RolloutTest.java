@@ -206,12 +206,22 @@ class RolloutTest {
 
     @Test
     void branchesRunConcurrentlyWithinEachBackendsLimit() {
-        ScriptedBackend proxy = proxy().latency(Duration.ofMillis(60));
-        ScriptedBackend llm = llm().latency(Duration.ofMillis(60));
+        // unbounded, the two roadmaps' Decision Maker calls run together; the LLM's direct answer and roadmap too
+        ScriptedBackend proxy = proxy().latency(Duration.ofMillis(150));
+        ScriptedBackend llm = llm().latency(Duration.ofMillis(150));
         new Rollout(RolloutSettings.of(RolloutSettings.Preset.PAPER), LeafReward.AUTHORS_ACCURACY)
-                .run(ITEM, ctx(proxy, llm, 2));
-        assertThat(proxy.peakConcurrency()).isEqualTo(2);
-        assertThat(llm.peakConcurrency()).isGreaterThan(2);
+                .run(ITEM, ctx(proxy, llm, 8));
+        assertThat(proxy.peakConcurrency()).isGreaterThanOrEqualTo(2);
+        assertThat(llm.peakConcurrency()).isGreaterThanOrEqualTo(2);
+
+        // the proxy's limit of 1 holds its calls to one at a time and does not hold the LLM's
+        ScriptedBackend bounded = proxy().latency(Duration.ofMillis(150));
+        ScriptedBackend llm2 = llm().latency(Duration.ofMillis(150));
+        Tree t = new Rollout(RolloutSettings.of(RolloutSettings.Preset.PAPER), LeafReward.AUTHORS_ACCURACY)
+                .run(ITEM, ctx(bounded, llm2, 1));
+        assertThat(bounded.peakConcurrency()).isEqualTo(1);
+        assertThat(llm2.peakConcurrency()).isGreaterThanOrEqualTo(2);
+        assertThat(t.nodesPerDepth()).containsExactly(1, 3, 4, 5, 6, 6, 0, 4);
     }
 
     @Test
