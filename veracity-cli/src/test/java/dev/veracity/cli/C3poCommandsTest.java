@@ -103,6 +103,31 @@ class C3poCommandsTest {
     }
 
     @Test
+    void hotpotQuestionsOverAnIndexOfTheirParagraphsRunEndToEndWithEveryProxyOutputParsed() throws Exception {
+        Path data = HotpotSample.write(dir.resolve("hotpot.json"), 9);
+        Path index = dir.resolve("idx");
+        assertThat(run("index", "--format", "dataset", "--dataset", "hotpotqa", "--corpus", data.toString(), "--out",
+                index.toString())).as(err).isZero();
+        try (SimServer sim = SimServer.start(SimConfig.builder().build())) {
+            int code = run("eval", "--method", "c3po", "--dataset", "hotpotqa", "--data", data.toString(), "--index",
+                    index.toString(), "--metric", "substring,em", "--out", dir.resolve("e").toString(), "--llm-base-url",
+                    sim.baseUrl(), "--model", "sim-model", "--cache", "off");
+            assertThat(code).as(err).isZero();
+        }
+        JsonNode summary = JSON.readTree(dir.resolve("e/summary.json").toFile());
+        assertThat(summary.at("/retrieval/source").asText()).isEqualTo("index");
+        JsonNode signals = summary.get("signals");
+        assertThat(signals.get("strategy_no_retrieval").asDouble()).isPositive();
+        assertThat(signals.get("strategy_retrieval").asDouble()).isPositive();
+        assertThat(signals.get("strategy_planning").asDouble()).isPositive();
+        assertThat(signals.get("fallbacks").asDouble()).isZero();
+        assertThat(summary.at("/metrics/substring").asDouble()).isPositive();
+        for (String line : Files.readAllLines(dir.resolve("e/results.jsonl"))) {
+            assertThat(JSON.readTree(line).get("parse_failures")).isEmpty();
+        }
+    }
+
+    @Test
     void rolloutWritesTreesRecordsAndSeedDataAndResumes() throws Exception {
         Path data = HotpotSample.write(dir.resolve("hotpot.json"), 3);
         Path r = dir.resolve("r");

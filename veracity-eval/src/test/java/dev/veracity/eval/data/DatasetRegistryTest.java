@@ -33,7 +33,7 @@ class DatasetRegistryTest {
         assertThat(DatasetProfile.of("2wiki").metrics()).containsExactly("em", "f1");
         assertThat(DatasetProfile.of("musique-ans").metrics()).containsExactly("musique-em", "musique-f1");
         assertThat(DatasetProfile.of("musique-answerable").metrics()).containsExactly("musique-em", "musique-f1");
-        assertThat(DatasetProfile.of("crag-snippets").metrics()).containsExactly("truthfulness", "em");
+        assertThat(DatasetProfile.of("crag-snippets").metrics()).containsExactly("truthfulness-answer", "em");
         assertThat(DatasetProfile.of("jsonl").metrics()).containsExactly("em", "f1");
         assertThat(DatasetProfile.of("RAMDocs").multiAnswer()).isTrue();
     }
