@@ -103,6 +103,9 @@ final class EvalCommand implements Callable<Integer> {
     @Mixin
     ModelOptions model;
 
+    @Mixin
+    ProxyOptions proxy;
+
     static final class MethodNames extends java.util.ArrayList<String> {
         MethodNames() {
             super(Methods.names());
@@ -181,6 +184,9 @@ final class EvalCommand implements Callable<Integer> {
         if (pageStore != null) {
             fields.put("pages", retrieval.describePages(pageStore));
         }
+        if (proxy.given()) {
+            fields.put("proxy", proxy.describe(base));
+        }
         fields.put("judge", judgeName == null ? "none" : judgeName + " model=" + (judgeModel == null ? base.model() : judgeModel)
                 + " samples=" + judgeSamples);
         // every mistake caught before the first model call: the questions read, the server and model checked
@@ -209,6 +215,7 @@ final class EvalCommand implements Callable<Integer> {
              TraceStore store = TraceStore.open(cfg.traceFile())) {
             EvalRunner.QuestionTraces traces = new EvalRunner.QuestionTraces(store);
             try (Stack stack = new Stack(cfg, traces);
+                 ProxyOptions.Proxy proxyClient = proxy.open(stack, traces);
                  EvalProgress bar = EvalProgress.start(method + " on " + dataset, limit)) {
                 Judge judge = judgeName == null ? null : Judges.byName(judgeName, stack.client,
                         new JudgeOptions(judgeSamples, judgeSamples > 1 ? 0.7 : 0.0, null, judgeModel));
@@ -221,7 +228,7 @@ final class EvalCommand implements Callable<Integer> {
                                 "timeout_seconds", String.valueOf(cfg.timeout().toSeconds()),
                                 "cache", cfg.cacheMode().name().toLowerCase(java.util.Locale.ROOT)),
                         retriever, embedder, judge, documents, runConfig.json(), pagesOpen);
-                outcome = EvalRunner.run(spec, stack.client, traces, traceRun, bar);
+                outcome = EvalRunner.run(spec, stack.client, ProxyOptions.clients(proxyClient), traces, traceRun, bar);
             }
         }
         System.out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(outcome.summary()));

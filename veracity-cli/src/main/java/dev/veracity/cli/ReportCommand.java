@@ -14,7 +14,8 @@ import picocli.CommandLine.Parameters;
                 + " page per question with the full agent transcript.")
 final class ReportCommand implements Callable<Integer> {
 
-    @Parameters(arity = "1..*", paramLabel = "DIR", description = "Eval output folders (with summary.json).")
+    @Parameters(arity = "1..*", paramLabel = "DIR", description = "Eval output folders (with summary.json), or rollout"
+            + " folders (with trees.jsonl: each gets its own tree report in --out/NAME-trees).")
     List<Path> runs;
 
     @Option(names = "--out", defaultValue = "report", paramLabel = "DIR", description = "Report folder (default ${DEFAULT-VALUE}).")
@@ -22,8 +23,18 @@ final class ReportCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        Path index = HtmlReport.write(runs, out);
-        System.out.println("Report: " + index.toAbsolutePath().toUri());
+        List<Path> evals = runs.stream().filter(d -> !dev.veracity.eval.report.TreeReport.isRolloutFolder(d)).toList();
+        for (Path d : runs) {
+            if (dev.veracity.eval.report.TreeReport.isRolloutFolder(d)) {
+                Path name = d.toAbsolutePath().normalize().getFileName();
+                Path trees = dev.veracity.eval.report.TreeReport.write(d, out.resolve((name == null ? "rollout" : name) + "-trees"));
+                System.out.println("Rollout trees: " + trees.toAbsolutePath().toUri());
+            }
+        }
+        if (!evals.isEmpty()) {
+            Path index = HtmlReport.write(evals, out);
+            System.out.println("Report: " + index.toAbsolutePath().toUri());
+        }
         return 0;
     }
 }

@@ -11,8 +11,9 @@ public final class VeracityCli implements Runnable {
     /** The subcommands, in the order the help lists them. */
     static final java.util.List<Class<?>> SUBCOMMANDS = java.util.List.of(DemoCommand.class, AskCommand.class,
             EvalCommand.class, MethodsCommand.class, ScoreCommand.class, ReportCommand.class, CompareCommand.class,
-            VerifyCommand.class, RewardCommand.class, RlCommand.class, ProbeCommand.class, ProbeDataCommand.class,
-            IndexCommand.class, SearchCommand.class, ServeRetrievalCommand.class, ServeRewardsCommand.class, SimCommand.class,
+            VerifyCommand.class, RewardCommand.class, RlCommand.class, RolloutCommand.class, ProbeCommand.class,
+            ProbeDataCommand.class, IndexCommand.class, SearchCommand.class, ServeRetrievalCommand.class,
+            ServeRewardsCommand.class, SimCommand.class,
             BenchCommand.class, TracesCommand.class, RamdocsCommand.class, CommandLine.HelpCommand.class);
 
     @CommandLine.Spec

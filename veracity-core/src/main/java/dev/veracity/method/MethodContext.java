@@ -23,20 +23,29 @@ import java.util.Objects;
  * @param embedder    an embedder for methods that compare documents (Speculative RAG), or null
  * @param pages       a Wikipedia of pages by title for methods whose agents act in one (Reasoning Court's ReAct
  *                    agents, {@code --pages DIR}), or null: such methods then read the question's own paragraphs
+ * @param clients     further model backends by name, for methods whose agents run on different models (C-3PO's
+ *                    {@code proxy}: a small model beside the large LLM); a name not in the map is {@link #llm}
  */
 public record MethodContext(LlmClient llm, CallContext calls, String dataset, boolean multiAnswer,
-                            Map<String, String> options, Retriever retriever, Embedder embedder, PageSource pages) {
+                            Map<String, String> options, Retriever retriever, Embedder embedder, PageSource pages,
+                            Map<String, LlmClient> clients) {
 
-    /** A context without a page store. */
+    /** A context with one model backend. */
+    public MethodContext(LlmClient llm, CallContext calls, String dataset, boolean multiAnswer,
+                         Map<String, String> options, Retriever retriever, Embedder embedder, PageSource pages) {
+        this(llm, calls, dataset, multiAnswer, options, retriever, embedder, pages, Map.of());
+    }
+
+    /** A context without a page store and with one model backend. */
     public MethodContext(LlmClient llm, CallContext calls, String dataset, boolean multiAnswer,
                          Map<String, String> options, Retriever retriever, Embedder embedder) {
-        this(llm, calls, dataset, multiAnswer, options, retriever, embedder, null);
+        this(llm, calls, dataset, multiAnswer, options, retriever, embedder, null, Map.of());
     }
 
     /** A context without retrieval tools. */
     public MethodContext(LlmClient llm, CallContext calls, String dataset, boolean multiAnswer,
                          Map<String, String> options) {
-        this(llm, calls, dataset, multiAnswer, options, null, null, null);
+        this(llm, calls, dataset, multiAnswer, options, null, null, null, Map.of());
     }
 
     /** The retriever; an error that says how to supply one when the method needs it and there is none. */
@@ -60,11 +69,27 @@ public record MethodContext(LlmClient llm, CallContext calls, String dataset, bo
         Objects.requireNonNull(calls, "calls");
         dataset = Objects.requireNonNullElse(dataset, "");
         options = options == null ? Map.of() : Map.copyOf(options);
+        clients = clients == null ? Map.of() : Map.copyOf(clients);
+    }
+
+    /**
+     * The client of the named backend, or {@link #llm} when none of that name was configured: a method asks for
+     * its roles' backends by name and runs on one model when the front end sets up only one.
+     */
+    public LlmClient client(String name) {
+        return clients.getOrDefault(name, llm);
+    }
+
+    /** This context with one more named backend (replacing one of the same name). */
+    public MethodContext withClient(String name, LlmClient client) {
+        Map<String, LlmClient> m = new java.util.HashMap<>(clients);
+        m.put(Objects.requireNonNull(name, "name"), Objects.requireNonNull(client, "client"));
+        return new MethodContext(llm, calls, dataset, multiAnswer, options, retriever, embedder, pages, m);
     }
 
     /** This context with another set of options (a composite method hands its parts their own). */
     public MethodContext withOptions(Map<String, String> newOptions) {
-        return new MethodContext(llm, calls, dataset, multiAnswer, newOptions, retriever, embedder, pages);
+        return new MethodContext(llm, calls, dataset, multiAnswer, newOptions, retriever, embedder, pages, clients);
     }
 
     /** The calls of one agent role. */

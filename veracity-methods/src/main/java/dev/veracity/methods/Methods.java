@@ -56,6 +56,7 @@ public final class Methods {
         ALL.put("react-judge", ReactJudges::llmJudge);
         ALL.put("cot-judge", CotJudge::new);
         ALL.put("mad", MultiAgentDebate::new);
+        ALL.put("c3po", dev.veracity.methods.c3po.C3po::new);
     }
 
     private Methods() {

@@ -32,7 +32,8 @@ import org.junit.jupiter.api.TestFactory;
  * line breaks); typographic quotes become ASCII ({@code ‘‘ ’’ “ ”} to {@code "}, {@code ‘ ’} to {@code '}).
  *
  * <p>Every other difference is declared in the prompt file's {@code #!} header (not sent, see PromptTemplate), one
- * line per key; strings are between backticks (a string cannot contain one) and are normalised as above:
+ * line per key; strings are between backticks (a backtick inside one is written {@code \x60}) and are normalised as
+ * above:
  * <pre>
  * #! paper: 004_70ac80c5c6f35dcd, Appendix E "Aggregator"     (the paper file's name without .txt; prose after it)
  * #! paper: none (OUR EXTENSION ...)                            (nothing of the file is printed by a paper)
@@ -72,6 +73,14 @@ class PaperPromptsTest {
             Map.entry("court/mad-moderator.txt", "none"),
             Map.entry("court/refine-feedback.txt", "none"),
             Map.entry("court/refine.txt", "none"),
+            Map.entry("c3po/answer-no-documents.txt", "none"),
+            Map.entry("c3po/answer.txt", "none"),
+            Map.entry("c3po/decision-forced.txt", "none"),
+            Map.entry("c3po/decision.txt", "002_d44d7225b1bdaee8"),
+            Map.entry("c3po/filter-retrieval.txt", "002_d44d7225b1bdaee8"),
+            Map.entry("c3po/filter.txt", "002_d44d7225b1bdaee8"),
+            Map.entry("c3po/roadmap.txt", "002_d44d7225b1bdaee8"),
+            Map.entry("c3po/router.txt", "002_d44d7225b1bdaee8"),
             Map.entry("madam/agent-debate.txt", "004_70ac80c5c6f35dcd"),
             Map.entry("madam/agent.txt", "004_70ac80c5c6f35dcd"),
             Map.entry("madam/aggregator.txt", "004_70ac80c5c6f35dcd"),
@@ -231,6 +240,11 @@ class PaperPromptsTest {
         }
     }
 
+    /** A backtick cannot delimit itself: header strings write it as {@code \x60} (C-3PO's prompts quote with it). */
+    private static String unescape(String s) {
+        return s.replace("\\x60", "`");
+    }
+
     private record Passage(List<String> after, String from, String to) {
     }
 
@@ -269,7 +283,7 @@ class PaperPromptsTest {
                     Matcher m = DIFFERS.matcher(line.substring("differs:".length()).strip());
                     assertThat(m.matches()).as(file + ": '#! differs: `paper` -> `ours` (reason)', was: " + line).isTrue();
                     assertThat(m.group(1)).as(file + ": the paper side of a '#! differs:' is not empty").isNotBlank();
-                    h.differs.add(new Differs(inner(m.group(1)), inner(m.group(2)), m.group(3)));
+                    h.differs.add(new Differs(inner(unescape(m.group(1))), inner(unescape(m.group(2))), m.group(3)));
                 }
             }
             assertThat(h.paper).as(file + ": a '#! paper: <paper file without .txt>' or '#! paper: none (reason)' line")

@@ -9,7 +9,8 @@
  *   <li>{@link dev.veracity.rl.advantage}: GRPO group advantages and GAE as VeRL, TRL and OpenRLHF compute them;</li>
  *   <li>{@link dev.veracity.rl.jsonl}: the JSONL file doors' reading and all-or-nothing writing;</li>
  *   <li>{@link dev.veracity.rl.server}: the reward server ({@code veracity serve-rewards}), the third door, in the
- *       protocols of OpenRLHF, slime and the Python shims.</li>
+ *       protocols of OpenRLHF, slime and the Python shims;</li>
+ *   <li>{@link dev.veracity.rl.rollout}: rollouts over a dataset that make training data (C-3PO's credited trees).</li>
  * </ul>
  */
 package dev.veracity.rl;

@@ -222,6 +222,15 @@ public final class EvalRunner {
      */
     public static Outcome run(Spec spec, LlmClient client, QuestionTraces traces, String traceRun,
                               Consumer<Progress> progress) {
+        return run(spec, client, Map.of(), traces, traceRun, progress);
+    }
+
+    /**
+     * Runs the spec with further named backends for methods whose agents use several models
+     * ({@link MethodContext#client(String)}; C-3PO's {@code proxy}). Each must trace into {@code traces} too.
+     */
+    public static Outcome run(Spec spec, LlmClient client, Map<String, LlmClient> clients, QuestionTraces traces,
+                              String traceRun, Consumer<Progress> progress) {
         List<Metric> metrics = spec.profile().metrics().stream().map(Metrics::byName).toList();
         List<QaItem> items;
         try (Stream<QaItem> s = Datasets.stream(spec.dataset(), spec.data())) {
@@ -256,7 +265,7 @@ public final class EvalRunner {
                     }
                     pool.submit(() -> {
                         try {
-                            results.append(answer(spec, item, client, traces, traceRun, metrics));
+                            results.append(answer(spec, item, client, clients, traces, traceRun, metrics));
                             done.incrementAndGet();
                             unreachable.set(0);
                         } catch (RuntimeException e) {
@@ -295,11 +304,11 @@ public final class EvalRunner {
         }
     }
 
-    private static ObjectNode answer(Spec spec, QaItem item, LlmClient client, QuestionTraces traces, String traceRun,
-                                     List<Metric> metrics) {
+    private static ObjectNode answer(Spec spec, QaItem item, LlmClient client, Map<String, LlmClient> clients,
+                                     QuestionTraces traces, String traceRun, List<Metric> metrics) {
         CallContext calls = CallContext.of(traceRun, item.id(), spec.method().name());
         MethodContext ctx = new MethodContext(client, calls, spec.dataset(), spec.profile().multiAnswer(), spec.options(),
-                spec.retriever(), spec.embedder(), spec.pages());
+                spec.retriever(), spec.embedder(), spec.pages(), clients);
         // documents from the dataset, the index, or none (closed book); retrieval runs here, in the question's task
         DocumentSource.Prepared prepared = spec.documents().prepare(spec.method(), item);
         traces.begin(traceRun, item.id());

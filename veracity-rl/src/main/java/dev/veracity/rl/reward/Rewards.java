@@ -27,6 +27,8 @@ public final class Rewards {
         // C-3PO's and PopQA's "accuracy" is the substring rule: a normalised gold answer inside the normalised response.
         add("accuracy", "C-3PO / PopQA accuracy: the substring metric under its papers' name", false,
                 s -> new MetricReward("accuracy", "substring"));
+        add("c3po-accuracy", "C-3PO's leaf reward: the authors' exact_presence (a normalised gold answer inside the"
+                + " normalised response), 1 or 0; the default of veracity rollout c3po", false, s -> new C3poReward());
         truthRl("truthrl-ternary", "TruthRL ternary: boxed correct +1, boxed abstention 0, else -1 (exact match)",
                 TruthRlReward.Scheme.TERNARY, false, TruthRlReward.Reasoning.NONE, false);
         truthRl("truthrl-binary", "TruthRL binary: boxed correct +1, else -1 (exact match)",

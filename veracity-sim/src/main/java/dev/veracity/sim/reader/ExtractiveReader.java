@@ -34,6 +34,9 @@ public final class ExtractiveReader {
                 out = TruthRlReader.read(prompt);
             }
             if (out.isEmpty()) {
+                out = C3poReader.read(prompt);
+            }
+            if (out.isEmpty()) {
                 out = BaselineReader.read(prompt);
             }
             return out;

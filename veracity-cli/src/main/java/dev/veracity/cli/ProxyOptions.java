@@ -1,0 +1,81 @@
+package dev.veracity.cli;
+
+import dev.veracity.config.VeracityConfig;
+import dev.veracity.llm.cache.CacheMode;
+import dev.veracity.llm.client.LlmClient;
+import dev.veracity.llm.client.RetrySettings;
+import dev.veracity.llm.openai.OpenAiCompatibleBackend;
+import dev.veracity.trace.TraceSink;
+import java.util.Map;
+import picocli.CommandLine.Option;
+
+/**
+ * The second model backend of methods whose agents run on two models (C-3PO: the small proxy beside the large LLM
+ * of {@code --llm-base-url/--model}). Unset, the proxy is the LLM's server and model (C-3PO-ICL when that is a
+ * large instruction model); a flag given alone takes the other from the LLM's.
+ */
+public final class ProxyOptions {
+
+    @Option(names = "--proxy-base-url", paramLabel = "URL",
+            description = "OpenAI-compatible server of the proxy model (default: --llm-base-url).")
+    String baseUrl;
+
+    @Option(names = "--proxy-model", paramLabel = "NAME", description = "The proxy's model name (default: --model).")
+    String model;
+
+    @Option(names = "--proxy-concurrency", paramLabel = "N",
+            description = "Most proxy calls in flight at once (default: --concurrency).")
+    Integer concurrency;
+
+    boolean given() {
+        return baseUrl != null || model != null || concurrency != null;
+    }
+
+    /** The proxy's backend and client beside the stack's (same cache, traces, timeout and retries); closes both. */
+    static final class Proxy implements AutoCloseable {
+        final OpenAiCompatibleBackend backend;
+        final LlmClient client;
+
+        Proxy(OpenAiCompatibleBackend backend, LlmClient client) {
+            this.backend = backend;
+            this.client = client;
+        }
+
+        @Override
+        public void close() {
+            client.close();
+            backend.close();
+        }
+    }
+
+    /** The proxy's client, or null when no proxy flag was given (the methods then use the LLM's client). */
+    Proxy open(Stack stack, TraceSink traces) {
+        if (!given()) {
+            return null;
+        }
+        VeracityConfig cfg = stack.config;
+        int n = concurrency != null ? concurrency : cfg.concurrency();
+        if (n < 1) {
+            throw new IllegalArgumentException("--proxy-concurrency must be >= 1, was " + n);
+        }
+        OpenAiCompatibleBackend backend = OpenAiCompatibleBackend.builder()
+                .baseUrl(baseUrl != null ? baseUrl : cfg.llmBaseUrl()).model(model != null ? model : cfg.model())
+                .apiKey(cfg.apiKey().orElse(null)).build();
+        LlmClient client = LlmClient.builder(backend).concurrency(n).timeout(cfg.timeout())
+                .retry(RetrySettings.DEFAULT.withMaxAttempts(cfg.maxAttempts()))
+                .cache(stack.cache, cfg.cacheMode() == CacheMode.OFF ? CacheMode.OFF : cfg.cacheMode())
+                .replayUnparseable(cfg.cacheReplayUnparseable()).traces(traces).build();
+        return new Proxy(backend, client);
+    }
+
+    /** The named clients for {@code MethodContext}: {@code proxy}, or none. */
+    static Map<String, LlmClient> clients(Proxy proxy) {
+        return proxy == null ? Map.of() : Map.of(dev.veracity.methods.c3po.Agent.PROXY_BACKEND, proxy.client);
+    }
+
+    /** How the run records it. */
+    String describe(VeracityConfig cfg) {
+        return given() ? (baseUrl != null ? baseUrl : cfg.llmBaseUrl()) + " model=" + (model != null ? model : cfg.model())
+                : "same as the LLM";
+    }
+}

@@ -1,0 +1,187 @@
+package dev.veracity.cli;
+
+import dev.veracity.config.VeracityConfig;
+import dev.veracity.eval.data.Datasets;
+import dev.veracity.method.MethodContext;
+import dev.veracity.methods.c3po.Sampling;
+import dev.veracity.methods.c3po.rollout.RolloutSettings;
+import dev.veracity.qa.QaItem;
+import dev.veracity.retrieval.Retriever;
+import dev.veracity.retrieval.embed.OnnxEmbedder;
+import dev.veracity.retrieval.lucene.LuceneIndex;
+import dev.veracity.rl.reward.Reward;
+import dev.veracity.rl.reward.Rewards;
+import dev.veracity.rl.rollout.C3poRolloutRun;
+import dev.veracity.trace.CallContext;
+import dev.veracity.trace.TraceStore;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.stream.Stream;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code ./veracity rollout}: rollouts that make training data. */
+@Command(name = "rollout", mixinStandardHelpOptions = true,
+        description = "Rollouts that make training data: c3po (C-3PO's tree-structured rollout with Monte Carlo credit).",
+        subcommands = RolloutCommand.C3poRollout.class)
+final class RolloutCommand implements Runnable {
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    /** {@code ./veracity rollout c3po}. */
+    @Command(name = "c3po", mixinStandardHelpOptions = true,
+            description = {"C-3PO's tree-structured rollout (section 5.1): per question a tree whose first level forces"
+                    + " the three strategies, K(t) = 2 sampled actions per node up to depth 4 and 1 deeper, leaves scored,"
+                    + " every node credited with the mean reward of the leaves below it (eq. 5).",
+                    "Writes to --out: trees.jsonl (one tree per question), records.jsonl (one training record per proxy"
+                    + " node: messages, response, credit), seed.jsonl (LLaMA-Factory rows of up to --seed-solutions"
+                    + " correct trajectories per question) and rollout-summary.json. Killed and rerun, it resumes at the"
+                    + " next unwritten question."})
+    static final class C3poRollout implements Callable<Integer> {
+
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+
+        @Option(names = "--dataset", required = true, paramLabel = "NAME", description = "Dataset format (hotpotqa, musique, nq-open, ...).")
+        String dataset;
+
+        @Option(names = "--data", required = true, paramLabel = "FILE", description = "The dataset file.")
+        Path data;
+
+        @Option(names = "--out", required = true, paramLabel = "DIR", description = "Output folder (resumed when it exists).")
+        Path out;
+
+        @Option(names = "--limit", defaultValue = "0", paramLabel = "N", description = "First N questions (0 = all).")
+        int limit;
+
+        @Option(names = "--index", paramLabel = "DIR",
+                description = "A retrieval index (./veracity index) the proxy's queries search; without it, each question's"
+                        + " own passages (HotpotQA's paragraphs) are the corpus.")
+        Path index;
+
+        @Option(names = "--search-mode", defaultValue = "bm25", paramLabel = "MODE", description = "bm25, dense or hybrid (default ${DEFAULT-VALUE}).")
+        String searchMode;
+
+        @Option(names = "--preset", defaultValue = "paper", paramLabel = "NAME",
+                description = "paper (max depth 13, Table 7) or authors (max depth 9, MuSiQue max(2 x hops + 5, 9)). Default ${DEFAULT-VALUE}.")
+        String preset;
+
+        @Option(names = "--single-trajectory",
+                description = "The 'w/o tree rollout' ablation (section 6.4): one sampled trajectory per question, every node credited with its final reward.")
+        boolean single;
+
+        @Option(names = "--reward", defaultValue = "c3po-accuracy", paramLabel = "NAME",
+                description = "The leaves' reward: any of veracity reward's model-free rewards (default ${DEFAULT-VALUE}, the authors' accuracy).")
+        String reward;
+
+        @Option(names = "--max-calls", defaultValue = "256", paramLabel = "N",
+                description = "Model calls per tree at most; branches past it are recorded as failures (default ${DEFAULT-VALUE}).")
+        int maxCalls;
+
+        @Option(names = "--proxy-temperature", defaultValue = "0.6", paramLabel = "T",
+                description = "The proxy's sampling temperature (default ${DEFAULT-VALUE}).")
+        double proxyTemperature;
+
+        @Option(names = "--questions-at-once", defaultValue = "4", paramLabel = "N",
+                description = "Questions rolled out concurrently (default ${DEFAULT-VALUE}); each tree's branches also run concurrently.")
+        int questionsAtOnce;
+
+        @Option(names = "--seed-solutions", defaultValue = "4", paramLabel = "N",
+                description = "Correct trajectories per question kept as seed data for the supervised warm-up (default ${DEFAULT-VALUE}, the paper's 4).")
+        int seedSolutions;
+
+        @Option(names = "--no-preflight", description = "Skip the check of the model server (GET /models) before the run.")
+        boolean noPreflight;
+
+        @Mixin
+        ModelOptions model;
+
+        @Mixin
+        ProxyOptions proxy;
+
+        @Override
+        public Integer call() throws Exception {
+            dataset = Datasets.spec(dataset).name();
+            if (!Files.isRegularFile(data)) {
+                throw new IllegalArgumentException("no dataset file at " + data);
+            }
+            RolloutSettings.Preset p = RolloutSettings.Preset.of(preset);
+            if (Rewards.spec(reward).needsModel()) {
+                throw new IllegalArgumentException("--reward " + reward + " calls a model; the rollout takes a model-free"
+                        + " reward (c3po-accuracy, accuracy, em, f1, ...)");
+            }
+            if (maxCalls < 1 || questionsAtOnce < 1 || seedSolutions < 0 || limit < 0) {
+                throw new IllegalArgumentException("--max-calls and --questions-at-once must be >= 1, --seed-solutions and"
+                        + " --limit >= 0");
+            }
+            RolloutSettings settings = RolloutSettings.of(p).withMaxCalls(maxCalls)
+                    .withProxy(Sampling.PROXY_ROLLOUT.withTemperature(proxyTemperature));
+            if (single) {
+                settings = settings.singleTrajectory();
+            }
+            // before any call: questions without passages need an index to search
+            if (index == null) {
+                Optional<QaItem> first;
+                try (Stream<QaItem> s = Datasets.stream(dataset, data)) {
+                    first = s.findFirst();
+                }
+                if (first.isPresent() && first.get().documents().isEmpty()) {
+                    throw new IllegalArgumentException(dataset + " questions come without passages and C-3PO searches: pass"
+                            + " --index DIR (build one with ./veracity index) [--search-mode bm25|dense|hybrid]");
+                }
+            }
+            Reward leafReward = Rewards.byName(reward);
+            VeracityConfig base = model.resolve();
+            if (!noPreflight) {
+                Preflight.check(base);
+            }
+            java.io.PrintWriter log = spec.commandLine().getErr();
+            VeracityConfig cfg = base.withTraceFile(out.resolve("traces.db"));
+            Files.createDirectories(out);
+            String run = out.toAbsolutePath().normalize().getFileName() + "@" + Instant.now();
+            OnnxEmbedder embedder = index != null && !searchMode.equals("bm25") ? OnnxEmbedder.bgeSmall() : null;
+            try (LuceneIndex searchIndex = index == null ? null : LuceneIndex.open(index);
+                 TraceStore traces = TraceStore.open(cfg.traceFile());
+                 Stack stack = new Stack(cfg, traces);
+                 ProxyOptions.Proxy proxyClient = proxy.open(stack, traces)) {
+                Retriever retriever = searchIndex == null ? null : searchIndex.retriever(searchMode, embedder);
+                MethodContext ctx = new MethodContext(stack.client, CallContext.of(run, "", "c3po-rollout"), dataset,
+                        false, Map.of(), retriever, null, ProxyOptions.clients(proxyClient));
+                log.printf("C-3PO rollout: preset %s%s, proxy %s, reward %s, at most %d calls per tree%n", preset,
+                        single ? " (single trajectory)" : "", proxy.describe(base), reward, maxCalls);
+                C3poRolloutRun.Outcome o = C3poRolloutRun.run(new C3poRolloutRun.Spec(dataset, data, limit, out, settings,
+                        preset, questionsAtOnce, seedSolutions, run), ctx, leafReward, line -> {
+                            synchronized (log) {
+                                log.println(line);
+                                log.flush();
+                            }
+                        });
+                spec.commandLine().getOut().println(dev.veracity.rl.jsonl.JsonlRows.JSON.writerWithDefaultPrettyPrinter()
+                        .writeValueAsString(o.summary()));
+                spec.commandLine().getOut().flush();
+                log.printf("%d questions: %d already done, %d rolled out now, %d failed. Trees in %s%n",
+                        o.questions(), o.skipped(), o.written(), o.failures().size(), out.resolve("trees.jsonl"));
+                if (!o.failures().isEmpty()) {
+                    o.failures().stream().limit(10).forEach(f -> log.println("  failed " + f));
+                    log.println("Run the same command again to retry them; written questions are kept.");
+                    log.flush();
+                    return 1;
+                }
+                log.flush();
+            }
+            return 0;
+        }
+    }
+}

@@ -1,0 +1,151 @@
+package dev.veracity.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.veracity.rl.rollout.HotpotSample;
+import dev.veracity.sim.RecordedRequest;
+import dev.veracity.sim.SimConfig;
+import dev.veracity.sim.SimServer;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code eval --method c3po} and {@code rollout c3po} against the simulator: the proxy on its own model, C-3PO's
+ * signals in the summary, one line and no call for a dataset without passages and without an index, a rollout that
+ * resumes.
+ */
+class C3poCommandsTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    Path dir;
+
+    private String err;
+    private String out;
+
+    private int run(String... args) {
+        StringWriter e = new StringWriter();
+        StringWriter o = new StringWriter();
+        picocli.CommandLine cl = VeracityCli.commandLine();
+        cl.setErr(new PrintWriter(e, true));
+        cl.setOut(new PrintWriter(o, true));
+        try {
+            return cl.execute(args);
+        } finally {
+            err = e.toString();
+            out = o.toString();
+        }
+    }
+
+    private Path nq() throws Exception {
+        Path data = dir.resolve("nq.jsonl");
+        Files.writeString(data, "{\"question\": \"capital of france\", \"answer\": [\"Paris\"]}\n");
+        return data;
+    }
+
+    @Test
+    void aDatasetWithoutPassagesAndNoIndexStopsBeforeAnyCallWithOneLine() throws Exception {
+        try (SimServer sim = SimServer.start(SimConfig.builder().build())) {
+            int code = run("rollout", "c3po", "--dataset", "nq-open", "--data", nq().toString(), "--out",
+                    dir.resolve("r").toString(), "--llm-base-url", sim.baseUrl(), "--model", "m", "--cache", "off");
+            assertThat(code).isEqualTo(2);
+            assertThat(err.strip().lines()).singleElement().asString().startsWith("veracity rollout c3po: ")
+                    .contains("--index");
+            code = run("eval", "--method", "c3po", "--dataset", "nq-open", "--data", nq().toString(), "--out",
+                    dir.resolve("e").toString(), "--llm-base-url", sim.baseUrl(), "--model", "m", "--cache", "off");
+            assertThat(code).isEqualTo(2);
+            assertThat(err.strip().lines()).singleElement().asString().contains("--index");
+            assertThat(sim.counters().generationRequests()).isZero();
+        }
+    }
+
+    @Test
+    void evalRunsTheProxyOnItsOwnModelAndSummarisesStrategiesDepthsAndCalls() throws Exception {
+        Path data = HotpotSample.write(dir.resolve("hotpot.json"), 6);
+        try (SimServer sim = SimServer.start(SimConfig.builder().models("big", "small").build())) {
+            int code = run("eval", "--method", "c3po", "--dataset", "hotpotqa", "--data", data.toString(), "--out",
+                    dir.resolve("e").toString(), "--llm-base-url", sim.baseUrl(), "--model", "big", "--proxy-model",
+                    "small", "--cache", "off");
+            assertThat(code).as(err).isZero();
+            List<String> proxyPrompts = new ArrayList<>();
+            for (RecordedRequest r : sim.recentGenerations()) {
+                String model = r.body().path("model").asText();
+                String user = r.body().path("messages").path(1).path("content").asText();
+                boolean proxyAgent = user.startsWith("You are an intelligent assistant");
+                assertThat(model).as(user.substring(0, 60)).isEqualTo(proxyAgent ? "small" : "big");
+                if (proxyAgent) {
+                    proxyPrompts.add(user);
+                }
+            }
+            assertThat(proxyPrompts).isNotEmpty();
+        }
+        JsonNode summary = JSON.readTree(dir.resolve("e/summary.json").toFile());
+        JsonNode signals = summary.get("signals");
+        assertThat(signals.get("strategy_no_retrieval").asDouble() + signals.get("strategy_retrieval").asDouble()
+                + signals.get("strategy_planning").asDouble()).isEqualTo(1.0);
+        assertThat(signals.get("strategy_planning").asDouble()).isPositive();
+        assertThat(signals.has("depth_3") && signals.has("depth_15")).isTrue();
+        assertThat(signals.get("proxy_calls").asDouble()).isPositive();
+        assertThat(signals.get("llm_calls").asDouble()).isGreaterThanOrEqualTo(1.0);
+        assertThat(summary.at("/config/proxy").asText()).contains("model=small");
+        for (String line : Files.readAllLines(dir.resolve("e/results.jsonl"))) {
+            assertThat(JSON.readTree(line).get("parse_failures")).isEmpty();
+        }
+    }
+
+    @Test
+    void hotpotQuestionsOverAnIndexOfTheirParagraphsRunEndToEndWithEveryProxyOutputParsed() throws Exception {
+        Path data = HotpotSample.write(dir.resolve("hotpot.json"), 9);
+        Path index = dir.resolve("idx");
+        assertThat(run("index", "--format", "dataset", "--dataset", "hotpotqa", "--corpus", data.toString(), "--out",
+                index.toString())).as(err).isZero();
+        try (SimServer sim = SimServer.start(SimConfig.builder().build())) {
+            int code = run("eval", "--method", "c3po", "--dataset", "hotpotqa", "--data", data.toString(), "--index",
+                    index.toString(), "--metric", "substring,em", "--out", dir.resolve("e").toString(), "--llm-base-url",
+                    sim.baseUrl(), "--model", "sim-model", "--cache", "off");
+            assertThat(code).as(err).isZero();
+        }
+        JsonNode summary = JSON.readTree(dir.resolve("e/summary.json").toFile());
+        assertThat(summary.at("/retrieval/source").asText()).isEqualTo("index");
+        JsonNode signals = summary.get("signals");
+        assertThat(signals.get("strategy_no_retrieval").asDouble()).isPositive();
+        assertThat(signals.get("strategy_retrieval").asDouble()).isPositive();
+        assertThat(signals.get("strategy_planning").asDouble()).isPositive();
+        assertThat(signals.get("fallbacks").asDouble()).isZero();
+        assertThat(summary.at("/metrics/substring").asDouble()).isPositive();
+        for (String line : Files.readAllLines(dir.resolve("e/results.jsonl"))) {
+            assertThat(JSON.readTree(line).get("parse_failures")).isEmpty();
+        }
+    }
+
+    @Test
+    void rolloutWritesTreesRecordsAndSeedDataAndResumes() throws Exception {
+        Path data = HotpotSample.write(dir.resolve("hotpot.json"), 3);
+        Path r = dir.resolve("r");
+        try (SimServer sim = SimServer.start(SimConfig.builder().models("m").build())) {
+            String[] args = {"rollout", "c3po", "--dataset", "hotpotqa", "--data", data.toString(), "--out", r.toString(),
+                    "--llm-base-url", sim.baseUrl(), "--model", "m", "--cache", "off", "--preset", "authors"};
+            assertThat(run(args)).as(err).isZero();
+            assertThat(err).contains("proxy + ").contains("3 rolled out now");
+            assertThat(JSON.readTree(out).get("trees").asInt()).isEqualTo(3);
+            long asked = sim.counters().generationRequests();
+            assertThat(run(args)).as(err).isZero();
+            assertThat(err).contains("3 already done, 0 rolled out now");
+            assertThat(sim.counters().generationRequests()).isEqualTo(asked);
+        }
+        assertThat(Files.readAllLines(r.resolve("trees.jsonl"))).hasSize(3)
+                .allSatisfy(l -> assertThat(JSON.readTree(l).get("max_depth").asInt()).isEqualTo(9));
+        assertThat(Files.readAllLines(r.resolve("records.jsonl"))).isNotEmpty();
+        assertThat(r.resolve("seed.jsonl")).exists();
+        assertThat(r.resolve("rollout-summary.json")).exists();
+    }
+}

@@ -1,0 +1,166 @@
+package dev.veracity.methods.c3po.rollout;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.veracity.llm.ChatMessage;
+import dev.veracity.methods.c3po.Agent;
+import dev.veracity.methods.c3po.Agents;
+import dev.veracity.methods.c3po.C3poPrompts;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * A credited tree as the rollout's output files hold it.
+ * <ul>
+ *   <li>{@link #tree}: one line of {@code trees.jsonl}: {@code {"id", "question", "gold", "max_depth", "nodes": [...],
+ *       "calls", ...}}, each node {@code {"id", "parent" (null for the root), "agent"
+ *       (question|router|filter|decision|llm), "role" (router|filter|decision|roadmap|answer), "depth", "action",
+ *       "credit", "leaves"}} plus {@code "reward"} on leaves, {@code "failure"} on failed ones and
+ *       {@code "forced"} on the deterministic first level;</li>
+ *   <li>{@link #records}: section 5.2's node regroup, one training record per proxy node in the per-agent schema
+ *       ({@code run, question_id, method, role, node_id, parent_id, messages, response, reward, credit}, plus
+ *       {@code depth, tree_id, leaves, action, forced, failure}); {@code reward} is the node's credit, the reward
+ *       PPO trains the node on (eq. 6-7). Nodes whose branch the environment ended (a failed call or search, the
+ *       budget) are left out: their 0 says nothing about the agent (their ancestors still count it);</li>
+ *   <li>{@link #seedTrajectories}: the supervised warm-up's rejection-sampled seed data (section 5.2): the proxy
+ *       steps of up to {@code n} trajectories whose answer is correct (reward 1), in LLaMA-Factory's alpaca format
+ *       ({@code system, instruction, input, output}).</li>
+ * </ul>
+ */
+public final class TreeJson {
+
+    public static final ObjectMapper JSON = new ObjectMapper();
+
+    private TreeJson() {
+    }
+
+    public static ObjectNode tree(Tree t, String preset) {
+        ObjectNode o = JSON.createObjectNode();
+        o.put("id", t.questionId());
+        o.put("question", t.question());
+        ArrayNode gold = o.putArray("gold");
+        t.gold().forEach(gold::add);
+        o.put("preset", preset);
+        o.put("max_depth", t.maxDepth());
+        ArrayNode nodes = o.putArray("nodes");
+        for (Node n : t.nodes()) {
+            ObjectNode j = nodes.addObject();
+            j.put("id", n.id());
+            if (n.parentId() == null) {
+                j.putNull("parent");
+            } else {
+                j.put("parent", n.parentId());
+            }
+            j.put("agent", n.agent() == null ? "question" : n.agent().treeName());
+            if (n.agent() != null) {
+                j.put("role", n.agent().role());
+            }
+            j.put("depth", n.depth());
+            if (n.action() == null) {
+                j.putNull("action");
+            } else {
+                j.put("action", n.action());
+            }
+            j.put("credit", n.credit());
+            j.put("leaves", n.leaves());
+            if (n.leaf()) {
+                j.put("reward", n.reward());
+            }
+            if (n.failure() != null) {
+                j.put("failure", n.failure().name().toLowerCase(Locale.ROOT));
+                j.put("failure_detail", n.failureDetail());
+            }
+            if (n.forced()) {
+                j.put("forced", true);
+            }
+        }
+        List<Node> leaves = t.leaves();
+        o.put("leaf_count", leaves.size());
+        o.put("correct_leaves", leaves.stream().filter(l -> l.failure() == null && l.reward() != null && l.reward() >= 1.0)
+                .count());
+        o.put("failed_leaves", leaves.stream().filter(l -> l.failure() != null).count());
+        ObjectNode calls = o.putObject("calls");
+        calls.put("proxy", t.proxyCalls());
+        calls.put("llm", t.llmCalls());
+        calls.put("searches", t.searches());
+        o.put("truncated", t.truncated());
+        o.put("ms", Math.round(t.nanos() / 1e4) / 100.0);
+        return o;
+    }
+
+    /** One record per proxy node with a response whose branch the environment did not end. */
+    public static List<ObjectNode> records(Tree t, String run) {
+        List<ObjectNode> out = new ArrayList<>();
+        for (Node n : t.nodes()) {
+            if (n.agent() == null || !n.agent().proxy() || n.response() == null
+                    || (n.failure() != null && n.failure().environment())) {
+                continue;
+            }
+            ObjectNode r = JSON.createObjectNode();
+            r.put("run", run);
+            r.put("question_id", t.questionId());
+            r.put("method", "c3po");
+            r.put("role", n.agent().role());
+            r.put("node_id", n.id());
+            r.put("parent_id", n.parentId());
+            ArrayNode messages = r.putArray("messages");
+            for (ChatMessage m : Agents.messages(n.prompt())) {
+                messages.addObject().put("role", m.role().name().toLowerCase(Locale.ROOT)).put("content", m.content());
+            }
+            r.put("response", n.response());
+            r.put("reward", n.credit());
+            r.put("credit", n.credit());
+            r.put("depth", n.depth());
+            r.put("tree_id", t.questionId());
+            r.put("leaves", n.leaves());
+            if (n.action() != null) {
+                r.put("action", n.action());
+            }
+            if (n.forced()) {
+                r.put("forced", true);
+            }
+            if (n.failure() != null) {
+                r.put("failure", n.failure().name().toLowerCase(Locale.ROOT));
+            }
+            out.add(r);
+        }
+        return out;
+    }
+
+    /**
+     * The proxy steps of the first {@code n} correct trajectories (answer reward >= 1, in node order), one
+     * LLaMA-Factory alpaca row per step: {@code system}, {@code instruction} (the agent's prompt), empty
+     * {@code input}, {@code output} (its response), with {@code agent}, {@code question_id} and {@code trajectory}
+     * (the answer's node id) for bookkeeping.
+     */
+    public static List<ObjectNode> seedTrajectories(Tree t, int n) {
+        List<ObjectNode> out = new ArrayList<>();
+        int taken = 0;
+        for (Node leaf : t.leaves()) {
+            if (taken >= n) {
+                break;
+            }
+            if (leaf.failure() != null || leaf.agent() != Agent.ANSWER || leaf.reward() == null || leaf.reward() < 1.0) {
+                continue;
+            }
+            taken++;
+            for (Node step : leaf.path()) {
+                if (!step.agent().proxy()) {
+                    continue;
+                }
+                ObjectNode row = JSON.createObjectNode();
+                row.put("system", C3poPrompts.SYSTEM);
+                row.put("instruction", step.prompt());
+                row.put("input", "");
+                row.put("output", step.response());
+                row.put("agent", step.agent().role());
+                row.put("question_id", t.questionId());
+                row.put("trajectory", leaf.id());
+                out.add(row);
+            }
+        }
+        return out;
+    }
+}

@@ -1,0 +1,67 @@
+package dev.veracity.sim.reader;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * The reader answers C-3PO's prompts (as the authors' code sends them: system message, then the prompt) in each
+ * agent's format: the router by question length, the filter with the documents that share words with the question,
+ * the Decision Maker retrieving until a kept document overlaps the question, the forced prompt with [LLM].
+ */
+class C3poReaderTest {
+
+    private static final String SYSTEM = "You are a helpful assistant.\n";
+
+    private static String router(String q) {
+        return SYSTEM + C3poReader.ROUTER + " to arrive at an accurate answer. ...[Retrieval] `YOUR QUERY HERE`\n"
+                + "\n\nNow, process the following question:\n\nQuestion: " + q + "\n";
+    }
+
+    @Test
+    void theRouterPicksEachStrategy() {
+        assertThat(ExtractiveReader.respond(router("Who founded Zentrix?"))).hasValue("[No Retrieval]");
+        assertThat(ExtractiveReader.respond(router("In which city is the company Zentrix headquartered today?")))
+                .hasValue("[Retrieval] In which city is the company Zentrix headquartered today?");
+        assertThat(ExtractiveReader.respond(router("In which city is the company founded by the engineer Mara Velden"
+                + " in the year after the war headquartered?"))).hasValue("[Planning]");
+    }
+
+    @Test
+    void theFilterKeepsTheDocumentsThatShareWords() {
+        String p = SYSTEM + C3poReader.FILTER + " based on a given question. ...\n\nNow, process the following question:"
+                + "\n\nQuestion: Where is Zentrix headquartered?\n\nDocuments:\nDocument 1 (Title: River): The river floods."
+                + "\n\nDocument 2 (Title: Zentrix): Zentrix is headquartered in Lisbon.\n\nDocument 3 (Title: Harbour):"
+                + " Thought: x Action: [1, 3]";
+        assertThat(ExtractiveReader.respond(p)).hasValueSatisfying(o -> assertThat(o).endsWith("\nAction: [2]")
+                .startsWith("Thought: "));
+    }
+
+    @Test
+    void theDecisionMakerRetrievesUntilAKeptDocumentHelps() {
+        String head = SYSTEM + C3poReader.DECISION + " based on ... \n\nNow, process the following question:\n\n"
+                + "Existing Documents: ";
+        String tail = "\n\nPlan: Step 1: find it.\n\nQuestion: Where is Zentrix headquartered?\n";
+        assertThat(ExtractiveReader.respond(head + tail)).hasValueSatisfying(o -> assertThat(o)
+                .endsWith("Action: [Retrieval] Where is Zentrix headquartered?"));
+        assertThat(ExtractiveReader.respond(head + "Document 1 (Title: Where is Zentrix headquartered?): None relevant"
+                + " information about Where is Zentrix headquartered?" + tail)).hasValueSatisfying(o -> assertThat(o)
+                .contains("[Retrieval]"));
+        assertThat(ExtractiveReader.respond(head + "Document 1 (Title: Zentrix): Zentrix is headquartered in Lisbon."
+                + tail)).hasValueSatisfying(o -> assertThat(o).endsWith("Action: [LLM]"));
+        assertThat(ExtractiveReader.respond(SYSTEM + C3poReader.FORCED + " for responding to a question.\n"))
+                .hasValueSatisfying(o -> assertThat(o).endsWith("Action: [LLM]"));
+    }
+
+    @Test
+    void theLlmAnswersFromTheDocumentsOrSaysItCannot() {
+        String p = SYSTEM + C3poReader.ANSWER + "\n1. First reviewing ...\n\nNow, process the following question:\n"
+                + "Existing documents: Document 1 (Title: Zentrix): Zentrix is headquartered in Lisbon.\n\n"
+                + "Question: Where is Zentrix headquartered?";
+        assertThat(ExtractiveReader.respond(p)).hasValueSatisfying(o -> assertThat(o).contains("Lisbon"));
+        assertThat(ExtractiveReader.respond(SYSTEM + "\nBased on your knowledge, answer the question:\nWho?"))
+                .hasValue("I cannot answer this from my own knowledge.");
+        assertThat(ExtractiveReader.respond(SYSTEM + C3poReader.ROADMAP + ". ...\nQuestion: Who?\n"))
+                .hasValueSatisfying(o -> assertThat(o).contains("Step 1:"));
+    }
+}
