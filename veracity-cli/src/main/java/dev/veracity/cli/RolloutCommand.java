@@ -158,7 +158,7 @@ final class RolloutCommand implements Runnable {
                  ProxyOptions.Proxy proxyClient = proxy.open(stack, traces)) {
                 Retriever retriever = searchIndex == null ? null : searchIndex.retriever(searchMode, embedder);
                 MethodContext ctx = new MethodContext(stack.client, CallContext.of(run, "", "c3po-rollout"), dataset,
-                        false, Map.of(), retriever, null, ProxyOptions.clients(proxyClient));
+                        false, Map.of(), retriever, null, null, ProxyOptions.clients(proxyClient));
                 log.printf("C-3PO rollout: preset %s%s, proxy %s, reward %s, at most %d calls per tree%n", preset,
                         single ? " (single trajectory)" : "", proxy.describe(base), reward, maxCalls);
                 C3poRolloutRun.Outcome o = C3poRolloutRun.run(new C3poRolloutRun.Spec(dataset, data, limit, out, settings,

@@ -108,7 +108,7 @@ public final class C3poRolloutRun {
                             }
                             MethodContext ctx = new MethodContext(context.llm(), CallContext.of(spec.run(), item.id(),
                                     "c3po-rollout"), spec.dataset(), false, Map.of(), context.retriever(), null,
-                                    context.clients());
+                                    null, context.clients());
                             Tree t = rollout.run(item, ctx);
                             ObjectNode line = TreeJson.tree(t, spec.preset());
                             files.write(line, TreeJson.records(t, spec.run()),
