@@ -144,7 +144,16 @@ class C3poCommandsTest {
         }
         assertThat(Files.readAllLines(r.resolve("trees.jsonl"))).hasSize(3)
                 .allSatisfy(l -> assertThat(JSON.readTree(l).get("max_depth").asInt()).isEqualTo(9));
-        assertThat(Files.readAllLines(r.resolve("records.jsonl"))).isNotEmpty();
+        List<String> records = Files.readAllLines(r.resolve("records.jsonl"));
+        assertThat(records).isNotEmpty();
+        // every record is in the one agent-record schema: read back by its parser, credited, and inspectable
+        for (String line : records) {
+            dev.veracity.method.AgentRecord rec = dev.veracity.method.AgentRecord.fromJson(JSON.readTree(line));
+            assertThat(rec.method()).isEqualTo("c3po");
+            assertThat(rec.credit()).isNotNull().isBetween(0.0, 1.0);
+            assertThat(rec.messages()).isNotEmpty();
+        }
+        assertThat(run("rl", "inspect", r.resolve("records.jsonl").toString())).as(err).isZero();
         assertThat(r.resolve("seed.jsonl")).exists();
         assertThat(r.resolve("rollout-summary.json")).exists();
     }
