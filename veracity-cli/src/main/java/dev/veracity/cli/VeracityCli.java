@@ -12,7 +12,7 @@ public final class VeracityCli implements Runnable {
     static final java.util.List<Class<?>> SUBCOMMANDS = java.util.List.of(DemoCommand.class, AskCommand.class,
             EvalCommand.class, MethodsCommand.class, ScoreCommand.class, ReportCommand.class, CompareCommand.class,
             VerifyCommand.class, RewardCommand.class, RlCommand.class, ProbeCommand.class, ProbeDataCommand.class,
-            IndexCommand.class, SearchCommand.class, ServeRetrievalCommand.class, ServeRewardsCommand.class, SimCommand.class,
+            IndexCommand.class, SearchCommand.class, ServeRetrievalCommand.class, ServeRewardsCommand.class, ServeCommand.class, SimCommand.class,
             BenchCommand.class, TracesCommand.class, RamdocsCommand.class, CommandLine.HelpCommand.class);
 
     @CommandLine.Spec
