@@ -145,7 +145,7 @@ final class RouteDispatch extends Handler.Abstract {
         } catch (HttpProblem p) {
             // The client often shows only the status (aiohttp: "400, message='Bad Request'"): the reason is logged here.
             if (fail(ex, p)) {
-                log.warn(method + " " + path + ": " + p.status() + " " + p.getMessage());
+                log.warn(method + " " + oneLine(path) + ": " + p.status() + " " + oneLine(p.getMessage()));
             }
         } catch (InterruptedException e) {
             HttpProblem why = ex.cancelReason();
@@ -156,7 +156,7 @@ final class RouteDispatch extends Handler.Abstract {
             fail(ex, new HttpProblem(400, "bad_body", e.getMessage()));
         } catch (RuntimeException e) {
             if (!ex.answered() || ex.streaming()) {
-                log.warn(method + " " + path + ": " + e.getClass().getSimpleName() + ": " + e.getMessage());
+                log.warn(method + " " + oneLine(path) + ": " + e.getClass().getSimpleName() + ": " + oneLine(e.getMessage()));
             }
             fail(ex, new HttpProblem(500, "internal_error", "the server failed on this request ("
                     + e.getClass().getSimpleName() + "); its log says more"));
@@ -208,6 +208,11 @@ final class RouteDispatch extends Handler.Abstract {
 
     private static boolean hasBody(String method) {
         return method.equals("POST") || method.equals("PUT") || method.equals("PATCH");
+    }
+
+    /** A log line stays one line whatever a client put into a message (a forged second line would look like ours). */
+    static String oneLine(String text) {
+        return text == null ? "" : text.replaceAll("[\\r\\n\\u0085\\u2028\\u2029]+", " ");
     }
 
     private static String abbreviate(String path) {

@@ -12,6 +12,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
@@ -91,6 +92,32 @@ class RequestGateTest {
             assertThat(get(s, "/health", null).statusCode()).as("health passes no gate").isEqualTo(200);
             assertThat(get(s, "/metrics", null).statusCode()).isEqualTo(200);
             assertThat(ran).hasValue(1);
+        }
+    }
+
+    @Test
+    void aRefusalIsLoggedOnOneLineWhateverTheClientPutInIt() throws Exception {
+        List<String> lines = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+        ServerLog log = new ServerLog() {
+            @Override
+            public void info(String line) {
+                lines.add(line);
+            }
+
+            @Override
+            public void warn(String line) {
+                lines.add(line);
+            }
+        };
+        try (JsonServer s = JsonServer.builder().log(log).route("POST", "/r", call -> {
+            throw HttpProblem.badRequest("unknown option '" + call.body().path("key").asText() + "'");
+        }).start()) {
+            HttpResponse<String> r = CLIENT.send(HttpRequest.newBuilder(URI.create(s.baseUrl() + "/r"))
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"key\": \"x\\n2026-01-01T00:00:00 INFO forged\"}")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(r.statusCode()).isEqualTo(400);
+            assertThat(lines).hasSize(1);
+            assertThat(lines.getFirst()).doesNotContain("\n").contains("forged");
         }
     }
 

@@ -92,7 +92,8 @@ final class Pipeline {
         try {
             options = m.spec().resolve(r.options()).values();
         } catch (IllegalArgumentException e) {
-            throw new HttpProblem(400, "invalid_option", e.getMessage()).withParam("veracity_options");
+            throw new HttpProblem(400, "invalid_option", ClientText.quote(e.getMessage(), 1000))
+                    .withParam("veracity_options");
         }
         if (m.usesRetriever() && retriever == null) {
             throw new HttpProblem(400, "missing_index", "method " + m.name() + " searches an index itself: this server"

@@ -49,7 +49,7 @@ final class UpstreamErrors {
             };
         }
         if (e instanceof IllegalArgumentException) {
-            return new HttpProblem(400, "invalid_request", Secrets.redact(e.getMessage()));
+            return new HttpProblem(400, "invalid_request", ClientText.quote(Secrets.redact(e.getMessage()), 1000));
         }
         return null;
     }
