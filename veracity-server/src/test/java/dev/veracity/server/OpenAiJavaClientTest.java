@@ -161,6 +161,22 @@ class OpenAiJavaClientTest {
                 .isInstanceOf(NotFoundException.class).hasMessageContaining("not-served");
     }
 
+    /** The Java example of the README's "Use it from your app", line for line (the base URL and key aside). */
+    @Test
+    void theReadmesJavaExampleAnswers() {
+        String baseUrl = served.v1();
+        OpenAIClient client = OpenAIOkHttpClient.builder().baseUrl(baseUrl).apiKey("KEY").build();
+        ChatCompletion c = client.chat().completions().create(ChatCompletionCreateParams.builder()
+                .model("madam-rag+march+abstain").addUserMessage("Where is the Eiffel Tower?")
+                .putAdditionalBodyProperty("documents", JsonValue.from(List.of("The Eiffel Tower is in Paris.",
+                        "It was completed in 1889."))).build());
+        String answer = c.choices().get(0).message().content().orElse("");
+        assertThat(answer).isEqualTo(served.inProcess("madam-rag+march+abstain", "Where is the Eiffel Tower?",
+                List.of(Document.of("1", "", "The Eiffel Tower is in Paris."), Document.of("2", "", "It was completed in 1889.")),
+                Map.of()).answer().prediction());
+        client.close();
+    }
+
     @Test
     void anotherUpstreamModelIsNamedAfterAnAt() {
         ChatCompletion c = client.chat().completions().create(ask("standard-rag@other-model", Served.DOCS).build());
