@@ -72,8 +72,7 @@ final class ChatRequestReader {
                     + RequestFields.typeOf(body));
         }
         List<String> ignored = new ArrayList<>();
-        for (Iterator<Map.Entry<String, JsonNode>> it = body.fields(); it.hasNext(); ) {
-            Map.Entry<String, JsonNode> f = it.next();
+        for (Map.Entry<String, JsonNode> f : body.properties()) {
             String name = f.getKey();
             JsonNode v = f.getValue();
             if (USED.contains(name)) {
@@ -178,8 +177,7 @@ final class ChatRequestReader {
         }
         RequestFields.object(o, "stream_options");
         boolean usage = false;
-        for (Iterator<Map.Entry<String, JsonNode>> it = o.fields(); it.hasNext(); ) {
-            Map.Entry<String, JsonNode> f = it.next();
+        for (Map.Entry<String, JsonNode> f : o.properties()) {
             String field = "stream_options." + f.getKey();
             switch (f.getKey()) {
                 case "include_usage" -> usage = !f.getValue().isNull() && RequestFields.bool(f.getValue(), field);
@@ -307,8 +305,7 @@ final class ChatRequestReader {
                     + " far fewer options (GET /v1/models/METHOD lists them)");
         }
         Map<String, String> out = new LinkedHashMap<>();
-        for (Iterator<Map.Entry<String, JsonNode>> it = o.fields(); it.hasNext(); ) {
-            Map.Entry<String, JsonNode> f = it.next();
+        for (Map.Entry<String, JsonNode> f : o.properties()) {
             String field = "veracity_options." + ClientText.quote(f.getKey());
             out.put(f.getKey(), optionValue(f.getValue(), field));
         }

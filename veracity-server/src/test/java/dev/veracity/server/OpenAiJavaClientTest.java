@@ -139,7 +139,7 @@ class OpenAiJavaClientTest {
         // per-role calls: MADAM-RAG's agents and aggregator, then MARCH's proposer (and checker when it made claims)
         assertThat(v.path("calls").path("by_role").fieldNames()).toIterable().contains("agent-1", "aggregator", "proposer");
         StringBuilder byRole = new StringBuilder();
-        v.path("calls").path("by_role").fields().forEachRemaining(e -> byRole.append(byRole.isEmpty() ? "" : ",")
+        v.path("calls").path("by_role").properties().forEach(e -> byRole.append(byRole.isEmpty() ? "" : ",")
                 .append(e.getKey()).append('=').append(e.getValue().path("calls").asInt()));
         assertThat(byRole.toString()).isEqualTo(expected.roles());
         assertThat(raw.headers().values("X-Veracity-Roles")).containsExactly(expected.roles());
