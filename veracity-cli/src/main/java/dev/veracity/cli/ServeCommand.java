@@ -138,6 +138,9 @@ final class ServeCommand implements Callable<Integer> {
 
         // What the server holds, closed in reverse order after it stops.
         List<AutoCloseable> held = new ArrayList<>();
+        // The SDK client (about half a second of class loading) is built while the index opens: start-up under 2 s.
+        java.util.concurrent.FutureTask<Stack> building = new java.util.concurrent.FutureTask<>(() -> new Stack(cfg, TraceSink.NONE));
+        Thread.ofVirtual().name("serve-upstream-client").start(building);
         ChatServer server;
         try {
             TraceSink traces = TraceSink.NONE;
@@ -146,8 +149,6 @@ final class ServeCommand implements Callable<Integer> {
                 held.add(store);
                 traces = store;
             }
-            Stack stack = new Stack(cfg, TraceSink.NONE);
-            held.add(stack);
             LuceneIndex index = retrieval.open();
             if (index != null) {
                 held.add(index);
@@ -159,6 +160,8 @@ final class ServeCommand implements Callable<Integer> {
             if (pages != null) {
                 held.add(pages);
             }
+            Stack stack = built(building);
+            held.add(stack);
             RetrySettings retry = RetrySettings.DEFAULT.withMaxAttempts(cfg.maxAttempts());
             server = ChatServer.builder(settings)
                     .upstream(stack.backend, models, (pinned, sink) -> LlmClient.builder(pinned)
@@ -174,6 +177,13 @@ final class ServeCommand implements Callable<Integer> {
                     .start();
         } catch (Exception e) {
             closeAll(held);
+            if (building.isDone() && !building.isCancelled()) {
+                try {
+                    building.get().close();
+                } catch (Exception ignored) {
+                    // it failed to build: nothing to close
+                }
+            }
             throw e;
         }
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
@@ -196,6 +206,15 @@ final class ServeCommand implements Callable<Integer> {
                 + "; requests will fail until it answers (GET /readyz says when)")));
         server.awaitStopped();
         return 0;
+    }
+
+    /** The stack built on the other thread, or the exception that stopped it, as it was thrown. */
+    private static Stack built(java.util.concurrent.FutureTask<Stack> building) throws Exception {
+        try {
+            return building.get();
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw e.getCause() instanceof Exception x ? x : new IllegalStateException(e.getCause());
+        }
     }
 
     private static Duration seconds(double s) {
