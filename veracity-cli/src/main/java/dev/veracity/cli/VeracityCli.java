@@ -13,7 +13,7 @@ public final class VeracityCli implements Runnable {
             EvalCommand.class, MethodsCommand.class, ScoreCommand.class, ReportCommand.class, CompareCommand.class,
             VerifyCommand.class, RewardCommand.class, RlCommand.class, RolloutCommand.class, ProbeCommand.class,
             ProbeDataCommand.class, IndexCommand.class, SearchCommand.class, ServeRetrievalCommand.class,
-            ServeRewardsCommand.class, SimCommand.class,
+            ServeRewardsCommand.class, ServeCommand.class, SimCommand.class,
             BenchCommand.class, TracesCommand.class, RamdocsCommand.class, CommandLine.HelpCommand.class);
 
     @CommandLine.Spec

@@ -2,26 +2,42 @@ package dev.veracity.http;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 
 /**
  * One request's answer, sent at most once: the route's reply, the deadline's 503 from the timer thread, or the
- * failure of a client that has gone, whichever comes first; the others are dropped. Records the answer's metrics.
+ * failure of a client that has gone, whichever comes first; the others are dropped. A route may instead open an event
+ * stream ({@link EventStream}): the status and headers go out at once, events follow, and the stream ends when the
+ * route returns (with an error event when it failed or was cancelled). Records the answer's metrics.
  */
 final class Exchange {
+
+    private static final int OPEN = 0;
+    private static final int STREAMING = 1;
+    private static final int DONE = 2;
 
     private final Response response;
     private final Callback callback;
     private final ServerMetrics metrics;
     private final String route;
     private final long startedNanos;
-    private final AtomicBoolean done = new AtomicBoolean();
+    private final AtomicInteger state = new AtomicInteger(OPEN);
+    /** Why a streaming route was interrupted (its deadline), told to the client in the stream's last event. */
+    private volatile HttpProblem cancelReason;
+    /** A stream write failed or was abandoned half-way: the stream cannot be ended with more bytes. */
+    private volatile boolean broken;
 
     Exchange(Response response, Callback callback, ServerMetrics metrics, String route, long startedNanos) {
         this.response = response;
@@ -33,7 +49,19 @@ final class Exchange {
     }
 
     boolean answered() {
-        return done.get();
+        return state.get() != OPEN;
+    }
+
+    boolean streaming() {
+        return state.get() == STREAMING;
+    }
+
+    void cancelReason(HttpProblem reason) {
+        this.cancelReason = reason;
+    }
+
+    HttpProblem cancelReason() {
+        return cancelReason;
     }
 
     boolean json(int status, JsonNode body, Map<String, String> headers) {
@@ -53,7 +81,12 @@ final class Exchange {
     }
 
     boolean problem(HttpProblem p, Map<String, String> headers) {
-        return json(p.status(), ErrorBody.of(p), headers);
+        if (p.headers().isEmpty()) {
+            return json(p.status(), ErrorBody.of(p), headers);
+        }
+        Map<String, String> all = new java.util.LinkedHashMap<>(p.headers());
+        all.putAll(headers);
+        return json(p.status(), ErrorBody.of(p), all);
     }
 
     boolean problem(HttpProblem p) {
@@ -61,25 +94,106 @@ final class Exchange {
     }
 
     boolean send(int status, String contentType, byte[] body, Map<String, String> headers) {
-        if (!done.compareAndSet(false, true)) {
+        if (!state.compareAndSet(OPEN, DONE)) {
             return false;
         }
         response.setStatus(status);
         response.getHeaders().put(HttpHeader.CONTENT_TYPE, contentType);
         response.getHeaders().put(HttpHeader.CONTENT_LENGTH, body.length);
-        headers.forEach((k, v) -> response.getHeaders().put(k, v));
+        putHeaders(headers);
         response.write(true, ByteBuffer.wrap(body), callback);
         metrics.answered(route, status, startedNanos);
         return true;
     }
 
+    /**
+     * Commits a 200 with {@code text/event-stream} and the headers; false when the request was already answered (its
+     * deadline passed) or its client has gone. Nothing is written yet: the first event sends the headers with it.
+     */
+    boolean openStream(Map<String, String> headers) {
+        if (!state.compareAndSet(OPEN, STREAMING)) {
+            return false;
+        }
+        response.setStatus(200);
+        response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/event-stream; charset=utf-8");
+        response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-cache");
+        // nginx buffers proxied answers unless told not to, which would hold the events back until the end
+        response.getHeaders().put("X-Accel-Buffering", "no");
+        putHeaders(headers);
+        return true;
+    }
+
+    /**
+     * Writes part of an open stream and waits until it is sent; an IOException when the stream is over or the client
+     * has gone (a write that cannot progress for {@code timeout} counts as gone).
+     */
+    void write(byte[] bytes, Duration timeout) throws IOException {
+        if (state.get() != STREAMING) {
+            throw new IOException("the stream is closed");
+        }
+        if (broken) {
+            throw new IOException("the client has gone");
+        }
+        Callback.Completable sent = new Callback.Completable();
+        response.write(false, ByteBuffer.wrap(bytes), sent);
+        try {
+            sent.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            broken = true;
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted while writing the stream");
+        } catch (ExecutionException e) {
+            broken = true;
+            throw new IOException("the client has gone: " + e.getCause().getClass().getSimpleName(), e.getCause());
+        } catch (TimeoutException e) {
+            broken = true;
+            throw new IOException("the client read nothing for " + timeout.toMillis() + " ms");
+        }
+    }
+
+    /** Ends an open stream, after an error event when {@code lastEvent} is given; false when it was not open. */
+    boolean endStream(byte[] lastEvent) {
+        if (!state.compareAndSet(STREAMING, DONE)) {
+            return false;
+        }
+        if (broken) {
+            // a write is still pending or the connection failed: another write would be refused, so fail the answer
+            callback.failed(new IOException("the client has gone"));
+            metrics.answered(route, 499, startedNanos);
+            return true;
+        }
+        response.write(true, ByteBuffer.wrap(lastEvent == null ? new byte[0] : lastEvent), callback);
+        metrics.answered(route, 200, startedNanos);
+        return true;
+    }
+
     /** The client has gone or the connection failed: nothing can be answered any more. */
     boolean abandon(Throwable cause) {
-        if (!done.compareAndSet(false, true)) {
+        int s = state.get();
+        if (s == DONE || !state.compareAndSet(s, DONE)) {
             return false;
         }
         callback.failed(cause);
         metrics.answered(route, 499, startedNanos); // nginx's "client closed request"
         return true;
+    }
+
+    private void putHeaders(Map<String, String> headers) {
+        headers.forEach((k, v) -> response.getHeaders().put(k, headerSafe(v)));
+    }
+
+    /** A header value as HTTP allows it: printable ASCII (anything else, line breaks included, becomes '?'). */
+    static String headerSafe(String value) {
+        StringBuilder b = null;
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if (c < 0x20 || c > 0x7e) {
+                if (b == null) {
+                    b = new StringBuilder(value);
+                }
+                b.setCharAt(i, '?');
+            }
+        }
+        return b == null ? value : b.toString();
     }
 }

@@ -1,12 +1,15 @@
 package dev.veracity.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.Map;
 import java.util.function.Function;
 
 /**
- * One request as a route sees it: the parsed JSON body, when it arrived, and the server's limits.
+ * One request as a route sees it: the parsed JSON body, when it arrived, who sent it (as the {@link RequestGate}
+ * admitted it), the server's limits, and the way to answer with server-sent events ({@link #openEvents}).
  */
 public final class JsonCall {
 
@@ -16,21 +19,27 @@ public final class JsonCall {
     private final long startedNanos;
     private final ServerLimits limits;
     private final Function<String, String> headers;
+    private final String principal;
+    private final Exchange exchange;
+    private EventStream events;
 
     JsonCall(String method, String path, JsonNode body, long startedNanos, ServerLimits limits,
-             Function<String, String> headers) {
+             Function<String, String> headers, String principal, Exchange exchange) {
         this.method = method;
         this.path = path;
         this.body = body;
         this.startedNanos = startedNanos;
         this.limits = limits;
         this.headers = headers;
+        this.principal = principal;
+        this.exchange = exchange;
     }
 
     public String method() {
         return method;
     }
 
+    /** The request's path (for a prefix route, the whole path, e.g. {@code /v1/models/march}). */
     public String path() {
         return path;
     }
@@ -57,6 +66,28 @@ public final class JsonCall {
     /** A request header's value, or null. */
     public String header(String name) {
         return headers.apply(name);
+    }
+
+    /** The client as the server's {@link RequestGate} admitted it ({@code key-1}; never a credential), or "". */
+    public String principal() {
+        return principal;
+    }
+
+    /**
+     * Answers with server-sent events: 200, {@code text/event-stream}, {@code Cache-Control: no-cache} and the given
+     * headers go out with the first event. Once open, the route's return value is not sent; the stream ends when the
+     * route returns (see {@link EventStream}). A second call returns the same stream.
+     *
+     * @throws IOException when the request was already answered (its deadline passed) or its client has gone
+     */
+    public EventStream openEvents(Map<String, String> responseHeaders) throws IOException {
+        if (events == null) {
+            if (!exchange.openStream(responseHeaders)) {
+                throw new IOException("the request was already answered (deadline passed or client gone)");
+            }
+            events = new EventStream(exchange, limits.idleTimeout());
+        }
+        return events;
     }
 
     /**

@@ -28,7 +28,8 @@ import org.eclipse.jetty.util.thread.VirtualThreadPool;
  * A JSON HTTP server on Jetty 12 with one virtual thread per request, the plumbing every Veracity server shares:
  * routes ({@link JsonRoute}), {@link ServerLimits} (body, batch, concurrency, deadline, idle, stop grace), errors in one
  * JSON shape ({@link ErrorBody}, also for what Jetty itself refuses, such as a malformed request line),
- * {@code GET /health}, {@code GET /metrics} ({@link ServerMetrics}), and a graceful stop.
+ * {@code GET /health}, {@code GET /metrics} ({@link ServerMetrics}), a {@link RequestGate} before the body is read
+ * (authentication, per-client limits), answers as server-sent events ({@link EventStream}), and a graceful stop.
  * <pre>{@code
  * try (JsonServer s = JsonServer.builder().port(0)
  *         .route("POST", "/v1/echo", call -> JsonReply.ok(call.body())).start()) {
@@ -82,7 +83,8 @@ public final class JsonServer implements AutoCloseable {
         // 1 s (measured: a 1.05 s maximum in bench rewards). The kernel caps this at net.core.somaxconn.
         connector.setAcceptQueueSize(1024);
         jetty.addConnector(connector);
-        dispatch = new RouteDispatch(Map.copyOf(b.routes), limits, metrics, log, timer, stopping::get);
+        dispatch = new RouteDispatch(Map.copyOf(b.routes), Map.copyOf(b.prefixes), b.gate, limits, metrics, log, timer,
+                stopping::get);
         jetty.setHandler(new StoppingGracefully(dispatch));
         jetty.setErrorHandler(new JsonErrors());
         jetty.setStopTimeout(limits.stopGrace().toMillis());
@@ -187,6 +189,8 @@ public final class JsonServer implements AutoCloseable {
         private ServerLog log = ServerLog.none();
         private ServerMetrics metrics = new ServerMetrics();
         private final Map<String, Map<String, JsonRoute>> routes = new LinkedHashMap<>();
+        private final Map<String, Map<String, JsonRoute>> prefixes = new LinkedHashMap<>();
+        private RequestGate gate = RequestGate.OPEN;
 
         private Builder() {
         }
@@ -238,6 +242,29 @@ public final class JsonServer implements AutoCloseable {
             if (routes.computeIfAbsent(path, p -> new LinkedHashMap<>()).putIfAbsent(m, route) != null) {
                 throw new IllegalArgumentException("two routes for " + m + " " + path);
             }
+            return this;
+        }
+
+        /**
+         * Adds {@code METHOD prefix...}: every path that starts with {@code prefix} (ending in {@code /}) and goes on,
+         * unless an exact route takes it; the route reads the rest from {@link JsonCall#path()}. Its metrics label is
+         * {@code prefix*}, whatever the rest.
+         */
+        public Builder routePrefix(String method, String prefix, JsonRoute route) {
+            Objects.requireNonNull(route, "route");
+            if (!prefix.startsWith("/") || !prefix.endsWith("/")) {
+                throw new IllegalArgumentException("a route prefix starts and ends with /: " + prefix);
+            }
+            String m = method.toUpperCase(Locale.ROOT);
+            if (prefixes.computeIfAbsent(prefix, p -> new LinkedHashMap<>()).putIfAbsent(m, route) != null) {
+                throw new IllegalArgumentException("two routes for " + m + " " + prefix + "...");
+            }
+            return this;
+        }
+
+        /** What decides, before the body is read, whether a request may reach its route (default: every one may). */
+        public Builder gate(RequestGate gate) {
+            this.gate = Objects.requireNonNull(gate, "gate");
             return this;
         }
 

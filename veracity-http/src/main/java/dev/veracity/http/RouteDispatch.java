@@ -21,12 +21,16 @@ import org.eclipse.jetty.util.Callback;
  * routes, each request on its own virtual thread (Jetty's {@code VirtualThreadPool}) with the limits applied in this
  * order: route known (404, 405), a place among the concurrent requests (429 after the queue wait), the deadline timer,
  * the body (413, 400), the route. Whatever happens, the client gets one answer or, if it has gone, none.
+ * The gate ({@link RequestGate}: authentication, per-client limits) runs before the place is taken and the body read.
+ * A route that answers with an event stream ({@link EventStream}) has the stream ended here when it returns, with an
+ * error event when it failed or was cancelled.
  */
 final class RouteDispatch extends Handler.Abstract {
 
-    private static final Map<String, String> RETRY_AFTER = Map.of("Retry-After", "1");
-
     private final Map<String, Map<String, JsonRoute>> routes;
+    /** Routes by path prefix ({@code /v1/models/} answers {@code /v1/models/x}), longest prefix first. */
+    private final Map<String, Map<String, JsonRoute>> prefixes;
+    private final RequestGate gate;
     private final ServerLimits limits;
     private final ServerMetrics metrics;
     private final ServerLog log;
@@ -38,9 +42,14 @@ final class RouteDispatch extends Handler.Abstract {
     /** Requests Jetty failed under a running route (connection broken, server stopped). */
     private final AtomicLong failed = new AtomicLong();
 
-    RouteDispatch(Map<String, Map<String, JsonRoute>> routes, ServerLimits limits, ServerMetrics metrics, ServerLog log,
+    RouteDispatch(Map<String, Map<String, JsonRoute>> routes, Map<String, Map<String, JsonRoute>> prefixes,
+                  RequestGate gate, ServerLimits limits, ServerMetrics metrics, ServerLog log,
                   ScheduledExecutorService timer, BooleanSupplier stopping) {
         this.routes = routes;
+        this.prefixes = new java.util.TreeMap<>(java.util.Comparator.comparingInt(String::length).reversed()
+                .thenComparing(java.util.Comparator.naturalOrder()));
+        this.prefixes.putAll(prefixes);
+        this.gate = gate;
         this.limits = limits;
         this.metrics = metrics;
         this.log = log;
@@ -58,27 +67,62 @@ final class RouteDispatch extends Handler.Abstract {
             builtIn(path, method, new Exchange(response, callback, metrics, path, started));
             return true;
         }
+        String label = path;
         Map<String, JsonRoute> byMethod = routes.get(path);
-        Exchange ex = new Exchange(response, callback, metrics, byMethod == null ? "other" : path, started);
         if (byMethod == null) {
+            for (Map.Entry<String, Map<String, JsonRoute>> p : prefixes.entrySet()) {
+                if (path.startsWith(p.getKey()) && path.length() > p.getKey().length()) {
+                    byMethod = p.getValue();
+                    label = p.getKey() + "*";
+                    break;
+                }
+            }
+        }
+        Exchange ex = new Exchange(response, callback, metrics, byMethod == null ? "other" : label, started);
+        if (byMethod == null) {
+            java.util.List<String> known = new java.util.ArrayList<>(routes.keySet());
+            prefixes.keySet().forEach(p -> known.add(p + "..."));
             ex.problem(new HttpProblem(404, "not_found", "no endpoint " + abbreviate(path) + "; this server has "
-                    + String.join(", ", routes.keySet()) + ", /health and /metrics"));
+                    + String.join(", ", known) + ", /health and /metrics"));
             return true;
         }
         JsonRoute route = byMethod.get(method);
         if (route == null) {
             ex.problem(new HttpProblem(405, "method_not_allowed", "use " + String.join(" or ", byMethod.keySet())
-                    + " for " + path), Map.of("Allow", String.join(", ", byMethod.keySet())));
+                    + " for " + abbreviate(path)), Map.of("Allow", String.join(", ", byMethod.keySet())));
             return true;
         }
-        if (!enter(ex)) {
+        RequestGate.Admission admission;
+        try {
+            admission = gate.admit(method, path, name -> request.getHeaders().get(name));
+        } catch (HttpProblem p) {
+            ex.problem(p);
             return true;
         }
+        try (admission) {
+            if (!enter(ex)) {
+                return true;
+            }
+            try {
+                run(route, request, method, path, admission.principal(), ex, started);
+            } finally {
+                places.release();
+            }
+        }
+        return true;
+    }
+
+    private void run(JsonRoute route, Request request, String method, String path, String principal, Exchange ex,
+                     long started) {
         RouteThread self = new RouteThread();
         running.add(self);
         ScheduledFuture<?> deadline = timer.schedule(() -> {
-            if (ex.problem(new HttpProblem(503, "deadline_exceeded", "no answer within the server's deadline of "
-                    + limits.requestDeadline().toMillis() + " ms"), RETRY_AFTER)) {
+            HttpProblem late = new HttpProblem(503, "deadline_exceeded", "no answer within the server's deadline of "
+                    + limits.requestDeadline().toMillis() + " ms").withHeader("Retry-After", "1");
+            if (ex.problem(late)) {
+                self.interrupt();
+            } else if (ex.streaming()) {
+                ex.cancelReason(late); // the stream ends with this as its last event
                 self.interrupt();
             }
         }, limits.requestDeadline().toNanos(), TimeUnit.NANOSECONDS);
@@ -94,31 +138,38 @@ final class RouteDispatch extends Handler.Abstract {
         try {
             JsonNode body = hasBody(method) ? RequestBody.readJson(request, limits.maxBodyBytes()) : null;
             JsonReply reply = route.handle(new JsonCall(method, path, body, started, limits,
-                    name -> request.getHeaders().get(name)));
-            ex.json(reply.status(), reply.body());
+                    name -> request.getHeaders().get(name), principal, ex));
+            if (!ex.endStream(null)) {
+                ex.json(reply.status(), reply.body(), reply.headers());
+            }
         } catch (HttpProblem p) {
             // The client often shows only the status (aiohttp: "400, message='Bad Request'"): the reason is logged here.
-            if (ex.problem(p)) {
-                log.warn(method + " " + path + ": " + p.status() + " " + p.getMessage());
+            if (fail(ex, p)) {
+                log.warn(method + " " + oneLine(path) + ": " + p.status() + " " + oneLine(p.getMessage()));
             }
         } catch (InterruptedException e) {
-            ex.problem(new HttpProblem(503, "cancelled", "the server is stopping: send the request again"), RETRY_AFTER);
+            HttpProblem why = ex.cancelReason();
+            fail(ex, why != null ? why : new HttpProblem(503, "cancelled", "the server is stopping: send the request again")
+                    .withHeader("Retry-After", "1"));
         } catch (UncheckedIOException e) {
             // the body could not be read: the client went away or sent a broken body
-            ex.problem(new HttpProblem(400, "bad_body", e.getMessage()));
+            fail(ex, new HttpProblem(400, "bad_body", e.getMessage()));
         } catch (RuntimeException e) {
-            if (!ex.answered()) {
-                log.warn(method + " " + path + ": " + e.getClass().getSimpleName() + ": " + e.getMessage());
+            if (!ex.answered() || ex.streaming()) {
+                log.warn(method + " " + oneLine(path) + ": " + e.getClass().getSimpleName() + ": " + oneLine(e.getMessage()));
             }
-            ex.problem(new HttpProblem(500, "internal_error", "the server failed on this request ("
+            fail(ex, new HttpProblem(500, "internal_error", "the server failed on this request ("
                     + e.getClass().getSimpleName() + "); its log says more"));
         } finally {
             deadline.cancel(false);
             running.remove(self);
             self.leave();
-            places.release();
         }
-        return true;
+    }
+
+    /** Answers with the problem, or ends the open stream with it as the last event; false when nothing was sent. */
+    private static boolean fail(Exchange ex, HttpProblem p) {
+        return ex.streaming() ? ex.endStream(EventStream.errorEvent(p)) : ex.problem(p);
     }
 
     private boolean enter(Exchange ex) {
@@ -130,7 +181,7 @@ final class RouteDispatch extends Handler.Abstract {
             Thread.currentThread().interrupt();
         }
         ex.problem(new HttpProblem(429, "busy", "the server is handling " + limits.maxConcurrentRequests()
-                + " requests, its limit: retry in a moment"), RETRY_AFTER);
+                + " requests, its limit: retry in a moment").withHeader("Retry-After", "1"));
         return false;
     }
 
@@ -157,6 +208,11 @@ final class RouteDispatch extends Handler.Abstract {
 
     private static boolean hasBody(String method) {
         return method.equals("POST") || method.equals("PUT") || method.equals("PATCH");
+    }
+
+    /** A log line stays one line whatever a client put into a message (a forged second line would look like ours). */
+    static String oneLine(String text) {
+        return text == null ? "" : text.replaceAll("[\\r\\n\\u0085\\u2028\\u2029]+", " ");
     }
 
     private static String abbreviate(String path) {

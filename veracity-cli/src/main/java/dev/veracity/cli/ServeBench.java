@@ -1,0 +1,195 @@
+package dev.veracity.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.veracity.http.ServerLog;
+import dev.veracity.llm.cache.CacheMode;
+import dev.veracity.llm.cache.ResponseCache;
+import dev.veracity.llm.client.LlmClient;
+import dev.veracity.llm.openai.OpenAiCompatibleBackend;
+import dev.veracity.server.ChatServer;
+import dev.veracity.server.ServeSettings;
+import dev.veracity.sim.LatencyModel;
+import dev.veracity.sim.SimConfig;
+import dev.veracity.sim.SimServer;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code ./veracity bench serve}: {@code veracity serve} in-process over the simulator at a fixed latency per model
+ * call, N chat completions from C concurrent clients (each on its own kept-alive connection, through a minimal loopback
+ * HTTP client so that the server is measured, not the client). The overhead of a request is its latency as the client
+ * saw it less its pipeline's critical path (the chain of dependent upstream calls, from the answer's
+ * {@code veracity.calls.critical_path_ms}): what the server, the HTTP hops and the method's own work add to the model's
+ * time. Also the errors, and the process's RSS and threads before and after.
+ */
+@Command(name = "serve", mixinStandardHelpOptions = true,
+        description = "veracity serve under load against the simulator: overhead over the pipeline's critical path.")
+final class ServeBench implements Callable<Integer> {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @Option(names = "--requests", defaultValue = "1000", description = "Requests per method (default ${DEFAULT-VALUE}).")
+    int requests;
+
+    @Option(names = "--clients", defaultValue = "50", description = "Concurrent clients (default ${DEFAULT-VALUE}).")
+    int clients;
+
+    @Option(names = "--warmup", defaultValue = "3000", description = "Requests per method before measuring, for the JIT"
+            + " to settle (default ${DEFAULT-VALUE}; with a few hundred, p50 and p99 are several times higher).")
+    int warmup;
+
+    @Option(names = "--latency-ms", defaultValue = "100", description = "Simulated latency per model call (default ${DEFAULT-VALUE}).")
+    int latencyMs;
+
+    @Option(names = "--method", defaultValue = "standard-rag,madam-rag", split = ",",
+            description = "Methods to measure (default ${DEFAULT-VALUE}).")
+    List<String> methods;
+
+    @Override
+    public Integer call() throws Exception {
+        if (requests < 1 || clients < 1 || warmup < 0 || latencyMs < 0) {
+            throw new IllegalArgumentException("--requests and --clients must be positive; --warmup and --latency-ms zero or more");
+        }
+        long rssStart = rssKb();
+        int threadsStart = ManagementFactory.getThreadMXBean().getThreadCount();
+        SimConfig cfg = SimConfig.builder().latency(LatencyModel.ofMillis(latencyMs, 0)).capacity(4096)
+                .recentRequestLimit(0).build();
+        try (SimServer sim = SimServer.start(cfg);
+             OpenAiCompatibleBackend backend = OpenAiCompatibleBackend.builder().baseUrl(sim.baseUrl()).model("sim-model")
+                     .build();
+             ChatServer server = ChatServer.builder(ServeSettings.defaults())
+                     .upstream(backend, List.of("sim-model"), (pinned, traces) -> LlmClient.builder(pinned)
+                             .concurrency(1024).timeout(Duration.ofSeconds(60)).cache(ResponseCache.NONE, CacheMode.OFF)
+                             .traces(traces).build())
+                     .log(ServerLog.none()).start()) {
+            System.out.printf(Locale.ROOT, "== veracity serve: %,d requests per method from %d clients (kept-alive"
+                    + " connections), simulator at %d ms per call; %d cores%n", requests, clients, latencyMs,
+                    Runtime.getRuntime().availableProcessors());
+            for (String method : methods) {
+                byte[] body = body(method.strip());
+                run(server.port(), body, warmup, clients);
+                long rssBefore = rssKb();
+                long heapBefore = heapAfterGcKb();
+                int threadsBefore = ManagementFactory.getThreadMXBean().getThreadCount();
+                Result r = run(server.port(), body, requests, clients);
+                System.out.printf(Locale.ROOT, "   %-14s %s%n", method.strip(), r.line());
+                System.out.printf(Locale.ROOT, "   %-14s RSS %,d -> %,d KiB, heap in use after a GC %,d -> %,d KiB,"
+                        + " platform threads %d -> %d%n", "", rssBefore, rssKb(), heapBefore, heapAfterGcKb(),
+                        threadsBefore, ManagementFactory.getThreadMXBean().getThreadCount());
+            }
+        }
+        System.out.printf(Locale.ROOT, "   process (simulator, server and clients in one JVM): RSS %,d KiB at start, %,d KiB"
+                + " at the end; platform threads %d at start, %d at the end%n", rssStart, rssKb(), threadsStart,
+                ManagementFactory.getThreadMXBean().getThreadCount());
+        return 0;
+    }
+
+    private byte[] body(String method) {
+        ObjectNode o = JSON.createObjectNode();
+        o.put("model", method);
+        o.putArray("messages").addObject().put("role", "user").put("content", "Where is the Eiffel Tower located?");
+        o.putArray("documents").add("The Eiffel Tower is located in Paris, the capital of France.")
+                .add("Gustave Eiffel's company built the tower, which was completed in 1889.")
+                .add("Paris hosts millions of visitors every year.");
+        return o.toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** What one run measured; nanoseconds. */
+    private record Result(int requests, long wallNanos, long[] latencies, long[] overheads, long[] serverOverheads,
+                          long errors, double callsPerRequest) {
+
+        String line() {
+            return String.format(Locale.ROOT, "%.1f calls/request; latency p50 %.1f ms, p99 %.1f ms; overhead over the"
+                            + " critical path p50 %.2f ms, p99 %.2f ms, max %.2f ms (inside the server: p50 %.2f ms, p99"
+                            + " %.2f ms); %.0f requests/s; errors %d", callsPerRequest,
+                    LlmBench.percentile(latencies, 50) / 1e6, LlmBench.percentile(latencies, 99) / 1e6,
+                    LlmBench.percentile(overheads, 50) / 1e6, LlmBench.percentile(overheads, 99) / 1e6,
+                    Arrays.stream(overheads).max().orElse(0) / 1e6, LlmBench.percentile(serverOverheads, 50) / 1e6,
+                    LlmBench.percentile(serverOverheads, 99) / 1e6, requests / (wallNanos / 1e9), errors);
+        }
+    }
+
+    /** {@code n} requests from {@code clients} concurrent clients, each taking the next request as it finishes one. */
+    private Result run(int port, byte[] body, int n, int clients) throws Exception {
+        long[] latencies = new long[n];
+        long[] overheads = new long[n];
+        long[] serverOverheads = new long[n];
+        AtomicInteger next = new AtomicInteger();
+        AtomicLong errors = new AtomicLong();
+        AtomicLong calls = new AtomicLong();
+        long t0 = System.nanoTime();
+        try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            for (int c = 0; c < clients; c++) {
+                pool.submit(() -> {
+                    try (LoopbackHttp http = new LoopbackHttp(port, false)) {
+                        for (int i = next.getAndIncrement(); i < n; i = next.getAndIncrement()) {
+                            long s = System.nanoTime();
+                            try {
+                                LoopbackHttp.Answer a = http.post("/v1/chat/completions", body);
+                                latencies[i] = System.nanoTime() - s;
+                                JsonNode report = report(a);
+                                if (a.status() != 200 || report == null) {
+                                    errors.incrementAndGet();
+                                    continue;
+                                }
+                                long critical = Math.round(report.at("/calls/critical_path_ms").asDouble() * 1e6);
+                                overheads[i] = latencies[i] - critical;
+                                serverOverheads[i] = Math.round(report.at("/timing/server_ms").asDouble() * 1e6) - critical;
+                                calls.addAndGet(report.at("/calls/count").asLong());
+                            } catch (Exception e) {
+                                latencies[i] = System.nanoTime() - s;
+                                errors.incrementAndGet();
+                                http.disconnect();
+                            }
+                        }
+                    }
+                    return null;
+                });
+            }
+        }
+        return new Result(n, System.nanoTime() - t0, latencies, overheads, serverOverheads, errors.get(),
+                (double) calls.get() / n);
+    }
+
+    /** The answer's veracity report, or null. */
+    private static JsonNode report(LoopbackHttp.Answer a) throws Exception {
+        JsonNode v = JSON.readTree(a.body()).path("veracity");
+        return v.isMissingNode() ? null : v;
+    }
+
+    /** Heap in use after a full collection, KiB: what the process holds, unlike RSS, which keeps what the heap grew to. */
+    static long heapAfterGcKb() {
+        System.gc();
+        Runtime rt = Runtime.getRuntime();
+        return (rt.totalMemory() - rt.freeMemory()) / 1024;
+    }
+
+    /** The process's resident set in KiB (Linux), or -1. */
+    static long rssKb() {
+        try {
+            for (String l : Files.readAllLines(Path.of("/proc/self/status"))) {
+                if (l.startsWith("VmRSS:")) {
+                    return Long.parseLong(l.replaceAll("\\D", ""));
+                }
+            }
+        } catch (Exception e) {
+            // not Linux: no figure
+        }
+        return -1;
+    }
+}

@@ -1,0 +1,234 @@
+package dev.veracity.cli;
+
+import dev.veracity.config.VeracityConfig;
+import dev.veracity.eval.run.DocumentSource;
+import dev.veracity.http.ServerLimits;
+import dev.veracity.http.ServerLog;
+import dev.veracity.llm.cache.CacheMode;
+import dev.veracity.llm.client.LlmClient;
+import dev.veracity.llm.client.RetrySettings;
+import dev.veracity.llm.openai.OpenAiCompatibleBackend;
+import dev.veracity.methods.Methods;
+import dev.veracity.retrieval.Retriever;
+import dev.veracity.retrieval.embed.OnnxEmbedder;
+import dev.veracity.retrieval.lucene.LuceneIndex;
+import dev.veracity.retrieval.react.PageStore;
+import dev.veracity.server.ApiKeys;
+import dev.veracity.server.ChatServer;
+import dev.veracity.server.ServeSettings;
+import dev.veracity.server.UpstreamProbe;
+import dev.veracity.trace.TraceSink;
+import dev.veracity.trace.TraceStore;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code ./veracity serve --port N --upstream-base-url URL --model NAME [--index DIR]}: every method behind an
+ * OpenAI-compatible API ({@code veracity-server}) until SIGTERM or Ctrl-C, which finish the requests in flight within
+ * the grace period.
+ */
+@Command(name = "serve", mixinStandardHelpOptions = true,
+        description = "Serve the methods behind an OpenAI-compatible API: POST /v1/chat/completions with model = a method"
+                + " (madam-rag, march, standard-rag+march+abstain, ...), GET /v1/models, /healthz, /readyz, /metrics.")
+final class ServeCommand implements Callable<Integer> {
+
+    @Option(names = "--port", defaultValue = "8080", description = "Port (0 picks a free one; default ${DEFAULT-VALUE}).")
+    int port;
+
+    @Option(names = "--host", defaultValue = "127.0.0.1", paramLabel = "ADDRESS", description = "Address to listen on"
+            + " (default ${DEFAULT-VALUE}: this machine only). Another address needs API keys, or --insecure-listen.")
+    String host;
+
+    @Option(names = "--upstream-base-url", paramLabel = "URL", description = "The OpenAI-compatible server the methods"
+            + " call, e.g. http://127.0.0.1:8000/v1 (the same as --llm-base-url).")
+    String upstreamBaseUrl;
+
+    @Option(names = "--upstream-models", split = ",", paramLabel = "NAME", description = "Other upstream models a request"
+            + " may name as METHOD@NAME (the default is --model).")
+    List<String> upstreamModels = new ArrayList<>();
+
+    @Option(names = "--api-keys-file", paramLabel = "FILE", description = "Keys clients must send as Authorization: Bearer"
+            + " KEY, one per line (KEY or KEY LABEL; # comments). Also VERACITY_SERVE_API_KEYS (comma-separated).")
+    Path apiKeysFile;
+
+    @Option(names = "--insecure-listen", description = "Listen on a non-loopback --host without API keys: anyone who"
+            + " reaches the port can use the upstream model.")
+    boolean insecureListen;
+
+    @Option(names = "--rate-limit", defaultValue = "0", paramLabel = "N", description = "Requests per minute per key"
+            + " (without keys: for everyone together), bursts of 10 s worth; 0 for none (default).")
+    int rateLimit;
+
+    @Option(names = "--max-in-flight-per-key", defaultValue = "0", paramLabel = "N",
+            description = "Requests per key at once; 0 for none (default).")
+    int maxInFlightPerKey;
+
+    @Option(names = "--max-concurrent-requests", defaultValue = "256", paramLabel = "N", description = "Requests handled"
+            + " at once; more wait up to 5 s, then get 429 (default ${DEFAULT-VALUE}).")
+    int maxConcurrentRequests;
+
+    @Option(names = "--max-items", defaultValue = "256", paramLabel = "N",
+            description = "Most messages, and most documents, in one request, else 413 (default ${DEFAULT-VALUE}).")
+    int maxItems;
+
+    @Option(names = "--max-body-mb", defaultValue = "16", paramLabel = "MB",
+            description = "Largest request body in MiB, else 413 (default ${DEFAULT-VALUE}).")
+    int maxBodyMb;
+
+    @Option(names = "--deadline-seconds", defaultValue = "300", paramLabel = "S", description = "A request not answered"
+            + " by then gets 503 and its method is cancelled (default ${DEFAULT-VALUE}).")
+    double deadlineSeconds;
+
+    @Option(names = "--keep-alive-seconds", defaultValue = "5", paramLabel = "S", description = "While a streamed"
+            + " answer is worked out, a ': keep-alive' comment this often (default ${DEFAULT-VALUE}).")
+    double keepAliveSeconds;
+
+    @Option(names = "--stop-grace-seconds", defaultValue = "30", paramLabel = "S", description = "On SIGTERM, how long"
+            + " requests in flight may take to finish before they are cancelled (default ${DEFAULT-VALUE}).")
+    double stopGraceSeconds;
+
+    @Mixin
+    RetrievalOptions retrieval;
+
+    @Mixin
+    ModelOptions model;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        OpenAiCompatibleBackend.warmUp(); // the SDK's first-use cost, paid while we set up
+        if (upstreamBaseUrl != null) {
+            if (model.baseUrl != null && !model.baseUrl.equals(upstreamBaseUrl)) {
+                throw new IllegalArgumentException("give the upstream once: --upstream-base-url or --llm-base-url");
+            }
+            model.baseUrl = upstreamBaseUrl;
+        }
+        if (model.cache == null && System.getenv("VERACITY_CACHE") == null) {
+            model.cache = "off"; // a server answers live questions: reuse answers only when asked to (--cache read-write)
+        }
+        retrieval.validate();
+        if (!(deadlineSeconds > 0) || !(keepAliveSeconds > 0) || !(stopGraceSeconds >= 0) || maxBodyMb < 1
+                || maxBodyMb > 1024 || maxItems < 1 || maxConcurrentRequests < 1) {
+            throw new IllegalArgumentException("--deadline-seconds and --keep-alive-seconds must be positive,"
+                    + " --stop-grace-seconds zero or more, --max-body-mb from 1 to 1024, --max-items and"
+                    + " --max-concurrent-requests at least 1");
+        }
+        ApiKeys keys = ApiKeys.load(apiKeysFile, System.getenv("VERACITY_SERVE_API_KEYS"));
+        ServeSettings settings = ServeSettings.defaults().withHost(host).withPort(port).withKeys(keys)
+                .withInsecureListen(insecureListen).withRequestsPerMinute(rateLimit).withMaxInFlightPerKey(maxInFlightPerKey)
+                .withKeepAlive(seconds(keepAliveSeconds))
+                .withLimits(ServerLimits.defaults().withMaxBodyBytes((long) maxBodyMb << 20).withMaxBatch(maxItems)
+                        .withMaxConcurrentRequests(maxConcurrentRequests).withRequestDeadline(seconds(deadlineSeconds))
+                        .withStopGrace(seconds(stopGraceSeconds)));
+        VeracityConfig cfg = model.resolve();
+        List<String> models = new ArrayList<>();
+        models.add(cfg.model());
+        upstreamModels.stream().map(String::strip).filter(m -> !m.isEmpty() && !models.contains(m)).forEach(models::add);
+
+        // What the server holds, closed in reverse order after it stops.
+        List<AutoCloseable> held = new ArrayList<>();
+        // The SDK client (about half a second of class loading) is built while the index opens: start-up under 2 s.
+        java.util.concurrent.FutureTask<Stack> building = new java.util.concurrent.FutureTask<>(() -> new Stack(cfg, TraceSink.NONE));
+        Thread.ofVirtual().name("serve-upstream-client").start(building);
+        ChatServer server;
+        try {
+            TraceSink traces = TraceSink.NONE;
+            if (model.traceFile != null) { // only when asked: the traces hold every prompt
+                TraceStore store = TraceStore.open(cfg.traceFile());
+                held.add(store);
+                traces = store;
+            }
+            LuceneIndex index = retrieval.open();
+            if (index != null) {
+                held.add(index);
+            }
+            OnnxEmbedder denseEmbedder = index != null && !retrieval.searchMode.equals("bm25") ? OnnxEmbedder.bgeSmall() : null;
+            Retriever retriever = retrieval.retriever(index, denseEmbedder);
+            DocumentSource source = retriever == null ? null : retrieval.source(index, retriever);
+            PageStore pages = retrieval.pages == null ? null : PageStore.open(retrieval.pages);
+            if (pages != null) {
+                held.add(pages);
+            }
+            Stack stack = built(building);
+            held.add(stack);
+            RetrySettings retry = RetrySettings.DEFAULT.withMaxAttempts(cfg.maxAttempts());
+            server = ChatServer.builder(settings)
+                    .upstream(stack.backend, models, (pinned, sink) -> LlmClient.builder(pinned)
+                            .concurrency(cfg.concurrency()).timeout(cfg.timeout()).retry(retry)
+                            .cache(stack.cache, cfg.cacheMode() == CacheMode.OFF ? CacheMode.OFF : cfg.cacheMode())
+                            .replayUnparseable(cfg.cacheReplayUnparseable()).traces(sink).build())
+                    .probe(UpstreamProbe.models(cfg.llmBaseUrl(), cfg.apiKey().orElse(null), Duration.ofSeconds(5)))
+                    .traces(traces)
+                    .index(source, retriever)
+                    .embedder(denseEmbedder != null ? () -> denseEmbedder : OnnxEmbedder::bgeSmall)
+                    .pages(pages)
+                    .log(ServerLog.to(System.err))
+                    .start();
+        } catch (Exception e) {
+            closeAll(held);
+            if (building.isDone() && !building.isCancelled()) {
+                try {
+                    building.get().close();
+                } catch (Exception ignored) {
+                    // it failed to build: nothing to close
+                }
+            }
+            throw e;
+        }
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            server.close();
+            closeAll(held);
+        }, "serve-stop"));
+        PrintWriter out = spec.commandLine().getOut();
+        String url = server.baseUrl() + "/v1";
+        out.println("Serving " + Methods.names().size() + " methods (and METHOD+march[+abstain]) on " + url
+                + " over " + cfg.model() + " at " + cfg.llmBaseUrl() + " (stop with Ctrl-C or SIGTERM)");
+        out.println("  OpenAI clients: base URL " + url + ", model = a method (GET " + url + "/models lists them)"
+                + (keys.isEmpty() ? "" : ", API key: one of the " + keys.size() + " configured"));
+        out.println("  documents: 'documents' in the body, a 'Documents:' system message"
+                + (!retrieval.given() ? "" : ", else the top " + retrieval.k + " of " + retrieval.describe()));
+        out.println("  health: " + server.baseUrl() + "/healthz  ready: " + server.baseUrl() + "/readyz  metrics: "
+                + server.baseUrl() + "/metrics");
+        out.flush();
+        Thread.ofVirtual().start(() -> UpstreamProbe.models(cfg.llmBaseUrl(), cfg.apiKey().orElse(null),
+                Duration.ofSeconds(5)).problem().ifPresent(p -> ServerLog.to(System.err).warn(p
+                + "; requests will fail until it answers (GET /readyz says when)")));
+        server.awaitStopped();
+        return 0;
+    }
+
+    /** The stack built on the other thread, or the exception that stopped it, as it was thrown. */
+    private static Stack built(java.util.concurrent.FutureTask<Stack> building) throws Exception {
+        try {
+            return building.get();
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw e.getCause() instanceof Exception x ? x : new IllegalStateException(e.getCause());
+        }
+    }
+
+    private static Duration seconds(double s) {
+        return Duration.ofNanos(Math.round(s * 1e9));
+    }
+
+    private static void closeAll(List<AutoCloseable> held) {
+        for (int i = held.size() - 1; i >= 0; i--) {
+            try {
+                held.get(i).close();
+            } catch (Exception ignored) {
+                // stopping anyway; nothing more to do with it
+            }
+        }
+        held.clear();
+    }
+}

@@ -1,0 +1,149 @@
+package dev.veracity.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.veracity.sim.LatencyModel;
+import dev.veracity.sim.SimConfig;
+import dev.veracity.sim.SimServer;
+import java.io.BufferedReader;
+import java.io.ByteArrayOutputStream;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code veracity serve} as a process (start, answer, SIGTERM finishing the request in flight), its refusals, the bench. */
+class ServeCommandTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String BODY = "{\"model\": \"standard-rag\", \"messages\": [{\"role\": \"user\", \"content\":"
+            + " \"Where is the Eiffel Tower?\"}], \"documents\": [\"The Eiffel Tower is located in Paris.\"]}";
+
+    private record Run(int code, String out, String err) {
+    }
+
+    private static Run run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        picocli.CommandLine cl = VeracityCli.commandLine(args);
+        cl.setOut(new PrintWriter(out));
+        cl.setErr(new PrintWriter(err));
+        int code = cl.execute(args);
+        return new Run(code, out.toString(), err.toString());
+    }
+
+    @Test
+    void theCommandStartsPrintsItsUrlAnswersAndOnSigtermFinishesTheRequestInFlight() throws Exception {
+        try (SimServer sim = SimServer.start(SimConfig.builder().latency(LatencyModel.ofMillis(800, 0)).build())) {
+            String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+            long started = System.nanoTime();
+            Process p = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), VeracityCli.class.getName(),
+                    "serve", "--port", "0", "--upstream-base-url", sim.baseUrl(), "--model", "sim-model",
+                    "--stop-grace-seconds", "5").start();
+            List<String> err = Collections.synchronizedList(new ArrayList<>());
+            Thread.ofVirtual().start(() -> {
+                try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getErrorStream(), StandardCharsets.UTF_8))) {
+                    r.lines().forEach(err::add);
+                } catch (java.io.IOException ignored) {
+                    // the process ended
+                }
+            });
+            CompletableFuture<String> url = new CompletableFuture<>();
+            Thread.ofVirtual().start(() -> {
+                try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+                    for (String line = r.readLine(); line != null; line = r.readLine()) {
+                        if (line.startsWith("Serving ")) {
+                            url.complete(line.substring(line.indexOf("http://")).split(" ")[0]);
+                        }
+                    }
+                } catch (java.io.IOException ignored) {
+                    // the process ended
+                }
+            });
+            try {
+                String v1 = url.get(60, TimeUnit.SECONDS);
+                System.out.printf("veracity serve printed its URL %d ms after the JVM was launched (test classpath, no AOT"
+                        + " cache)%n", (System.nanoTime() - started) / 1_000_000);
+                assertThat(v1).startsWith("http://127.0.0.1:").endsWith("/v1");
+                int port = URI.create(v1).getPort();
+                HttpClient client = HttpClient.newHttpClient();
+                HttpRequest ask = HttpRequest.newBuilder(URI.create(v1 + "/chat/completions"))
+                        .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(BODY)).build();
+                CompletableFuture<HttpResponse<String>> inFlight = client.sendAsync(ask, HttpResponse.BodyHandlers.ofString());
+                long until = System.nanoTime() + 20_000_000_000L;
+                while (sim.counters().inFlight() == 0 && System.nanoTime() < until) {
+                    Thread.sleep(10);
+                }
+                assertThat(sim.counters().inFlight()).as("the method's call is under way").isEqualTo(1);
+                assertThat(new ProcessBuilder("kill", "-TERM", Long.toString(p.pid())).start().waitFor()).isZero();
+                HttpResponse<String> answered = inFlight.get(10, TimeUnit.SECONDS);
+                assertThat(answered.statusCode()).as(answered.body()).isEqualTo(200);
+                assertThat(JSON.readTree(answered.body()).at("/choices/0/message/content").asText()).contains("Paris");
+                assertThat(p.waitFor(10, TimeUnit.SECONDS)).as("stderr " + err).isTrue();
+                try (ServerSocket again = new ServerSocket(port, 50, InetAddress.getLoopbackAddress())) {
+                    assertThat(again.getLocalPort()).isEqualTo(port);
+                }
+            } finally {
+                p.destroyForcibly();
+            }
+        }
+    }
+
+    @Test
+    void refusalsAreOneLineWithExitTwo(@TempDir Path dir) throws Exception {
+        Run open = run("serve", "--host", "0.0.0.0", "--port", "0", "--llm-base-url", "http://127.0.0.1:9/v1");
+        assertThat(open.code()).isEqualTo(2);
+        assertThat(open.err().strip()).startsWith("veracity serve: no API keys are configured").contains("--insecure-listen")
+                .doesNotContain("\n");
+        Run twice = run("serve", "--port", "0", "--upstream-base-url", "http://a/v1", "--llm-base-url", "http://b/v1");
+        assertThat(twice.code()).isEqualTo(2);
+        assertThat(twice.err()).contains("give the upstream once");
+        Path keys = dir.resolve("keys");
+        Files.writeString(keys, "tooshort\n");
+        Run badKeys = run("serve", "--port", "0", "--api-keys-file", keys.toString());
+        assertThat(badKeys.code()).isEqualTo(2);
+        assertThat(badKeys.err()).contains("line 1").contains("at least 16 characters").doesNotContain("tooshort");
+        try (ServerSocket taken = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            Run busy = run("serve", "--port", Integer.toString(taken.getLocalPort()), "--llm-base-url", "http://127.0.0.1:9/v1");
+            assertThat(busy.code()).isEqualTo(2);
+            assertThat(busy.err()).contains("cannot listen on that port");
+        }
+    }
+
+    @Test
+    void aTinyBenchRunMeasuresOverheadWithoutErrors() {
+        PrintStream saved = System.out;
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        int code;
+        try {
+            System.setOut(new PrintStream(buf, true, StandardCharsets.UTF_8));
+            code = VeracityCli.commandLine().execute("bench", "serve", "--requests", "40", "--clients", "4", "--warmup", "10",
+                    "--latency-ms", "5", "--method", "standard-rag,madam-rag");
+        } finally {
+            System.setOut(saved);
+        }
+        String out = buf.toString(StandardCharsets.UTF_8);
+        assertThat(code).as(out).isZero();
+        assertThat(out).contains("== veracity serve: 40 requests per method from 4 clients");
+        assertThat(out.lines().filter(l -> l.contains("overhead over the critical path")).toList()).hasSize(2)
+                .allSatisfy(l -> assertThat(l).endsWith("errors 0"));
+        assertThat(out).contains("standard-rag   1.0 calls/request").contains("RSS ");
+    }
+}

@@ -1,0 +1,71 @@
+package dev.veracity.server;
+
+import dev.veracity.http.HttpProblem;
+import dev.veracity.http.RequestGate;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * The door of {@code veracity serve}, before a request's body is read: its API key ({@code Authorization: Bearer
+ * KEY}, 401 {@code missing_api_key} / {@code invalid_api_key} otherwise) when keys are configured, then its key's rate
+ * and concurrency ({@link KeyLimiter}, 429). The probes ({@code /healthz}, {@code /readyz}) pass freely. Nothing of a
+ * presented token is ever echoed or logged.
+ */
+final class AccessGate implements RequestGate {
+
+    /** Paths that need no key: health probes carry none. */
+    static final Set<String> OPEN_PATHS = Set.of("/healthz", "/readyz");
+    static final String ANONYMOUS = "anonymous";
+
+    private final ApiKeys keys;
+    private final KeyLimiter limiter;
+    private final ServeMetrics metrics;
+
+    AccessGate(ApiKeys keys, KeyLimiter limiter, ServeMetrics metrics) {
+        this.keys = keys;
+        this.limiter = limiter;
+        this.metrics = metrics;
+    }
+
+    @Override
+    public Admission admit(String method, String path, Function<String, String> headers) {
+        if (OPEN_PATHS.contains(path)) {
+            return Admission.ANONYMOUS;
+        }
+        String client = ANONYMOUS;
+        if (!keys.isEmpty()) {
+            String auth = headers.apply("Authorization");
+            if (auth == null || !auth.regionMatches(true, 0, "Bearer ", 0, 7) || auth.length() == 7) {
+                metrics.rejected("missing_api_key");
+                throw unauthorized("missing_api_key", "this server needs an API key: send Authorization: Bearer KEY");
+            }
+            client = keys.match(auth.substring(7).strip());
+            if (client == null) {
+                metrics.rejected("invalid_api_key");
+                throw unauthorized("invalid_api_key", "the API key is not valid here");
+            }
+        }
+        try {
+            limiter.acquire(client);
+        } catch (HttpProblem p) {
+            metrics.rejected(p.code());
+            throw p;
+        }
+        String admitted = client;
+        return new Admission() {
+            @Override
+            public String principal() {
+                return admitted;
+            }
+
+            @Override
+            public void close() {
+                limiter.release(admitted);
+            }
+        };
+    }
+
+    private static HttpProblem unauthorized(String code, String message) {
+        return new HttpProblem(401, code, message).withHeader("WWW-Authenticate", "Bearer");
+    }
+}
