@@ -143,10 +143,12 @@ final class RouteDispatch extends Handler.Abstract {
                 ex.json(reply.status(), reply.body(), reply.headers());
             }
         } catch (HttpProblem p) {
-            // The client often shows only the status (aiohttp: "400, message='Bad Request'"): the reason is logged here.
-            if (fail(ex, p)) {
+            // The client often shows only the status (aiohttp: "400, message='Bad Request'"): the reason is logged here,
+            // before the reply goes out, so the line is in the log by the time the client has its answer.
+            if (ex.streaming() || !ex.answered()) {
                 log.warn(method + " " + oneLine(path) + ": " + p.status() + " " + oneLine(p.getMessage()));
             }
+            fail(ex, p);
         } catch (InterruptedException e) {
             HttpProblem why = ex.cancelReason();
             fail(ex, why != null ? why : new HttpProblem(503, "cancelled", "the server is stopping: send the request again")

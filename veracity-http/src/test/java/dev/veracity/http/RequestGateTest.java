@@ -116,6 +116,12 @@ class RequestGateTest {
                     .POST(HttpRequest.BodyPublishers.ofString("{\"key\": \"x\\n2026-01-01T00:00:00 INFO forged\"}")).build(),
                     HttpResponse.BodyHandlers.ofString());
             assertThat(r.statusCode()).isEqualTo(400);
+            // the server logs after the reply has gone out: wait for the line rather than race it
+            long until = System.nanoTime() + 5_000_000_000L;
+            while (lines.isEmpty() && System.nanoTime() < until) {
+                Thread.sleep(10);
+            }
+            Thread.sleep(50); // a second line, if one were written, would have come by now
             assertThat(lines).hasSize(1);
             assertThat(lines.getFirst()).doesNotContain("\n").contains("forged");
         }
