@@ -13,11 +13,9 @@ import dev.veracity.trace.CallContext;
 import dev.veracity.trace.CallRecord;
 import dev.veracity.trace.InMemoryTraces;
 import java.io.IOException;
-import java.io.InputStream;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -228,11 +226,7 @@ final class MadamBench implements Callable<Integer> {
         if (shared != null) {
             return shared;
         }
-        Path tmp = Files.createTempFile("ramdocs-20", ".jsonl");
-        try (InputStream in = MethodsDemo.class.getResourceAsStream(MethodsDemo.DATA)) {
-            Files.copy(in, tmp, StandardCopyOption.REPLACE_EXISTING);
-        }
-        return tmp;
+        return MethodsDemo.copyBundled(Files.createTempFile("ramdocs-20", ".jsonl"));
     }
 
     static Path find(String relative) {

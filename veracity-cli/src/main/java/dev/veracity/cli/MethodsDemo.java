@@ -98,7 +98,11 @@ final class MethodsDemo {
     }
 
     private static Path bundled(Path out) throws IOException {
-        Path file = out.resolve("ramdocs-20.jsonl");
+        return copyBundled(out.resolve("ramdocs-20.jsonl"));
+    }
+
+    /** Copies the bundled 20 questions to {@code file} (the demo's and {@code bench madam}'s default data). */
+    static Path copyBundled(Path file) throws IOException {
         try (InputStream in = MethodsDemo.class.getResourceAsStream(DATA)) {
             if (in == null) {
                 throw new UncheckedIOException(new IOException("the bundled demo questions " + DATA + " are missing"));

@@ -108,7 +108,7 @@ final class ProbeCommand implements Callable<Integer> {
                     + " questions in " + data + " have none; probe closed book (drop --retrieval)");
         }
         Map<String, Long> estimate = ProbeRun.estimate(items, settings, i -> TruthRlPrompts.prompt(i, retrieval,
-                i.queryTime() == null ? queryTime : i.queryTime()));
+                TruthRlPrompts.queryTime(i, queryTime)));
         System.err.println("probe: " + estimate.get("questions") + " questions x " + samples + " samples = "
                 + estimate.get("samples") + " samples in " + estimate.get("requests") + " requests; about "
                 + estimate.get("prompt_tokens_about") + " prompt tokens and at most " + estimate.get("completion_tokens_at_most")

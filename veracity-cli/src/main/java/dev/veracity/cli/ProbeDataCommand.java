@@ -1,11 +1,10 @@
 package dev.veracity.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.veracity.rl.jsonl.AtomicJsonlWriter;
+import dev.veracity.rl.jsonl.JsonlRows;
 import dev.veracity.rl.probe.BaselineData;
 import dev.veracity.rl.probe.ProbeRun;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -44,33 +43,18 @@ final class ProbeDataCommand implements Callable<Integer> {
         if (out.toAbsolutePath().getParent() != null && !Files.isDirectory(out.toAbsolutePath().getParent())) {
             throw new IllegalArgumentException("the folder of --out " + out + " does not exist");
         }
-        ObjectMapper json = new ObjectMapper();
         List<JsonNode> lines = new ArrayList<>();
-        int n = 0;
-        for (String l : Files.readAllLines(file, StandardCharsets.UTF_8)) {
-            n++;
-            if (l.isBlank()) {
-                continue;
-            }
-            try {
-                lines.add(json.readTree(l));
-            } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-                throw new IllegalArgumentException(file + ":" + n + ": not JSON (" + e.getOriginalMessage() + ")");
-            }
-        }
+        JsonlRows.forEach(file, (n, row) -> lines.add(row));
         BaselineData.Built built = BaselineData.build(b, lines, seed);
         if (built.lines().isEmpty()) {
             throw new IllegalArgumentException("no " + baseline + " example could be built from " + file + " ("
                     + built.skipped().size() + " questions left out, e.g. " + built.skipped().stream().findFirst()
                     .orElse("none") + "); probe with --keep > 0 and more samples");
         }
-        List<String> text = new ArrayList<>();
-        for (ObjectNode o : built.lines()) {
-            text.add(json.writeValueAsString(o));
+        try (AtomicJsonlWriter w = new AtomicJsonlWriter(out)) {
+            built.lines().forEach(w::write);
+            w.commit();
         }
-        Path tmp = out.resolveSibling(out.getFileName() + ".tmp");
-        Files.write(tmp, text, StandardCharsets.UTF_8);
-        Files.move(tmp, out, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
         System.out.printf("%s: %d examples from %d questions (%d left out) in %s; next: ./veracity rl export --%s %s ...%n",
                 baseline, built.lines().size(), built.questions(), built.skipped().size(), out,
                 b == BaselineData.Baseline.DPO ? "pairs" : "responses", out);

@@ -1,7 +1,7 @@
 package dev.veracity.cli;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.veracity.method.AgentRecord;
+import dev.veracity.rl.jsonl.JsonlRows;
 import dev.veracity.rl.records.RecordsInspection;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,22 +31,14 @@ final class RlInspectCommand implements Callable<Integer> {
         if (!Files.isRegularFile(file)) {
             throw new IllegalArgumentException("no records file at " + file);
         }
-        ObjectMapper json = new ObjectMapper();
         List<AgentRecord> records = new ArrayList<>();
-        int n = 0;
-        for (String line : Files.readAllLines(file)) {
-            n++;
-            if (line.isBlank()) {
-                continue;
-            }
+        JsonlRows.forEach(file, (n, row) -> {
             try {
-                records.add(AgentRecord.fromJson(json.readTree(line)));
-            } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-                throw new IllegalArgumentException(file + ":" + n + ": not JSON (" + e.getOriginalMessage() + ")");
+                records.add(AgentRecord.fromJson(row));
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException(file + ":" + n + ": " + e.getMessage());
             }
-        }
+        });
         List<RecordsInspection.RoleStats> stats = RecordsInspection.of(records);
         String text = RecordsInspection.text(stats);
         System.out.print(text);

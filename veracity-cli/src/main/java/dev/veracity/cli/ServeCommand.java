@@ -1,5 +1,8 @@
 package dev.veracity.cli;
 
+import static dev.veracity.cli.ServerCommands.closeAll;
+import static dev.veracity.cli.ServerCommands.seconds;
+
 import dev.veracity.config.VeracityConfig;
 import dev.veracity.eval.run.DocumentSource;
 import dev.veracity.http.ServerLimits;
@@ -215,20 +218,5 @@ final class ServeCommand implements Callable<Integer> {
         } catch (java.util.concurrent.ExecutionException e) {
             throw e.getCause() instanceof Exception x ? x : new IllegalStateException(e.getCause());
         }
-    }
-
-    private static Duration seconds(double s) {
-        return Duration.ofNanos(Math.round(s * 1e9));
-    }
-
-    private static void closeAll(List<AutoCloseable> held) {
-        for (int i = held.size() - 1; i >= 0; i--) {
-            try {
-                held.get(i).close();
-            } catch (Exception ignored) {
-                // stopping anyway; nothing more to do with it
-            }
-        }
-        held.clear();
     }
 }

@@ -1,5 +1,8 @@
 package dev.veracity.cli;
 
+import static dev.veracity.cli.ServerCommands.closeAll;
+import static dev.veracity.cli.ServerCommands.seconds;
+
 import dev.veracity.config.VeracityConfig;
 import dev.veracity.http.ServerLimits;
 import dev.veracity.http.ServerLog;
@@ -11,7 +14,6 @@ import dev.veracity.rl.server.RewardServer;
 import dev.veracity.rl.server.RewardServerSettings;
 import dev.veracity.trace.TraceStore;
 import java.io.PrintWriter;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -154,20 +156,5 @@ final class ServeRewardsCommand implements Callable<Integer> {
         out.flush();
         server.awaitStopped();
         return 0;
-    }
-
-    private static Duration seconds(double s) {
-        return Duration.ofNanos(Math.round(s * 1e9));
-    }
-
-    private static void closeAll(List<AutoCloseable> held) {
-        for (int i = held.size() - 1; i >= 0; i--) {
-            try {
-                held.get(i).close();
-            } catch (Exception ignored) {
-                // stopping anyway; nothing more to do with it
-            }
-        }
-        held.clear();
     }
 }

@@ -18,6 +18,15 @@ public record ChatMessage(Role role, String content) {
         public String wireName() {
             return name().toLowerCase(java.util.Locale.ROOT);
         }
+
+        /** The role of a wire name; anything else (a tool, a developer message) reads as the user's. */
+        public static Role fromWire(String name) {
+            return switch (name == null ? "" : name) {
+                case "system" -> SYSTEM;
+                case "assistant" -> ASSISTANT;
+                default -> USER;
+            };
+        }
     }
 
     public ChatMessage {

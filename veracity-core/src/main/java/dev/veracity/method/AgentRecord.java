@@ -100,11 +100,8 @@ public record AgentRecord(String run, String questionId, String method, String r
             }
         }
         List<ChatMessage> messages = new ArrayList<>();
-        n.path("messages").forEach(m -> messages.add(new ChatMessage(switch (m.path("role").asText("user")) {
-            case "system" -> ChatMessage.Role.SYSTEM;
-            case "assistant" -> ChatMessage.Role.ASSISTANT;
-            default -> ChatMessage.Role.USER;
-        }, m.path("content").asText(""))));
+        n.path("messages").forEach(m -> messages.add(new ChatMessage(ChatMessage.Role.fromWire(m.path("role").asText()),
+                m.path("content").asText(""))));
         return new AgentRecord(n.path("run").asText(null), n.get("question_id").asText(), n.path("method").asText(null),
                 n.get("role").asText(), n.get("node_id").asText(), n.path("parent_id").isTextual()
                 ? n.get("parent_id").asText() : null, messages, n.path("response").asText(""), number(n, "reward"),

@@ -212,24 +212,36 @@ public final class ComparisonTable {
      * stored value.
      */
     static double[] values(String name, List<JsonNode> lines) {
-        Metric metric;
-        try {
-            metric = Metrics.byName(name);
-        } catch (IllegalArgumentException e) {
-            metric = null;
-        }
+        Metric metric = metric(name);
         List<Double> out = new ArrayList<>();
         for (JsonNode l : lines) {
-            if (metric != null && l.path("gold").isArray() && l.has("prediction")) {
-                ItemScore s = metric.score(l.path("prediction").asText(""), strings(l.get("gold")), strings(l.path("wrong")));
-                if (s.counted()) {
-                    out.add(s.score());
-                }
-            } else if (l.path("metrics").path(name).isNumber()) {
-                out.add(l.get("metrics").get(name).asDouble());
+            Double v = value(metric, name, l);
+            if (v != null) {
+                out.add(v);
             }
         }
         return out.stream().mapToDouble(Double::doubleValue).toArray();
+    }
+
+    /** The registered metric of that name, or null for a name only the result lines know. */
+    static Metric metric(String name) {
+        try {
+            return Metrics.byName(name);
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+    }
+
+    /**
+     * One line's value of a metric: re-scored from its prediction and gold answers when the metric is known, else
+     * the line's stored value; null when the metric skips the line or the line has none.
+     */
+    static Double value(Metric metric, String name, JsonNode l) {
+        if (metric != null && l.path("gold").isArray() && l.has("prediction")) {
+            ItemScore s = metric.score(l.path("prediction").asText(""), strings(l.get("gold")), strings(l.path("wrong")));
+            return s.counted() ? s.score() : null;
+        }
+        return l.path("metrics").path(name).isNumber() ? l.get("metrics").get(name).asDouble() : null;
     }
 
     private static Cell judge(RunDir r, int resamples, long seed) {

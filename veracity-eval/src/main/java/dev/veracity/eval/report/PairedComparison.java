@@ -1,9 +1,7 @@
 package dev.veracity.eval.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.veracity.eval.metrics.ItemScore;
 import dev.veracity.eval.metrics.Metric;
-import dev.veracity.eval.metrics.Metrics;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -104,29 +102,13 @@ public final class PairedComparison {
 
     /** Per-question values of a metric keyed by question id, re-scored as the table does. */
     static Map<String, Double> byId(String name, List<JsonNode> lines) {
-        Metric metric;
-        try {
-            metric = Metrics.byName(name);
-        } catch (IllegalArgumentException e) {
-            metric = null;
-        }
+        Metric metric = ComparisonTable.metric(name);
         Map<String, Double> out = new LinkedHashMap<>();
         for (JsonNode l : lines) {
             String id = l.path("id").asText(null);
-            if (id == null) {
-                continue;
-            }
-            if (metric != null && l.path("gold").isArray() && l.has("prediction")) {
-                List<String> gold = new ArrayList<>();
-                l.get("gold").forEach(g -> gold.add(g.asText()));
-                List<String> wrong = new ArrayList<>();
-                l.path("wrong").forEach(g -> wrong.add(g.asText()));
-                ItemScore s = metric.score(l.path("prediction").asText(""), gold, wrong);
-                if (s.counted()) {
-                    out.put(id, s.score());
-                }
-            } else if (l.path("metrics").path(name).isNumber()) {
-                out.put(id, l.get("metrics").get(name).asDouble());
+            Double v = id == null ? null : ComparisonTable.value(metric, name, l);
+            if (v != null) {
+                out.put(id, v);
             }
         }
         return out;

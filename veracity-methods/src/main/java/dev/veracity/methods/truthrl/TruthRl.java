@@ -89,7 +89,7 @@ public final class TruthRl implements QaMethod {
     }
 
     private static String queryTime(QaItem item, MethodOptions o) {
-        return item.queryTime() == null || item.queryTime().isBlank() ? o.string("query-time") : item.queryTime();
+        return TruthRlPrompts.queryTime(item, o.string("query-time"));
     }
 
     @Override

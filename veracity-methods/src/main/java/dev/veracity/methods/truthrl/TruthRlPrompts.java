@@ -18,6 +18,11 @@ public final class TruthRlPrompts {
     private TruthRlPrompts() {
     }
 
+    /** The question's query time (CRAG's), or {@code fallback} for a question that has none. */
+    public static String queryTime(QaItem item, String fallback) {
+        return item.queryTime() == null || item.queryTime().isBlank() ? fallback : item.queryTime();
+    }
+
     /**
      * The user message for a question: with its documents as references, or closed book.
      *

@@ -40,7 +40,7 @@ public final class KnowledgeProbe {
 
     public ProbeResult probe(QaItem item, String runId) {
         CallContext ctx = CallContext.of(runId, item.id(), "truthrl-probe");
-        String queryTime = item.queryTime() == null || item.queryTime().isBlank() ? settings.queryTime() : item.queryTime();
+        String queryTime = TruthRlPrompts.queryTime(item, settings.queryTime());
         String prompt = TruthRlPrompts.prompt(item, settings.retrieval(), queryTime);
         List<String> gold = item.goldForms();
         int correct = 0;

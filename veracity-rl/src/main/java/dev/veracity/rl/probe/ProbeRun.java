@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.veracity.qa.QaItem;
+import dev.veracity.rl.jsonl.AtomicJsonlWriter;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -139,25 +140,24 @@ public final class ProbeRun {
         return done;
     }
 
-    private static int writeOok(List<QaItem> items, Map<String, JsonNode> done, Path file) throws IOException {
+    private static int writeOok(List<QaItem> items, Map<String, JsonNode> done, Path file) {
         int n = 0;
-        List<String> out = new ArrayList<>();
-        for (QaItem i : items) {
-            JsonNode l = done.get(i.id());
-            if (l != null && l.path("ook").asBoolean()) {
-                ObjectNode o = JSON.createObjectNode();
-                o.put("id", i.id());
-                o.put("question", i.question());
-                ObjectNode label = o.putObject("label");
-                l.path("gold").forEach(g -> label.withArray("answers").add(g.asText()));
-                label.put("ook", true);
-                out.add(JSON.writeValueAsString(o));
-                n++;
+        try (AtomicJsonlWriter w = new AtomicJsonlWriter(file)) {
+            for (QaItem i : items) {
+                JsonNode l = done.get(i.id());
+                if (l != null && l.path("ook").asBoolean()) {
+                    ObjectNode o = JSON.createObjectNode();
+                    o.put("id", i.id());
+                    o.put("question", i.question());
+                    ObjectNode label = o.putObject("label");
+                    l.path("gold").forEach(g -> label.withArray("answers").add(g.asText()));
+                    label.put("ook", true);
+                    w.write(o);
+                    n++;
+                }
             }
+            w.commit();
         }
-        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-        Files.write(tmp, out, StandardCharsets.UTF_8);
-        Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
         return n;
     }
 

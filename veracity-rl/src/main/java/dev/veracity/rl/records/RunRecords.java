@@ -4,10 +4,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.veracity.llm.ChatMessage;
 import dev.veracity.method.AgentRecord;
+import dev.veracity.rl.jsonl.AtomicJsonlWriter;
 import dev.veracity.trace.CallRecord;
 import dev.veracity.trace.TraceStore;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -110,10 +110,7 @@ public final class RunRecords {
         if (prompt != null && prompt.startsWith("[")) {
             try {
                 for (JsonNode m : JSON.readTree(prompt)) {
-                    String role = m.path("role").asText("user");
-                    out.add(new ChatMessage(role.equals("system") ? ChatMessage.Role.SYSTEM
-                            : role.equals("assistant") ? ChatMessage.Role.ASSISTANT : ChatMessage.Role.USER,
-                            m.path("content").asText("")));
+                    out.add(new ChatMessage(ChatMessage.Role.fromWire(m.path("role").asText()), m.path("content").asText("")));
                 }
                 return out;
             } catch (IOException e) {
@@ -126,17 +123,9 @@ public final class RunRecords {
 
     /** Writes records as JSON lines, atomically. */
     public static void write(List<AgentRecord> records, Path file) {
-        try {
-            Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-            try (var w = Files.newBufferedWriter(tmp)) {
-                for (AgentRecord r : records) {
-                    w.write(r.toJson().toString());
-                    w.write('\n');
-                }
-            }
-            Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-        } catch (IOException e) {
-            throw new UncheckedIOException("writing " + file + ": " + e.getMessage(), e);
+        try (AtomicJsonlWriter w = new AtomicJsonlWriter(file)) {
+            records.forEach(r -> w.write(r.toJson()));
+            w.commit();
         }
     }
 }

@@ -69,7 +69,7 @@ final class MarchReward implements Reward {
         String response = ReasoningBlocks.strip(in.response());
         Verification v;
         try {
-            v = verifier.verify(llm, CallContext.of(runId, questionId(in), "march"), response, in.label().documents());
+            v = verifier.verify(llm, CallContext.of(runId, in.traceId(), "march"), response, in.label().documents());
         } catch (LlmException e) {
             return RewardResult.fallback(fallbackScore, "model call failed: " + e.summary());
         } catch (RuntimeException e) {
@@ -88,10 +88,5 @@ final class MarchReward implements Reward {
     @Override
     public List<RewardResult> scoreAll(List<RewardInput> inputs) {
         return BoundedParallel.map(inputs, parallelism, this::score);
-    }
-
-    /** A stable id for the traces: the same question and response get the same id. */
-    private static String questionId(RewardInput in) {
-        return "r" + Integer.toHexString((in.question() + '\u0000' + in.response()).hashCode());
     }
 }

@@ -24,4 +24,9 @@ public record RewardInput(String question, String response, Label label, Map<Str
     public static RewardInput of(String question, String response, Label label) {
         return new RewardInput(question, response, label, Map.of());
     }
+
+    /** A stable id for the traces of the model calls that score it: the same question and response, the same id. */
+    public String traceId() {
+        return "r" + Integer.toHexString((question + '\u0000' + response).hashCode());
+    }
 }

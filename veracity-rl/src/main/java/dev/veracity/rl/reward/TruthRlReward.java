@@ -147,8 +147,7 @@ final class TruthRlReward implements Reward {
             if (rr == null) {
                 try {
                     Outcome o = reasoningJudge.judge(JudgeInput.of(in.question(), reasoningOf(in.response()),
-                            in.label().answers()), CallContext.of(runId, "r" + Integer.toHexString(
-                                    (in.question() + '\u0000' + in.response()).hashCode()), name).role("reasoning-judge"))
+                            in.label().answers()), CallContext.of(runId, in.traceId(), name).role("reasoning-judge"))
                             .outcome();
                     if (o != Outcome.CORRECT && o != Outcome.INCORRECT) {
                         return RewardResult.fallback(fallbackScore, "the reasoning judge's verdict could not be read");
@@ -176,8 +175,7 @@ final class TruthRlReward implements Reward {
      */
     private String judged(RewardInput in, String answer) {
         boolean anyRead = false;
-        CallContext ctx = CallContext.of(runId, "r" + Integer.toHexString((in.question() + '\u0000' + in.response())
-                .hashCode()), name).role("judge");
+        CallContext ctx = CallContext.of(runId, in.traceId(), name).role("judge");
         List<String> gold = in.label().answers();
         for (int g = 0; g < gold.size(); g++) {
             Outcome o = judge.judge(JudgeInput.of(in.question(), answer, gold.get(g)), ctx.step(g)).outcome();
