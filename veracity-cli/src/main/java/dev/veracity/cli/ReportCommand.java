@@ -21,8 +21,15 @@ final class ReportCommand implements Callable<Integer> {
     @Option(names = "--out", defaultValue = "report", paramLabel = "DIR", description = "Report folder (default ${DEFAULT-VALUE}).")
     Path out;
 
+    @Option(names = "--baseline", paramLabel = "RUN_DIR", description = "The run each dataset page takes paired"
+            + " differences from (added to the report when not among DIR; default: each dataset's first run).")
+    Path baseline;
+
     @Override
     public Integer call() {
+        if (baseline != null && !java.nio.file.Files.isRegularFile(baseline.resolve("summary.json"))) {
+            throw new IllegalArgumentException("--baseline " + baseline + " is not an eval output folder (no summary.json)");
+        }
         List<Path> evals = runs.stream().filter(d -> !dev.veracity.eval.report.TreeReport.isRolloutFolder(d)).toList();
         for (Path d : runs) {
             if (dev.veracity.eval.report.TreeReport.isRolloutFolder(d)) {
@@ -32,7 +39,7 @@ final class ReportCommand implements Callable<Integer> {
             }
         }
         if (!evals.isEmpty()) {
-            Path index = HtmlReport.write(evals, out);
+            Path index = HtmlReport.write(evals, out, baseline);
             System.out.println("Report: " + index.toAbsolutePath().toUri());
         }
         return 0;

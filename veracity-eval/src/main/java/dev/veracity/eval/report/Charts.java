@@ -11,9 +11,12 @@ import java.util.Map;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.XYSeries;
 import org.knowm.xchart.style.Styler;
 
-/** Bar charts of a set of runs, written as PNG with XChart in headless AWT. */
+/** Bar and scatter charts of a set of runs, written as PNG with XChart in headless AWT. */
 public final class Charts {
 
     static {
@@ -75,6 +78,41 @@ public final class Charts {
             String name = unique(e.getKey(), used);
             chart.addSeries(name, new ArrayList<>(categories), ys);
         }
+        try {
+            Files.write(file, BitmapEncoder.getBitmapBytes(chart, BitmapEncoder.BitmapFormat.PNG));
+        } catch (IOException e) {
+            throw new UncheckedIOException("writing chart " + file + ": " + e.getMessage(), e);
+        }
+        return true;
+    }
+
+    /**
+     * Writes a scatter chart with one labelled point per run (C-3PO's figure 3: performance against cost). Points
+     * without both coordinates are left out; with none left there is nothing to draw: returns false and writes
+     * nothing.
+     *
+     * @param points run name to its {x, y}
+     */
+    public static boolean scatter(Path file, String title, String xTitle, String yTitle, Map<String, double[]> points) {
+        Map<String, double[]> kept = new LinkedHashMap<>();
+        points.forEach((name, xy) -> {
+            if (xy != null && xy.length == 2 && Double.isFinite(xy[0]) && Double.isFinite(xy[1])) {
+                kept.put(name, xy);
+            }
+        });
+        if (kept.isEmpty()) {
+            return false;
+        }
+        XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title).xAxisTitle(xTitle)
+                .yAxisTitle(yTitle).build();
+        chart.getStyler().setDefaultSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
+        chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
+        chart.getStyler().setChartBackgroundColor(java.awt.Color.WHITE);
+        chart.getStyler().setMarkerSize(12);
+        chart.getStyler().setXAxisDecimalPattern("#,##0.##");
+        chart.getStyler().setYAxisDecimalPattern("#,##0.##");
+        Map<String, Integer> used = new LinkedHashMap<>();
+        kept.forEach((name, xy) -> chart.addSeries(unique(name, used), new double[] {xy[0]}, new double[] {xy[1]}));
         try {
             Files.write(file, BitmapEncoder.getBitmapBytes(chart, BitmapEncoder.BitmapFormat.PNG));
         } catch (IOException e) {

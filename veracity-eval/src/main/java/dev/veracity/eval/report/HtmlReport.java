@@ -60,7 +60,21 @@ public final class HtmlReport {
      * {@code index.html}.
      */
     public static Path write(List<Path> runDirs, Path outDir) {
-        List<RunDir> runs = runDirs.stream().map(RunDir::load).toList();
+        return write(runDirs, outDir, null);
+    }
+
+    /**
+     * Writes the report as {@link #write(List, Path)} does, with one page per dataset whose paired differences are
+     * taken from {@code baselineDir} (added to the runs when not among them; null: each dataset's first run).
+     */
+    public static Path write(List<Path> runDirs, Path outDir, Path baselineDir) {
+        List<Path> dirs = new ArrayList<>(runDirs);
+        if (baselineDir != null && dirs.stream().noneMatch(d -> same(d, baselineDir))) {
+            dirs.addFirst(baselineDir);
+        }
+        List<RunDir> runs = dirs.stream().map(RunDir::load).toList();
+        RunDir baseline = baselineDir == null ? null
+                : runs.stream().filter(r -> same(r.dir(), baselineDir)).findFirst().orElseThrow();
         try {
             Files.createDirectories(outDir);
         } catch (IOException e) {
@@ -74,9 +88,13 @@ public final class HtmlReport {
             Path name = run.dir().toAbsolutePath().normalize().getFileName();
             slugs.add(unique(safeName(name == null ? run.method() : name.toString()), used));
         }
+        List<DatasetPage.Linked> linked = new ArrayList<>();
         for (int i = 0; i < runs.size(); i++) {
-            writeRun(runs.get(i), slugs.get(i), outDir.resolve(slugs.get(i)), css);
+            Map<String, String> files = writeRun(runs.get(i), slugs.get(i), outDir.resolve(slugs.get(i)), css);
+            linked.add(new DatasetPage.Linked(runs.get(i), slugs.get(i), files));
         }
+        List<Map<String, Object>> datasets = DatasetPage.writeAll(linked, baseline, outDir, css, used,
+                Bootstrap.DEFAULT_RESAMPLES, Bootstrap.DEFAULT_SEED);
         List<Map<String, Object>> charts = writeCharts(runs, slugs, outDir);
         List<String> metricNames = new ArrayList<>(new LinkedHashSet<>(runs.stream()
                 .flatMap(r -> r.summary().path("metrics").properties().stream()
@@ -132,6 +150,8 @@ public final class HtmlReport {
         page.put("generated", Instant.now().truncatedTo(ChronoUnit.SECONDS).toString());
         page.put("metricNames", metricNames);
         page.put("runs", rows);
+        page.put("datasets", datasets);
+        page.put("hasDatasets", !datasets.isEmpty());
         page.put("charts", charts);
         page.put("hasCharts", !charts.isEmpty());
         page.put("anyRoles", rows.stream().anyMatch(r -> Boolean.TRUE.equals(r.get("hasRoles"))));
@@ -267,7 +287,13 @@ public final class HtmlReport {
 
     // ---------------------------------------------------------------- run pages
 
-    private static void writeRun(RunDir run, String slug, Path dir, String css) {
+    private static boolean same(Path a, Path b) {
+        return a.toAbsolutePath().normalize().equals(b.toAbsolutePath().normalize());
+    }
+
+    /** Writes the run's pages and returns each question id's transcript file name inside {@code dir/q}. */
+    private static Map<String, String> writeRun(RunDir run, String slug, Path dir, String css) {
+        Map<String, String> files = new LinkedHashMap<>();
         Path qDir = dir.resolve("q");
         try {
             Files.createDirectories(qDir);
@@ -306,6 +332,7 @@ public final class HtmlReport {
                 index++;
                 String id = text(r.get("id"));
                 String file = unique(safeName(id.isEmpty() ? "q" + index : id), usedFiles) + ".html";
+                files.putIfAbsent(id, file);
                 List<CallRecord> calls = List.of();
                 // A resumed run answers questions in several invocations: each line names the one that answered it.
                 String lineRun = text(r.get("trace_run"));
@@ -355,6 +382,7 @@ public final class HtmlReport {
             page.put("provenance", provenance);
             page.put("hasProvenance", !provenance.isEmpty());
             render("run.mustache", page, dir.resolve("index.html"));
+            return files;
         } finally {
             closeQuietly(store);
         }
@@ -537,7 +565,7 @@ public final class HtmlReport {
         return (clean.isEmpty() ? "x" : clean) + "-" + shortHash(s);
     }
 
-    private static String unique(String name, Set<String> used) {
+    static String unique(String name, Set<String> used) {
         String candidate = name;
         for (int k = 2; !used.add(candidate.toLowerCase(Locale.ROOT)); k++) {
             candidate = name + "-" + k;
@@ -623,7 +651,7 @@ public final class HtmlReport {
 
     private static final Map<String, Template> TEMPLATES = new java.util.concurrent.ConcurrentHashMap<>();
 
-    private static void render(String template, Map<String, Object> data, Path file) {
+    static void render(String template, Map<String, Object> data, Path file) {
         Template t = TEMPLATES.computeIfAbsent(template, n -> MUSTACHE.compile(resource(n)));
         try {
             Files.writeString(file, t.execute(data), StandardCharsets.UTF_8);
