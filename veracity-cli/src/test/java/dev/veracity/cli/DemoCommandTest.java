@@ -97,5 +97,40 @@ class DemoCommandTest {
         }
         assertThat(scores).as("the reader's answers depend on what each method shows it").hasSizeGreaterThan(1);
         assertThat(out).contains("they measure plumbing, not model quality");
+
+        // The README's quick start after the demo, on these runs: report, then compare with a baseline last.
+        java.util.List<String> quickStart = readmeQuickStart();
+        assertThat(quickStart.getFirst()).startsWith("./veracity demo");
+        assertThat(quickStart.getLast()).startsWith("./veracity compare .veracity/demo/*");
+        java.util.List<String> folders = methods.stream().map(m -> runs.resolve(m).toString()).toList();
+        String compared = "";
+        for (String line : quickStart.subList(1, quickStart.size())) {
+            java.util.List<String> args = new java.util.ArrayList<>();
+            for (String word : line.replaceFirst("^\\./veracity\\s+", "").split("\\s+")) {
+                if (word.equals(".veracity/demo/*")) {
+                    args.addAll(folders);
+                } else if (!args.isEmpty() && args.getLast().equals("--out")) {
+                    args.add(dir.resolve(word).toString());
+                } else {
+                    args.add(word.replace(".veracity/demo", runs.toString()));
+                }
+            }
+            compared = run(args.toArray(String[]::new));
+        }
+        assertThat(dir.resolve("report/index.html")).isRegularFile();
+        assertThat(dir.resolve("report/dataset-ramdocs.html")).isRegularFile();
+        for (String m : methods) {
+            assertThat(compared).containsPattern("(?m)^" + Pattern.quote(m) + "\\s+" + Pattern.quote(m) + "\\s+4\\s");
+        }
+        assertThat(compared).contains("Paired differences against standard-rag");
+    }
+
+    /** The commands of the README's quick start block, in order. */
+    private static java.util.List<String> readmeQuickStart() throws java.io.IOException {
+        String readme = java.nio.file.Files.readString(Path.of("..", "README.md"));
+        int at = readme.indexOf("## Quick start");
+        assertThat(at).as("README has a Quick start section").isNotNegative();
+        String block = readme.substring(readme.indexOf("```bash", at) + 7, readme.indexOf("```", readme.indexOf("```bash", at) + 7));
+        return block.lines().map(l -> l.replaceFirst("\\s+#.*$", "").strip()).filter(l -> !l.isEmpty()).toList();
     }
 }
