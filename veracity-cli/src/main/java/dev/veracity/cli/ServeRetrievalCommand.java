@@ -1,17 +1,23 @@
 package dev.veracity.cli;
 
+import static dev.veracity.cli.ServerCommands.closeAll;
+import static dev.veracity.cli.ServerCommands.seconds;
+
+import dev.veracity.http.ServerLimits;
+import dev.veracity.http.ServerLog;
 import dev.veracity.retrieval.embed.OnnxEmbedder;
 import dev.veracity.retrieval.http.RetrievalServer;
 import dev.veracity.retrieval.lucene.LuceneIndex;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code ./veracity serve-retrieval}: an index as a VeRL / Search-R1 retrieval server on loopback. */
+/** {@code ./veracity serve-retrieval}: an index as a VeRL / Search-R1 retrieval server. */
 @Command(name = "serve-retrieval", mixinStandardHelpOptions = true,
-        description = "Serve an index on 127.0.0.1 in the Search-R1 / VeRL retrieval protocol (POST /retrieve) until interrupted.")
+        description = "Serve an index in the Search-R1 / VeRL retrieval protocol (POST /retrieve) until interrupted.")
 final class ServeRetrievalCommand implements Callable<Integer> {
 
     @Option(names = "--index", required = true, paramLabel = "DIR", description = "Index directory.")
@@ -19,6 +25,10 @@ final class ServeRetrievalCommand implements Callable<Integer> {
 
     @Option(names = "--port", defaultValue = "8000", description = "Port (0 picks a free one; default ${DEFAULT-VALUE}).")
     int port;
+
+    @Option(names = "--host", defaultValue = "127.0.0.1", paramLabel = "ADDRESS", description = "Address to listen on"
+            + " (default ${DEFAULT-VALUE}: this machine only; 0.0.0.0 for trainers on other machines).")
+    String host;
 
     @Option(names = "--mode", defaultValue = "bm25", description = "bm25, dense or hybrid (default ${DEFAULT-VALUE}).")
     String mode;
@@ -29,27 +39,57 @@ final class ServeRetrievalCommand implements Callable<Integer> {
     @Option(names = "--tokenizer", paramLabel = "FILE", description = "The e5 model's tokenizer.json.")
     Path tokenizer;
 
+    @Option(names = "--max-batch", defaultValue = "1024", paramLabel = "N",
+            description = "Most queries in one request; more is refused with 413 (default ${DEFAULT-VALUE}).")
+    int maxBatch;
+
+    @Option(names = "--max-body-mb", defaultValue = "16", paramLabel = "MB",
+            description = "Largest request body; larger is refused with 413 before it is read (default ${DEFAULT-VALUE}).")
+    int maxBodyMb;
+
+    @Option(names = "--max-concurrent-requests", defaultValue = "256", paramLabel = "N",
+            description = "Requests searched at once; others wait up to 5 s, then get 429 (default ${DEFAULT-VALUE}).")
+    int maxConcurrentRequests;
+
+    @Option(names = "--deadline-seconds", defaultValue = "120", paramLabel = "S", description = "Longest a request may"
+            + " take; past it the client gets 503 and its search stops (default ${DEFAULT-VALUE}).")
+    double deadlineSeconds;
+
+    @Option(names = "--stop-grace-seconds", defaultValue = "5", paramLabel = "S", description = "On SIGTERM, how long"
+            + " requests in flight may finish before they are cancelled (default ${DEFAULT-VALUE}).")
+    double stopGraceSeconds;
+
     @Override
     public Integer call() throws Exception {
+        if (maxBodyMb < 1 || maxBodyMb > 1024 || !(deadlineSeconds > 0) || !(stopGraceSeconds >= 0)) {
+            throw new IllegalArgumentException("--max-body-mb must be from 1 to 1024, --deadline-seconds positive,"
+                    + " --stop-grace-seconds zero or more");
+        }
+        ServerLimits limits = ServerLimits.defaults().withMaxBodyBytes((long) maxBodyMb << 20).withMaxBatch(maxBatch)
+                .withMaxConcurrentRequests(maxConcurrentRequests).withRequestDeadline(seconds(deadlineSeconds))
+                .withStopGrace(seconds(stopGraceSeconds));
+        List<AutoCloseable> held = new ArrayList<>();
         LuceneIndex idx = LuceneIndex.open(index);
-        OnnxEmbedder embedder = mode.equalsIgnoreCase("bm25") || !idx.metadata().dense() ? null
-                : OnnxEmbedder.byName(idx.metadata().embeddingModel(), onnxModel, tokenizer);
-        RetrievalServer server = RetrievalServer.start(idx.retriever(mode, embedder), port);
-        CountDownLatch stopped = new CountDownLatch(1);
+        held.add(idx);
+        RetrievalServer server;
+        try {
+            OnnxEmbedder embedder = mode.equalsIgnoreCase("bm25") || !idx.metadata().dense() ? null
+                    : OnnxEmbedder.byName(idx.metadata().embeddingModel(), onnxModel, tokenizer);
+            server = RetrievalServer.start(idx.retriever(mode, embedder), host, port, limits, ServerLog.to(System.err));
+        } catch (Exception e) {
+            closeAll(held);
+            throw e;
+        }
+        // SIGTERM: stop taking requests, finish those in flight within the grace, cancel the rest, close the index.
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             server.close();
-            try {
-                idx.close();
-            } catch (java.io.IOException ignored) {
-                // exiting anyway
-            }
-            stopped.countDown();
-        }));
-        System.out.printf("Serving %,d passages (%s) on %s%n", idx.size(), mode, server.url());
+            closeAll(held);
+        }, "serve-retrieval-stop"));
+        System.out.printf("Serving %,d passages (%s) on %s (stop with Ctrl-C or SIGTERM)%n", idx.size(), mode, server.url());
         System.out.println("Try: curl -s " + server.url() + " -H 'Content-Type: application/json' "
                 + "-d '{\"queries\": [\"who wrote hamlet\"], \"topk\": 3, \"return_scores\": true}'");
         System.out.flush();
-        stopped.await();
+        server.awaitStopped();
         return 0;
     }
 }

@@ -12,7 +12,12 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import dev.veracity.http.ServerLimits;
+import dev.veracity.http.ServerLog;
+import dev.veracity.retrieval.Retriever;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -68,10 +73,57 @@ class RetrievalServerTest {
                 "{\"queries\": [\"x\"], \"return_scores\": \"yes\"}")) {
             var resp = post(body);
             assertThat(resp.statusCode()).as(body).isEqualTo(400);
-            assertThat(JSON.readTree(resp.body()).get("error").asText()).as(body).isNotBlank();
+            assertThat(JSON.readTree(resp.body()).at("/error/message").asText()).as(body).isNotBlank();
         }
         var get = HTTP.send(HttpRequest.newBuilder(URI.create(server.url())).GET().build(), HttpResponse.BodyHandlers.ofString());
         assertThat(get.statusCode()).isEqualTo(405);
+    }
+
+    @Test
+    void aBatchOverTheLimitAndABodyOverTheLimitAre413BeforeAnySearch() throws Exception {
+        AtomicInteger searches = new AtomicInteger();
+        Retriever counting = (q, k) -> {
+            searches.incrementAndGet();
+            return List.of();
+        };
+        ServerLimits limits = ServerLimits.defaults().withMaxBatch(3).withMaxBodyBytes(1000);
+        try (RetrievalServer s = RetrievalServer.start(counting, "127.0.0.1", 0, limits, ServerLog.none())) {
+            var batch = send(s, "{\"queries\": [\"a\", \"b\", \"c\", \"d\"]}");
+            assertThat(batch.statusCode()).isEqualTo(413);
+            assertThat(JSON.readTree(batch.body()).at("/error/message").asText()).contains("4 items", "at most 3");
+            var body = send(s, "{\"queries\": [\"" + "x".repeat(5000) + "\"]}");
+            assertThat(body.statusCode()).isEqualTo(413);
+            assertThat(searches).hasValue(0);
+            assertThat(send(s, "{\"queries\": [\"a\", \"b\", \"c\"]}").statusCode()).isEqualTo(200);
+            assertThat(searches).hasValue(3);
+        }
+    }
+
+    @Test
+    void aBatchPastTheDeadlineIsAnswered503AndStopsSearching() throws Exception {
+        AtomicInteger searches = new AtomicInteger();
+        Retriever slow = (q, k) -> {
+            searches.incrementAndGet();
+            long end = System.nanoTime() + 50_000_000L; // 50 ms of work per query, not interruptible by itself
+            while (System.nanoTime() < end) {
+                Thread.onSpinWait();
+            }
+            return List.of();
+        };
+        ServerLimits limits = ServerLimits.defaults().withRequestDeadline(Duration.ofMillis(300));
+        try (RetrievalServer s = RetrievalServer.start(slow, "127.0.0.1", 0, limits, ServerLog.none())) {
+            String queries = String.join(", ", java.util.Collections.nCopies(200, "\"q\""));
+            var resp = send(s, "{\"queries\": [" + queries + "]}");
+            assertThat(resp.statusCode()).isEqualTo(503);
+            Thread.sleep(300);
+            // 200 queries would take 10 s; the search stopped at the query after the deadline
+            assertThat(searches.get()).isBetween(1, 40);
+        }
+    }
+
+    private static HttpResponse<String> send(RetrievalServer s, String body) throws Exception {
+        return HTTP.send(HttpRequest.newBuilder(URI.create(s.url())).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
     }
 
     @Test
