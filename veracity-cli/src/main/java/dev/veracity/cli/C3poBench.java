@@ -51,10 +51,14 @@ final class C3poBench implements Callable<Integer> {
     @Option(names = "--concurrency", defaultValue = "32", description = "The client's concurrency limit (default ${DEFAULT-VALUE}).")
     int concurrency;
 
+    @Option(names = "--warmup", defaultValue = "2", description = "Untimed rollouts of all the questions first, for"
+            + " the JIT (default ${DEFAULT-VALUE}).")
+    int warmup;
+
     @Override
     public Integer call() throws Exception {
-        if (questions < 1 || latencyMs < 0 || concurrency < 1) {
-            throw new IllegalArgumentException("--questions and --concurrency must be >= 1, --latency-ms >= 0");
+        if (questions < 1 || latencyMs < 0 || concurrency < 1 || warmup < 0) {
+            throw new IllegalArgumentException("--questions and --concurrency must be >= 1, --latency-ms and --warmup >= 0");
         }
         List<QaItem> items = items(questions);
         SimConfig cfg = SimConfig.builder().latency(LatencyModel.ofMillis(latencyMs, 0)).capacity(4096)
@@ -64,23 +68,14 @@ final class C3poBench implements Callable<Integer> {
              OpenAiCompatibleBackend backend = OpenAiCompatibleBackend.builder().baseUrl(sim.baseUrl()).model("sim-model").build();
              LlmClient client = LlmClient.builder(backend).concurrency(concurrency).build()) {
             Rollout rollout = new Rollout(settings, LeafReward.AUTHORS_ACCURACY);
-            rollout.run(items.getFirst(), context(client, items.getFirst())); // warm-up: JIT and connections
-            System.gc();
-            long heap0 = usedHeap();
-            long t0 = System.nanoTime();
-            List<Tree> trees = new ArrayList<>();
-            try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
-                List<Future<Tree>> all = new ArrayList<>();
-                for (QaItem item : items) {
-                    all.add(pool.submit(() -> rollout.run(item, context(client, item))));
-                }
-                for (Future<Tree> f : all) {
-                    trees.add(f.get());
-                }
+            // Warm-up: the same rollout untimed, so that the JIT has compiled the hot paths and the connections are
+            // open; with one tree only, C2 compiles during the timed run on the same 2 cores and adds a third.
+            for (int w = 0; w < warmup; w++) {
+                rolloutAll(rollout, client, items);
             }
+            long t0 = System.nanoTime();
+            List<Tree> trees = rolloutAll(rollout, client, items);
             double wallMs = (System.nanoTime() - t0) / 1e6;
-            System.gc();
-            long heap1 = usedHeap();
             int calls = trees.stream().mapToInt(Tree::calls).sum();
             int maxCalls = trees.stream().mapToInt(Tree::calls).max().orElse(0);
             int chain = trees.stream().mapToInt(C3poBench::criticalPath).max().orElse(0);
@@ -98,22 +93,97 @@ final class C3poBench implements Callable<Integer> {
                     + " bound %d calls x %d ms / %d = %.0f ms)%n", ideal, chain, latencyMs, criticalMs, calls, latencyMs,
                     concurrency, throughputMs);
             System.out.printf(Locale.ROOT, "   wall / ideal: %.2fx (target <= 1.2x)%n", wallMs / ideal);
+            int fifo = rounds(trees, concurrency, false);
+            int longestFirst = rounds(trees, concurrency, true);
+            System.out.printf(Locale.ROOT, "   these trees' calls scheduled with no overhead at concurrency %d: %d ms first come"
+                    + " first served (%.2fx the ideal), %d ms longest remaining chain first (%.2fx)%n", concurrency,
+                    fifo * latencyMs, fifo * (double) latencyMs / ideal, longestFirst * latencyMs,
+                    longestFirst * (double) latencyMs / ideal);
+            // What the trees retain: the heap after a collection with them, less the heap after one without them.
+            int count = trees.size();
+            long with = usedHeapAfterGc();
+            trees = null;
+            long without = usedHeapAfterGc();
             System.out.printf(Locale.ROOT, "   heap held by the %d trees: %.1f KiB per tree (prompts and outputs included)%n",
-                    trees.size(), Math.max(0, heap1 - heap0) / 1024.0 / trees.size());
-            if (trees.isEmpty() || heap1 < 0) {
-                return 1;
-            }
+                    count, Math.max(0, with - without) / 1024.0 / count);
         }
         return 0;
     }
 
-    private static long usedHeap() {
-        var m = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage();
-        return m.getUsed();
+    /** Every question's tree at once, each on its own virtual thread. */
+    private static List<Tree> rolloutAll(Rollout rollout, LlmClient client, List<QaItem> items) throws Exception {
+        List<Tree> trees = new ArrayList<>();
+        try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            List<Future<Tree>> all = new ArrayList<>();
+            for (QaItem item : items) {
+                all.add(pool.submit(() -> rollout.run(item, context(client, item))));
+            }
+            for (Future<Tree> f : all) {
+                trees.add(f.get());
+            }
+        }
+        return trees;
+    }
+
+    private static long usedHeapAfterGc() {
+        System.gc();
+        System.gc();
+        return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
     }
 
     private static MethodContext context(LlmClient client, QaItem item) {
         return new MethodContext(client, CallContext.of("bench", item.id(), "c3po"), "hotpotqa", false, Map.of());
+    }
+
+    /**
+     * The calls of the trees as a schedule with no overhead: each call takes one latency, at most {@code concurrency}
+     * at once, and a node's expansion call is ready when the call that made the node has returned (forced nodes are
+     * made without a call). All calls last alike, so everything starts at whole latencies: the answer is the number
+     * of latencies the schedule takes. Ready calls are taken in the order they became ready, or, with
+     * {@code longestFirst}, those with the longest chain of calls below them first (critical-path list scheduling).
+     */
+    static int rounds(List<Tree> trees, int concurrency, boolean longestFirst) {
+        List<Node> ready = new ArrayList<>();
+        Map<Node, Integer> height = new java.util.IdentityHashMap<>();
+        for (Tree t : trees) {
+            collect(t.root(), ready, height);
+        }
+        int rounds = 0;
+        while (!ready.isEmpty()) {
+            if (longestFirst) {
+                ready.sort((a, b) -> Integer.compare(height.get(b), height.get(a)));
+            }
+            List<Node> now = new ArrayList<>(ready.subList(0, Math.min(concurrency, ready.size())));
+            ready.subList(0, now.size()).clear();
+            for (Node n : now) {
+                for (Node c : n.children()) {
+                    if (!c.forced() && madeByCall(c.children())) {
+                        ready.add(c);
+                    }
+                }
+            }
+            rounds++;
+        }
+        return rounds;
+    }
+
+    /** Nodes whose children came from a call (not forced), ready at the start: the root and the forced nodes. */
+    private static int collect(Node n, List<Node> ready, Map<Node, Integer> height) {
+        int below = 0;
+        for (Node c : n.children()) {
+            below = Math.max(below, collect(c, ready, height));
+        }
+        boolean calls = madeByCall(n.children());
+        int h = below + (calls ? 1 : 0);
+        height.put(n, h);
+        if (calls && (n.parentId() == null || n.forced())) {
+            ready.add(n);
+        }
+        return h;
+    }
+
+    private static boolean madeByCall(List<Node> children) {
+        return children.stream().anyMatch(c -> !c.forced());
     }
 
     /** The most calls on one root-to-leaf path: each node but the forced first level was made by its own call. */
