@@ -91,12 +91,20 @@ public final class TreeJson {
         return o;
     }
 
+    /**
+     * Whether a node is trained on: a proxy node with a response whose branch the environment did not end (the
+     * nodes {@link #records} writes, and the interactions online training rewards).
+     */
+    public static boolean trained(Node n) {
+        return n.agent() != null && n.agent().proxy() && n.response() != null
+                && (n.failure() == null || !n.failure().environment());
+    }
+
     /** One record per proxy node with a response whose branch the environment did not end. */
     public static List<ObjectNode> records(Tree t, String run) {
         List<ObjectNode> out = new ArrayList<>();
         for (Node n : t.nodes()) {
-            if (n.agent() == null || !n.agent().proxy() || n.response() == null
-                    || (n.failure() != null && n.failure().environment())) {
+            if (!trained(n)) {
                 continue;
             }
             // the one record schema, the node's first sample giving token ids and logprobs where it has them
