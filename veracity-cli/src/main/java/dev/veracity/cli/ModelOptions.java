@@ -41,6 +41,11 @@ public final class ModelOptions {
     @Option(names = "--timeout-seconds", paramLabel = "S", description = "Per-attempt timeout (default 120).")
     Integer timeoutSeconds;
 
+    @Option(names = "--return-token-ids", paramLabel = "BOOL", arity = "0..1", fallbackValue = "true",
+            description = "Ask the server for its token ids and logprobs (vLLM >= 0.10.2 return_token_ids) so training"
+                    + " records keep prompt_ids, response_ids and logprobs (env VERACITY_RETURN_TOKEN_IDS; default false).")
+    Boolean returnTokenIds;
+
     @Option(names = "--config", paramLabel = "FILE",
             description = "Properties file with defaults (default ~/.config/veracity/config.properties). "
                     + "The API key comes from VERACITY_API_KEY, OPENAI_API_KEY or this file, never a flag.")
@@ -61,6 +66,7 @@ public final class ModelOptions {
         flags.put("cache-file", cacheFile == null ? null : cacheFile.toString());
         flags.put("trace-file", traceFile == null ? null : traceFile.toString());
         flags.put("timeout-seconds", timeoutSeconds == null ? null : timeoutSeconds.toString());
+        flags.put("return-token-ids", returnTokenIds == null ? null : returnTokenIds.toString());
         Map<String, String> env = System.getenv();
         Path file = config != null ? config : VeracityConfig.defaultFile(env);
         return VeracityConfig.resolve(env, file, config != null, flags);

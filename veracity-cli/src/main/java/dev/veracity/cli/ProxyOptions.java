@@ -60,7 +60,7 @@ public final class ProxyOptions {
         }
         OpenAiCompatibleBackend backend = OpenAiCompatibleBackend.builder()
                 .baseUrl(baseUrl != null ? baseUrl : cfg.llmBaseUrl()).model(model != null ? model : cfg.model())
-                .apiKey(cfg.apiKey().orElse(null)).build();
+                .apiKey(cfg.apiKey().orElse(null)).returnTokenIds(cfg.returnTokenIds()).build();
         LlmClient client = LlmClient.builder(backend).concurrency(n).timeout(cfg.timeout())
                 .retry(RetrySettings.DEFAULT.withMaxAttempts(cfg.maxAttempts()))
                 .cache(stack.cache, cfg.cacheMode() == CacheMode.OFF ? CacheMode.OFF : cfg.cacheMode())

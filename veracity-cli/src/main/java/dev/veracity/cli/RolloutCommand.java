@@ -3,14 +3,12 @@ package dev.veracity.cli;
 import dev.veracity.config.VeracityConfig;
 import dev.veracity.eval.data.Datasets;
 import dev.veracity.method.MethodContext;
-import dev.veracity.methods.c3po.Sampling;
 import dev.veracity.methods.c3po.rollout.RolloutSettings;
 import dev.veracity.qa.QaItem;
 import dev.veracity.retrieval.Retriever;
 import dev.veracity.retrieval.embed.OnnxEmbedder;
 import dev.veracity.retrieval.lucene.LuceneIndex;
 import dev.veracity.rl.reward.Reward;
-import dev.veracity.rl.reward.Rewards;
 import dev.veracity.rl.rollout.C3poRolloutRun;
 import dev.veracity.trace.CallContext;
 import dev.veracity.trace.TraceStore;
@@ -74,26 +72,6 @@ final class RolloutCommand implements Runnable {
         @Option(names = "--search-mode", defaultValue = "bm25", paramLabel = "MODE", description = "bm25, dense or hybrid (default ${DEFAULT-VALUE}).")
         String searchMode;
 
-        @Option(names = "--preset", defaultValue = "paper", paramLabel = "NAME",
-                description = "paper (max depth 13, Table 7) or authors (max depth 9, MuSiQue max(2 x hops + 5, 9)). Default ${DEFAULT-VALUE}.")
-        String preset;
-
-        @Option(names = "--single-trajectory",
-                description = "The 'w/o tree rollout' ablation (section 6.4): one sampled trajectory per question, every node credited with its final reward.")
-        boolean single;
-
-        @Option(names = "--reward", defaultValue = "c3po-accuracy", paramLabel = "NAME",
-                description = "The leaves' reward: any of veracity reward's model-free rewards (default ${DEFAULT-VALUE}, the authors' accuracy).")
-        String reward;
-
-        @Option(names = "--max-calls", defaultValue = "256", paramLabel = "N",
-                description = "Model calls per tree at most; branches past it are recorded as failures (default ${DEFAULT-VALUE}).")
-        int maxCalls;
-
-        @Option(names = "--proxy-temperature", defaultValue = "0.6", paramLabel = "T",
-                description = "The proxy's sampling temperature (default ${DEFAULT-VALUE}).")
-        double proxyTemperature;
-
         @Option(names = "--questions-at-once", defaultValue = "4", paramLabel = "N",
                 description = "Questions rolled out concurrently (default ${DEFAULT-VALUE}); each tree's branches also run concurrently.")
         int questionsAtOnce;
@@ -104,6 +82,9 @@ final class RolloutCommand implements Runnable {
 
         @Option(names = "--no-preflight", description = "Skip the check of the model server (GET /models) before the run.")
         boolean noPreflight;
+
+        @Mixin
+        C3poRolloutOptions c3po;
 
         @Mixin
         ModelOptions model;
@@ -117,19 +98,10 @@ final class RolloutCommand implements Runnable {
             if (!Files.isRegularFile(data)) {
                 throw new IllegalArgumentException("no dataset file at " + data);
             }
-            RolloutSettings.Preset p = RolloutSettings.Preset.of(preset);
-            if (Rewards.spec(reward).needsModel()) {
-                throw new IllegalArgumentException("--reward " + reward + " calls a model; the rollout takes a model-free"
-                        + " reward (c3po-accuracy, accuracy, em, f1, ...)");
-            }
-            if (maxCalls < 1 || questionsAtOnce < 1 || seedSolutions < 0 || limit < 0) {
-                throw new IllegalArgumentException("--max-calls and --questions-at-once must be >= 1, --seed-solutions and"
-                        + " --limit >= 0");
-            }
-            RolloutSettings settings = RolloutSettings.of(p).withMaxCalls(maxCalls)
-                    .withProxy(Sampling.PROXY_ROLLOUT.withTemperature(proxyTemperature));
-            if (single) {
-                settings = settings.singleTrajectory();
+            RolloutSettings settings = c3po.settings();
+            Reward leafReward = c3po.leafReward();
+            if (questionsAtOnce < 1 || seedSolutions < 0 || limit < 0) {
+                throw new IllegalArgumentException("--questions-at-once must be >= 1, --seed-solutions and --limit >= 0");
             }
             // before any call: questions without passages need an index to search
             if (index == null) {
@@ -142,7 +114,6 @@ final class RolloutCommand implements Runnable {
                             + " --index DIR (build one with ./veracity index) [--search-mode bm25|dense|hybrid]");
                 }
             }
-            Reward leafReward = Rewards.byName(reward);
             VeracityConfig base = model.resolve();
             if (!noPreflight) {
                 Preflight.check(base);
@@ -159,10 +130,10 @@ final class RolloutCommand implements Runnable {
                 Retriever retriever = searchIndex == null ? null : searchIndex.retriever(searchMode, embedder);
                 MethodContext ctx = new MethodContext(stack.client, CallContext.of(run, "", "c3po-rollout"), dataset,
                         false, Map.of(), retriever, null, null, ProxyOptions.clients(proxyClient));
-                log.printf("C-3PO rollout: preset %s%s, proxy %s, reward %s, at most %d calls per tree%n", preset,
-                        single ? " (single trajectory)" : "", proxy.describe(base), reward, maxCalls);
+                log.printf("C-3PO rollout: preset %s%s, proxy %s, reward %s, at most %d calls per tree%n", c3po.preset,
+                        c3po.single ? " (single trajectory)" : "", proxy.describe(base), c3po.reward, c3po.maxCalls);
                 C3poRolloutRun.Outcome o = C3poRolloutRun.run(new C3poRolloutRun.Spec(dataset, data, limit, out, settings,
-                        preset, questionsAtOnce, seedSolutions, run), ctx, leafReward, line -> {
+                        c3po.preset, questionsAtOnce, seedSolutions, run), ctx, leafReward, line -> {
                             synchronized (log) {
                                 log.println(line);
                                 log.flush();

@@ -25,6 +25,16 @@ public final class Secrets {
         }
     }
 
+    /**
+     * Forgets a secret that is dead (an AReaL session key after its session ended), so short-lived keys do not pile
+     * up in the set every redaction scans.
+     */
+    public static void forget(String secret) {
+        if (secret != null) {
+            KNOWN.remove(secret);
+        }
+    }
+
     /** The text with every registered secret replaced by a mask. Null stays null. */
     public static String redact(String text) {
         if (text == null || KNOWN.isEmpty()) {

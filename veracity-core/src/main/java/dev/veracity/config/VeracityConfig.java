@@ -29,6 +29,8 @@ import java.util.Properties;
  * <tr><td>trace-file</td><td>VERACITY_TRACE_FILE</td><td>.veracity/traces.db</td></tr>
  * <tr><td>timeout-seconds</td><td>VERACITY_TIMEOUT_SECONDS</td><td>120</td></tr>
  * <tr><td>max-attempts</td><td>VERACITY_MAX_ATTEMPTS</td><td>5</td></tr>
+ * <tr><td>return-token-ids</td><td>VERACITY_RETURN_TOKEN_IDS</td><td>false: ask the server for its token ids and
+ * logprobs (vLLM's {@code return_token_ids}) so training records keep them</td></tr>
  * </table>
  *
  * <p>The API key is taken from the environment or the file, never from a flag (flags land in shell history and
@@ -36,7 +38,7 @@ import java.util.Properties;
  */
 public record VeracityConfig(String llmBaseUrl, String model, Optional<ApiKey> apiKey, int concurrency,
                              CacheMode cacheMode, Path cacheFile, Path traceFile, Duration timeout,
-                             int maxAttempts, boolean cacheReplayUnparseable) {
+                             int maxAttempts, boolean cacheReplayUnparseable, boolean returnTokenIds) {
 
     /** The file read when none is given: {@code $XDG_CONFIG_HOME/veracity/config.properties} or under ~/.config. */
     public static Path defaultFile(Map<String, String> env) {
@@ -64,6 +66,7 @@ public record VeracityConfig(String llmBaseUrl, String model, Optional<ApiKey> a
         s.put("trace-file", ".veracity/traces.db");
         s.put("timeout-seconds", "120");
         s.put("max-attempts", "5");
+        s.put("return-token-ids", "false");
         String fileKey = null;
         if (file != null && (named || Files.exists(file))) {
             Properties p = new Properties();
@@ -104,7 +107,7 @@ public record VeracityConfig(String llmBaseUrl, String model, Optional<ApiKey> a
                 Optional.ofNullable(key).map(ApiKey::of), positive(s, "concurrency"), CacheMode.parse(s.get("cache")),
                 Path.of(s.get("cache-file")), Path.of(s.get("trace-file")),
                 Duration.ofSeconds(positive(s, "timeout-seconds")), positive(s, "max-attempts"),
-                bool(s, "cache-replay-unparseable"));
+                bool(s, "cache-replay-unparseable"), bool(s, "return-token-ids"));
     }
 
     /** Resolves from the process environment and the default file. */
@@ -164,13 +167,19 @@ public record VeracityConfig(String llmBaseUrl, String model, Optional<ApiKey> a
     /** This configuration with another trace database (an eval run keeps its traces in its own folder). */
     public VeracityConfig withTraceFile(Path file) {
         return new VeracityConfig(llmBaseUrl, model, apiKey, concurrency, cacheMode, cacheFile, file, timeout, maxAttempts,
-                cacheReplayUnparseable);
+                cacheReplayUnparseable, returnTokenIds);
     }
 
     /** This configuration pointed at another server and model (the demo's in-process simulator). */
     public VeracityConfig withServer(String baseUrl, String modelName) {
         return new VeracityConfig(baseUrl, modelName, apiKey, concurrency, cacheMode, cacheFile, traceFile, timeout,
-                maxAttempts, cacheReplayUnparseable);
+                maxAttempts, cacheReplayUnparseable, returnTokenIds);
+    }
+
+    /** This configuration with the response cache off (calls to a policy that changes as it trains). */
+    public VeracityConfig withoutCache() {
+        return new VeracityConfig(llmBaseUrl, model, apiKey, concurrency, CacheMode.OFF, cacheFile, traceFile, timeout,
+                maxAttempts, cacheReplayUnparseable, returnTokenIds);
     }
 
     @Override
@@ -178,6 +187,7 @@ public record VeracityConfig(String llmBaseUrl, String model, Optional<ApiKey> a
         return "llm-base-url=" + llmBaseUrl + " model=" + model + " api-key=" + apiKey.map(ApiKey::toString).orElse("<none>")
                 + " concurrency=" + concurrency + " cache=" + cacheMode
                 + (cacheReplayUnparseable ? " cache-replay-unparseable=true" : "") + " cache-file=" + cacheFile
-                + " trace-file=" + traceFile + " timeout=" + timeout.toSeconds() + "s max-attempts=" + maxAttempts;
+                + " trace-file=" + traceFile + " timeout=" + timeout.toSeconds() + "s max-attempts=" + maxAttempts
+                + (returnTokenIds ? " return-token-ids=true" : "");
     }
 }

@@ -17,15 +17,27 @@ import java.util.Optional;
  * @param finishReason why generation ended
  * @param usage        this sample's share of the tokens ({@link TokenUsage#exact()} says whether it is exact)
  * @param logprobs     per-token log-probabilities when they were requested and the backend returned them
+ * @param tokenIds     the serving engine's prompt and response token ids, when asked for and returned
+ *                     ({@link TokenIds}; vLLM's {@code return_token_ids})
+ * @param responseId   the server's id of the response this sample came from (OpenAI's {@code id},
+ *                     {@code chatcmpl-...}; AReaL's interaction id), or null: a sample replayed from the cache has
+ *                     none, since no server answered it this time
  */
 public record Completion(int sampleIndex, String text, FinishReason finishReason, TokenUsage usage,
-                         Optional<List<TokenLogprob>> logprobs) {
+                         Optional<List<TokenLogprob>> logprobs, Optional<TokenIds> tokenIds, String responseId) {
 
     public Completion {
         text = text == null ? "" : Unicode.repair(text);
         finishReason = finishReason == null ? FinishReason.UNKNOWN : finishReason;
         usage = Objects.requireNonNullElse(usage, TokenUsage.ZERO);
         logprobs = logprobs == null ? Optional.empty() : logprobs.map(List::copyOf);
+        tokenIds = tokenIds == null ? Optional.empty() : tokenIds;
+    }
+
+    /** A completion without token ids or a response id. */
+    public Completion(int sampleIndex, String text, FinishReason finishReason, TokenUsage usage,
+                      Optional<List<TokenLogprob>> logprobs) {
+        this(sampleIndex, text, finishReason, usage, logprobs, Optional.empty(), null);
     }
 
     public static Completion of(int sampleIndex, String text, FinishReason finishReason, TokenUsage usage) {
@@ -39,6 +51,6 @@ public record Completion(int sampleIndex, String text, FinishReason finishReason
 
     /** This completion renumbered (the cache stores samples by key and hands them back at their index). */
     public Completion withSampleIndex(int index) {
-        return new Completion(index, text, finishReason, usage, logprobs);
+        return new Completion(index, text, finishReason, usage, logprobs, tokenIds, responseId);
     }
 }

@@ -5,6 +5,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.veracity.llm.ChatMessage;
+import dev.veracity.llm.Completion;
+import dev.veracity.llm.TokenIds;
+import dev.veracity.llm.TokenLogprob;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -52,6 +55,21 @@ public record AgentRecord(String run, String questionId, String method, String r
                 null, null, null);
     }
 
+    /**
+     * This record with the serving engine's view of the sample it holds: prompt and response token ids, and the
+     * chosen tokens' logprobs, each where the completion has them (a server that ignored the request for them leaves
+     * the record without). Null: unchanged.
+     */
+    public AgentRecord withTokens(Completion c) {
+        if (c == null) {
+            return this;
+        }
+        return new AgentRecord(run, questionId, method, role, nodeId, parentId, messages, response, reward, credit,
+                advantage, c.tokenIds().map(TokenIds::prompt).orElse(promptIds),
+                c.tokenIds().map(TokenIds::response).orElse(responseIds),
+                c.logprobs().map(l -> l.stream().map(TokenLogprob::logprob).toList()).orElse(logprobs));
+    }
+
     public ObjectNode toJson() {
         ObjectNode o = JSON.createObjectNode();
         o.put("run", run);
@@ -92,7 +110,10 @@ public record AgentRecord(String run, String questionId, String method, String r
         return o;
     }
 
-    /** Reads a record back (the inspector, tests); a line without the required fields is an error naming them. */
+    /**
+     * Reads a record back (the inspector, tests); a line without the required fields, or with token fields that are
+     * not lists of numbers, is an error naming the field.
+     */
     public static AgentRecord fromJson(JsonNode n) {
         for (String f : List.of("question_id", "role", "node_id")) {
             if (!n.path(f).isTextual()) {
@@ -105,10 +126,42 @@ public record AgentRecord(String run, String questionId, String method, String r
         return new AgentRecord(n.path("run").asText(null), n.get("question_id").asText(), n.path("method").asText(null),
                 n.get("role").asText(), n.get("node_id").asText(), n.path("parent_id").isTextual()
                 ? n.get("parent_id").asText() : null, messages, n.path("response").asText(""), number(n, "reward"),
-                number(n, "credit"), number(n, "advantage"), null, null, null);
+                number(n, "credit"), number(n, "advantage"), ints(n, "prompt_ids"), ints(n, "response_ids"),
+                numbers(n, "logprobs"));
     }
 
     private static Double number(JsonNode n, String f) {
         return n.path(f).isNumber() ? n.get(f).asDouble() : null;
+    }
+
+    /** An optional list of integers (token ids); present but not one is an error naming the field. */
+    private static List<Integer> ints(JsonNode n, String f) {
+        List<Integer> out = new ArrayList<>();
+        return list(n, f, v -> v.isIntegralNumber() && v.canConvertToInt(), v -> out.add(v.intValue()), "integers")
+                ? out : null;
+    }
+
+    /** An optional list of numbers (logprobs); present but not one is an error naming the field. */
+    private static List<Double> numbers(JsonNode n, String f) {
+        List<Double> out = new ArrayList<>();
+        return list(n, f, JsonNode::isNumber, v -> out.add(v.doubleValue()), "numbers") ? out : null;
+    }
+
+    private static boolean list(JsonNode n, String f, java.util.function.Predicate<JsonNode> ok,
+                                java.util.function.Consumer<JsonNode> add, String what) {
+        JsonNode a = n.get(f);
+        if (a == null || a.isNull()) {
+            return false;
+        }
+        if (!a.isArray()) {
+            throw new IllegalArgumentException("an agent record's \"" + f + "\" must be a list of " + what);
+        }
+        for (JsonNode v : a) {
+            if (!ok.test(v)) {
+                throw new IllegalArgumentException("an agent record's \"" + f + "\" must be a list of " + what);
+            }
+            add.accept(v);
+        }
+        return true;
     }
 }

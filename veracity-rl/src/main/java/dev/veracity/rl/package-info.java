@@ -10,7 +10,9 @@
  *   <li>{@link dev.veracity.rl.jsonl}: the JSONL file doors' reading and all-or-nothing writing;</li>
  *   <li>{@link dev.veracity.rl.server}: the reward server ({@code veracity serve-rewards}), the third door, in the
  *       protocols of OpenRLHF, slime and the Python shims;</li>
- *   <li>{@link dev.veracity.rl.rollout}: rollouts over a dataset that make training data (C-3PO's credited trees).</li>
+ *   <li>{@link dev.veracity.rl.rollout}: rollouts over a dataset that make training data (C-3PO's credited trees);</li>
+ *   <li>{@link dev.veracity.rl.areal}: online training with AReaL, the method's agents driven against the trainer's
+ *       policy, one session per question, each trained interaction rewarded.</li>
  * </ul>
  */
 package dev.veracity.rl;

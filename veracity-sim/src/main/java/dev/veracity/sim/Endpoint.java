@@ -5,7 +5,12 @@ public enum Endpoint {
     CHAT_COMPLETIONS("POST", "/v1/chat/completions"),
     COMPLETIONS("POST", "/v1/completions"),
     /** {@code GET /v1/models} and {@code GET /v1/models/{id}}. */
-    MODELS("GET", "/v1/models");
+    MODELS("GET", "/v1/models"),
+    /** AReaL's online-mode gateway ({@link ArealGateway}), served only when {@link SimConfig#arealAdminKey()} is set. */
+    AREAL_START_SESSION("POST", "/rl/start_session"),
+    AREAL_CHAT_COMPLETIONS("POST", "/chat/completions"),
+    AREAL_SET_REWARD("POST", "/rl/set_reward"),
+    AREAL_END_SESSION("POST", "/rl/end_session");
 
     private final String method;
     private final String path;
@@ -25,7 +30,12 @@ public enum Endpoint {
 
     /** Whether this endpoint generates text (and so is subject to faults, latency and capacity). */
     public boolean generates() {
-        return this != MODELS;
+        return this == CHAT_COMPLETIONS || this == COMPLETIONS || this == AREAL_CHAT_COMPLETIONS;
+    }
+
+    /** Whether this is one of AReaL's gateway endpoints. */
+    public boolean areal() {
+        return name().startsWith("AREAL_");
     }
 
     /** The endpoint serving a request path, or {@code null} for an unknown path. */
@@ -34,6 +44,10 @@ public enum Endpoint {
             case "/v1/chat/completions" -> CHAT_COMPLETIONS;
             case "/v1/completions" -> COMPLETIONS;
             case "/v1/models" -> MODELS;
+            case "/rl/start_session" -> AREAL_START_SESSION;
+            case "/chat/completions" -> AREAL_CHAT_COMPLETIONS;
+            case "/rl/set_reward" -> AREAL_SET_REWARD;
+            case "/rl/end_session" -> AREAL_END_SESSION;
             default -> path.startsWith("/v1/models/") && path.length() > "/v1/models/".length() ? MODELS : null;
         };
     }

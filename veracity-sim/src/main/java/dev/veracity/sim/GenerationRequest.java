@@ -17,6 +17,7 @@ import java.util.List;
  * @param greedy      {@code temperature} is 0: every sample answers like sample 0
  * @param stream       answer as server-sent events ({@code stream: true})
  * @param includeUsage {@code stream_options.include_usage}: {@code "usage": null} on every event, then one with the usage
+ * @param returnTokenIds vLLM's {@code return_token_ids} (chat, not streamed): the prompt's and each choice's token ids
  */
 record GenerationRequest(
         Endpoint endpoint,
@@ -32,7 +33,8 @@ record GenerationRequest(
         long seed,
         boolean greedy,
         boolean stream,
-        boolean includeUsage) {
+        boolean includeUsage,
+        boolean returnTokenIds) {
 
     static final int MAX_N = 128;
 
@@ -108,8 +110,13 @@ record GenerationRequest(
         if (!config.anyModel() && !config.models().contains(model)) {
             throw ApiError.modelNotFound(model);
         }
+        // vLLM's extra (>= 0.10.2); served on non-streamed chat, where this project asks for it
+        boolean returnTokenIds = booleanParam(body, "return_token_ids", "return_token_ids");
+        if (returnTokenIds && (stream || endpoint != Endpoint.CHAT_COMPLETIONS)) {
+            throw ApiError.invalid("return_token_ids is simulated on non-streamed chat completions only.", "return_token_ids");
+        }
         return new GenerationRequest(endpoint, body, model, prompts, messages, n, maxTokens, stop, logprobs, top, seed, greedy,
-                stream, includeUsage);
+                stream, includeUsage, returnTokenIds);
     }
 
     /** {@code stream_options.include_usage}; the options are only allowed with {@code stream: true}, as OpenAI says. */

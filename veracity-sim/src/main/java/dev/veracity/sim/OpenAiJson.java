@@ -81,13 +81,28 @@ final class OpenAiJson {
                     g.writeNullField("logprobs");
                 }
                 g.writeStringField("finish_reason", c.finishReason());
+                if (req.returnTokenIds()) { // vLLM's ChatCompletionResponseChoice.token_ids
+                    ids(g, "token_ids", c.text());
+                }
                 g.writeEndObject();
             }
             g.writeEndArray();
             usage(g, gen);
             g.writeStringField("system_fingerprint", FINGERPRINT);
+            if (req.returnTokenIds()) { // vLLM's ChatCompletionResponse.prompt_token_ids, top level
+                ids(g, "prompt_token_ids", req.prompts().getFirst());
+            }
             g.writeEndObject();
         });
+    }
+
+    /** The fake token ids of {@code text} ({@link Tokenizer#ids}), one per token of its logprobs. */
+    private static void ids(JsonGenerator g, String field, String text) throws IOException {
+        g.writeArrayFieldStart(field);
+        for (int id : Tokenizer.ids(text)) {
+            g.writeNumber(id);
+        }
+        g.writeEndArray();
     }
 
     private static void usage(JsonGenerator g, Generator.Generation gen) throws IOException {

@@ -28,6 +28,9 @@ import java.util.OptionalInt;
  *                           ({@link dev.veracity.sim.reader.ExtractiveReader}; plumbing, not model quality) when the
  *                           rule set has no default of its own (default true)
  * @param maxRequestBytes    the largest request body read; a larger one gets 413 (default 32 MiB)
+ * @param arealAdminKey      when set, AReaL's online-mode gateway is served too ({@code /rl/start_session} with
+ *                           this admin key, {@code /chat/completions}, {@code /rl/set_reward}, {@code /rl/end_session};
+ *                           {@link SimServer#arealSessions()}); default: not served
  */
 public record SimConfig(
         int port,
@@ -44,7 +47,8 @@ public record SimConfig(
         Duration retryAfter,
         int recentRequestLimit,
         boolean reader,
-        long maxRequestBytes) {
+        long maxRequestBytes,
+        Optional<String> arealAdminKey) {
 
     public static final int DEFAULT_CAPACITY = 1024;
     public static final String DEFAULT_MODEL = "sim-model";
@@ -80,6 +84,7 @@ public record SimConfig(
         if (maxRequestBytes < 1) {
             throw new IllegalArgumentException("maxRequestBytes must be at least 1, got " + maxRequestBytes);
         }
+        Objects.requireNonNull(arealAdminKey, "arealAdminKey");
     }
 
     /** All defaults: an ephemeral port, no rules, no latency, no faults. */
@@ -117,6 +122,7 @@ public record SimConfig(
         private int recentRequestLimit = DEFAULT_RECENT_REQUEST_LIMIT;
         private boolean reader = true;
         private long maxRequestBytes = DEFAULT_MAX_REQUEST_BYTES;
+        private Optional<String> arealAdminKey = Optional.empty();
 
         private Builder() {
         }
@@ -137,6 +143,7 @@ public record SimConfig(
             recentRequestLimit = c.recentRequestLimit;
             reader = c.reader;
             maxRequestBytes = c.maxRequestBytes;
+            arealAdminKey = c.arealAdminKey;
         }
 
         public Builder port(int port) {
@@ -248,10 +255,16 @@ public record SimConfig(
             return this;
         }
 
+        /** Serves AReaL's online-mode gateway too, its start_session guarded by this admin key (null or blank: not). */
+        public Builder areal(String adminKey) {
+            this.arealAdminKey = adminKey == null || adminKey.isBlank() ? Optional.empty() : Optional.of(adminKey);
+            return this;
+        }
+
         public SimConfig build() {
             boolean any = anyModel != null ? anyModel : !modelsSet;
             return new SimConfig(port, rules, latency, capacity, maxQueue, faults, seed, models, any, refuseN,
-                    requiredApiKey, retryAfter, recentRequestLimit, reader, maxRequestBytes);
+                    requiredApiKey, retryAfter, recentRequestLimit, reader, maxRequestBytes, arealAdminKey);
         }
     }
 }

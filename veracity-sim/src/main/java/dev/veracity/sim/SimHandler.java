@@ -46,8 +46,9 @@ final class SimHandler implements HttpHandler {
     private final String expectedAuthorization;
     private final String retryAfterSeconds;
     private final String retryAfterMillis;
+    private final ArealGateway areal;
 
-    SimHandler(SimConfig config, SimCounters counters, RequestLog log, CountDownLatch closed) {
+    SimHandler(SimConfig config, SimCounters counters, RequestLog log, CountDownLatch closed, ArealGateway areal) {
         this.config = config;
         this.counters = counters;
         this.log = log;
@@ -59,6 +60,7 @@ final class SimHandler implements HttpHandler {
         long ms = config.retryAfter().toMillis();
         this.retryAfterSeconds = Long.toString((ms + 999) / 1000);
         this.retryAfterMillis = Long.toString(ms);
+        this.areal = areal;
     }
 
     /** Runs on the exchange's own virtual thread (the server's executor). */
@@ -70,7 +72,7 @@ final class SimHandler implements HttpHandler {
         long seq = requestSeq.getAndIncrement();
         counters.arrived(endpoint);
         try {
-            if (endpoint == null) {
+            if (endpoint == null || (endpoint.areal() && areal == null)) {
                 throw new ApiError(404, "Invalid URL (" + method + " " + path + ")", "invalid_request_error", null, null);
             }
             if (!endpoint.method().equals(method)) {
@@ -80,7 +82,7 @@ final class SimHandler implements HttpHandler {
             }
             JsonNode body = MissingNode.getInstance();
             String bodyProblem = null;
-            if (endpoint.generates()) {
+            if (endpoint.method().equals("POST")) {
                 byte[] bytes = readBody(ex);
                 if (bytes.length == 0) {
                     bodyProblem = "the request body is empty";
@@ -94,6 +96,10 @@ final class SimHandler implements HttpHandler {
             }
             if (log.enabled()) {
                 log.add(new RecordedRequest(seq, method, path, headersWithoutAuthorization(ex.getRequestHeaders()), body));
+            }
+            if (endpoint.areal()) {
+                serveAreal(ex, endpoint, bodyProblem == null ? body : null, seq);
+                return;
             }
             authorize(ex.getRequestHeaders());
             if (bodyProblem != null) {
@@ -191,7 +197,44 @@ final class SimHandler implements HttpHandler {
         send(ex, 200, OpenAiJson.model(id, startedEpochSecond));
     }
 
-    private void generate(HttpExchange ex, Endpoint endpoint, JsonNode body, long seq) throws IOException {
+    /**
+     * AReaL's gateway ({@link ArealGateway}): its own keys (never {@link SimConfig#requiredApiKey()}); a chat
+     * completion is an ordinary one, recorded under its response id before it is answered.
+     */
+    private void serveAreal(HttpExchange ex, Endpoint endpoint, JsonNode body, long seq) throws IOException {
+        Headers h = ex.getRequestHeaders();
+        ArealGateway.Reply reply = switch (endpoint) {
+            case AREAL_START_SESSION -> areal.startSession(h, body);
+            case AREAL_SET_REWARD -> areal.setReward(h, body);
+            case AREAL_END_SESSION -> areal.endSession(h);
+            default -> null;
+        };
+        if (reply == null && body == null) {
+            reply = ArealGateway.detail(422, "the body is not a JSON object");
+        } else if (reply == null) {
+            String id = responseId(Endpoint.CHAT_COMPLETIONS, seq);
+            reply = areal.openInteraction(h, body, id,
+                    GenerationRequest.parse(Endpoint.CHAT_COMPLETIONS, body, config).prompts().getFirst());
+            if (reply == null) {
+                String answer = null;
+                try {
+                    answer = generate(ex, Endpoint.CHAT_COMPLETIONS, body, seq).choices().getFirst().text();
+                } finally {
+                    areal.closeInteraction(id, answer);
+                }
+                return;
+            }
+        }
+        send(ex, reply.status(), reply.body());
+    }
+
+    private String responseId(Endpoint endpoint, long seq) {
+        return (endpoint == Endpoint.CHAT_COMPLETIONS ? "chatcmpl-sim-" : "cmpl-sim-")
+                + Long.toHexString(Mix.mix(startedEpochSecond, seq));
+    }
+
+    /** Generates and answers; returns what was generated. */
+    private Generator.Generation generate(HttpExchange ex, Endpoint endpoint, JsonNode body, long seq) throws IOException {
         GenerationRequest req = GenerationRequest.parse(endpoint, body, config);
 
         FaultKind fault = config.faults().isNone() ? FaultKind.NONE
@@ -209,12 +252,11 @@ final class SimHandler implements HttpHandler {
         }
 
         Generator.Generation gen = Generator.generate(req, config.rules(), fault, config.reader());
-        String id = (endpoint == Endpoint.CHAT_COMPLETIONS ? "chatcmpl-sim-" : "cmpl-sim-")
-                + Long.toHexString(Mix.mix(startedEpochSecond, seq));
+        String id = responseId(endpoint, seq);
         try (Slot slot = acquireSlot()) {
             if (req.stream()) {
                 stream(ex, req, gen, id, fault, slot);
-                return;
+                return gen;
             }
             pause(config.latency().serviceTime(gen.maxChoiceTokens()));
         }
@@ -227,6 +269,7 @@ final class SimHandler implements HttpHandler {
             json = Arrays.copyOf(json, json.length / 2); // an unterminated object: no JSON parser accepts it
         }
         send(ex, 200, json);
+        return gen;
     }
 
     /**

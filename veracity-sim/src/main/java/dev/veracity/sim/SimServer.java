@@ -48,6 +48,7 @@ public final class SimServer implements AutoCloseable {
     private final CountDownLatch closing = new CountDownLatch(1);
     private final AtomicBoolean closed = new AtomicBoolean();
     private final int port;
+    private final ArealGateway areal;
 
     private SimServer(SimConfig config) throws IOException {
         this.config = config;
@@ -59,7 +60,8 @@ public final class SimServer implements AutoCloseable {
         // reads headers, so one slow request (a huge prompt against a costly rule) never holds up the others, and
         // stopping the server (which joins the dispatcher) never waits for a handler.
         http.setExecutor(executor);
-        http.createContext("/", new SimHandler(config, counters, log, closing));
+        this.areal = config.arealAdminKey().map(k -> new ArealGateway(k, config.seed())).orElse(null);
+        http.createContext("/", new SimHandler(config, counters, log, closing, areal));
         http.start();
         this.port = http.getAddress().getPort();
     }
@@ -107,6 +109,19 @@ public final class SimServer implements AutoCloseable {
     /** The recent requests that asked for text (POSTs: chat and text completions), without model listings. */
     public List<RecordedRequest> recentGenerations() {
         return log.snapshot().stream().filter(r -> r.method().equals("POST")).toList();
+    }
+
+    /**
+     * The sessions of the AReaL gateway ({@link SimConfig.Builder#areal}), in start order, each with its interactions
+     * and the rewards set on them; empty when the gateway is not served.
+     */
+    public List<ArealSession> arealSessions() {
+        return areal == null ? List.of() : areal.sessions();
+    }
+
+    /** The AReaL gateway's root, {@code http://127.0.0.1:<port>} (it serves {@code /chat/completions} without {@code /v1}). */
+    public String arealUrl() {
+        return "http://127.0.0.1:" + port();
     }
 
     public void clearRecentRequests() {

@@ -26,6 +26,22 @@ public final class Tokenizer {
         return n;
     }
 
+    /** The size of the fake vocabulary token ids are drawn from (Qwen2.5's). */
+    public static final int VOCABULARY = 151_936;
+
+    /**
+     * A token's fake id: a hash of its text into {@link #VOCABULARY}, so the same token always has the same id and
+     * ids line up one to one with {@link #tokens} (and with logprobs, which are per token too).
+     */
+    public static int id(String token) {
+        return Mix.index(Mix.mix(token.hashCode()), VOCABULARY);
+    }
+
+    /** The fake ids of {@code text}'s tokens. */
+    public static List<Integer> ids(String text) {
+        return tokens(text).stream().map(Tokenizer::id).toList();
+    }
+
     /** The tokens of {@code text}, each with its leading whitespace. */
     public static List<String> tokens(String text) {
         List<String> out = new ArrayList<>();

@@ -20,7 +20,9 @@
  *       in front, optionally bounded, so throughput saturates the way it does on a real server;</li>
  *   <li>{@linkplain dev.veracity.sim.FaultPlan fault injection} (429, 500, hangs, connection resets,
  *       malformed JSON, truncated and empty answers), scripted or at seeded rates;</li>
- *   <li>server quirks: refusing {@code n > 1}, requiring an API key.</li>
+ *   <li>server quirks: refusing {@code n > 1}, requiring an API key;</li>
+ *   <li>vLLM's {@code return_token_ids} (fake, deterministic token ids where vLLM puts them) and, optionally, AReaL's
+ *       online-mode gateway ({@link dev.veracity.sim.ArealSession}: the sessions and rewards a client set).</li>
  * </ul>
  *
  * <p>{@link dev.veracity.sim.SimServer#counters()} and

@@ -4,8 +4,10 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.veracity.llm.Completion;
 import dev.veracity.llm.FinishReason;
+import dev.veracity.llm.TokenIds;
 import dev.veracity.llm.TokenLogprob;
 import dev.veracity.llm.TokenUsage;
 import dev.veracity.store.Sqlite;
@@ -30,6 +32,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * very string the live call returned. The nullable {@code unparseable} column holds the reason a method gave when
  * it could not parse the sample ({@link #markUnparseable}); a file written before the column existed gets it added
  * when opened for writing, and is read as having no marks when opened read-only.
+ *
+ * <p>The serving engine's token ids ({@link TokenIds}) are kept with their sample, as its logprobs are, so a replay
+ * gives the training records a live call would (a request that asked for them is keyed apart from one that did not:
+ * the backend's id says so). Entries from before the {@code token_ids} column are read as having none. The server's
+ * response id is not kept: a replayed sample was not served this time.
  */
 public final class SqliteResponseCache implements ResponseCache {
 
@@ -50,17 +57,22 @@ public final class SqliteResponseCache implements ResponseCache {
                 Sqlite.execute(db, "CREATE TABLE IF NOT EXISTS completions (key TEXT PRIMARY KEY, text TEXT NOT NULL,"
                         + " finish_reason TEXT NOT NULL, prompt_tokens INTEGER NOT NULL,"
                         + " completion_tokens INTEGER NOT NULL, exact INTEGER NOT NULL, logprobs TEXT,"
-                        + " created_ms INTEGER NOT NULL, unparseable TEXT)");
+                        + " created_ms INTEGER NOT NULL, unparseable TEXT, token_ids TEXT)");
                 if (!hasColumn("unparseable")) {
                     Sqlite.execute(db, "ALTER TABLE completions ADD COLUMN unparseable TEXT");
                 }
+                if (!hasColumn("token_ids")) {
+                    Sqlite.execute(db, "ALTER TABLE completions ADD COLUMN token_ids TEXT");
+                }
             }
             boolean marks = hasColumn("unparseable");
+            boolean ids = hasColumn("token_ids");
             this.select = db.prepareStatement("SELECT text, finish_reason, prompt_tokens, completion_tokens, exact,"
-                    + " logprobs, " + (marks ? "unparseable" : "NULL") + " FROM completions WHERE key = ?");
+                    + " logprobs, " + (marks ? "unparseable" : "NULL") + ", " + (ids ? "token_ids" : "NULL")
+                    + " FROM completions WHERE key = ?");
             this.insert = readOnly ? null : db.prepareStatement("INSERT OR REPLACE INTO completions (key, text,"
-                    + " finish_reason, prompt_tokens, completion_tokens, exact, logprobs, created_ms, unparseable)"
-                    + " VALUES (?,?,?,?,?,?,?,?,NULL)");
+                    + " finish_reason, prompt_tokens, completion_tokens, exact, logprobs, created_ms, unparseable,"
+                    + " token_ids) VALUES (?,?,?,?,?,?,?,?,NULL,?)");
             this.mark = readOnly ? null : db.prepareStatement("UPDATE completions SET unparseable = ? WHERE key = ?");
         } catch (SQLException e) {
             throw new IllegalStateException("cache " + file + " is not a Veracity response cache: " + e.getMessage(), e);
@@ -104,7 +116,8 @@ public final class SqliteResponseCache implements ResponseCache {
                 }
                 TokenUsage usage = new TokenUsage(rs.getInt(3), rs.getInt(4), rs.getInt(5) != 0);
                 Completion c = new Completion(0, rs.getString(1), FinishReason.valueOf(rs.getString(2)), usage,
-                        Optional.ofNullable(rs.getString(6)).map(SqliteResponseCache::readLogprobs));
+                        Optional.ofNullable(rs.getString(6)).map(SqliteResponseCache::readLogprobs),
+                        Optional.ofNullable(rs.getString(8)).map(SqliteResponseCache::readTokenIds), null);
                 return Optional.of(new Entry(c, Optional.ofNullable(rs.getString(7))));
             }
         } catch (SQLException | IllegalArgumentException e) {
@@ -130,6 +143,7 @@ public final class SqliteResponseCache implements ResponseCache {
             insert.setInt(6, c.usage().exact() ? 1 : 0);
             insert.setString(7, c.logprobs().map(SqliteResponseCache::writeLogprobs).orElse(null));
             insert.setLong(8, System.currentTimeMillis());
+            insert.setString(9, c.tokenIds().map(SqliteResponseCache::writeTokenIds).orElse(null));
             insert.executeUpdate();
         } catch (SQLException e) {
             throw new IllegalStateException("writing the response cache " + file + " failed: " + e.getMessage(), e);
@@ -190,6 +204,31 @@ public final class SqliteResponseCache implements ResponseCache {
             t.top().forEach(alt -> top.addObject().put("t", alt.token()).put("p", alt.logprob()));
         }
         return a.toString();
+    }
+
+    private static String writeTokenIds(TokenIds ids) {
+        ObjectNode o = JSON.createObjectNode();
+        ids.prompt().forEach(o.putArray("prompt")::add);
+        ids.response().forEach(o.putArray("response")::add);
+        return o.toString();
+    }
+
+    private static TokenIds readTokenIds(String json) {
+        try {
+            JsonNode o = JSON.readTree(json);
+            return new TokenIds(ints(o.path("prompt")), ints(o.path("response")));
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("corrupt token ids in cache: " + e.getMessage(), e);
+        }
+    }
+
+    private static List<Integer> ints(JsonNode a) {
+        if (!a.isArray()) {
+            throw new IllegalArgumentException("corrupt token ids in cache: not a list");
+        }
+        List<Integer> out = new ArrayList<>();
+        a.forEach(n -> out.add(n.asInt()));
+        return out;
     }
 
     private static List<TokenLogprob> readLogprobs(String json) {

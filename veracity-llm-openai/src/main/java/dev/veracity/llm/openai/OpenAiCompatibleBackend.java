@@ -23,6 +23,7 @@ import dev.veracity.llm.LlmBackend;
 import dev.veracity.llm.LlmException;
 import dev.veracity.llm.LlmRequest;
 import dev.veracity.llm.LlmResponse;
+import dev.veracity.llm.TokenIds;
 import dev.veracity.llm.TokenLogprob;
 import dev.veracity.llm.TokenUsage;
 import java.io.InterruptedIOException;
@@ -53,7 +54,16 @@ import java.util.regex.Pattern;
  *
  * <p>Some servers refuse n &gt; 1 (HTTP 400 naming {@code n}); on the first such refusal this backend answers that
  * call with n single-sample requests and from then on reports {@code nativeN = false} for that model, so the
- * client splits later calls itself, concurrently.
+ * client splits later calls itself, concurrently. A server known to take one sample per request (AReaL's gateway,
+ * which answers n &gt; 1 with a 500) is declared so up front ({@link Builder#singleSampleRequests}).
+ *
+ * <p>{@link Builder#returnTokenIds}: every chat request also asks for vLLM's {@code return_token_ids} and for
+ * {@code logprobs}, and each {@link Completion} carries the engine's prompt and response ids ({@link TokenIds}, read
+ * from the raw answer: {@code prompt_token_ids} at the top, {@code token_ids} per choice) and logprobs, so training
+ * records never re-tokenise. A server that ignores the flag (or sends something other than lists of integers)
+ * leaves the completion without ids; the call does not fail for it. The flag is part of {@link #id()}, so the
+ * response cache keys samples asked with it apart from samples asked without (a cached sample has ids exactly
+ * when it was asked for them). Raw-prompt (completions) requests do not ask for ids.
  */
 public final class OpenAiCompatibleBackend implements LlmBackend {
 
@@ -66,10 +76,14 @@ public final class OpenAiCompatibleBackend implements LlmBackend {
     private final String baseUrl;
     private final String defaultModel;
     private final Map<String, Boolean> refusesN = new ConcurrentHashMap<>();
+    private final boolean returnTokenIds;
+    private final boolean singleSample;
 
     private OpenAiCompatibleBackend(Builder b) {
         this.baseUrl = stripSlash(b.baseUrl);
         this.defaultModel = b.model;
+        this.returnTokenIds = b.returnTokenIds;
+        this.singleSample = b.singleSample;
         OpenAIOkHttpClient.Builder sdk = OpenAIOkHttpClient.builder()
                 .baseUrl(baseUrl)
                 // A local server needs no key, but the SDK wants one: send a placeholder that is not a secret.
@@ -95,7 +109,7 @@ public final class OpenAiCompatibleBackend implements LlmBackend {
 
     @Override
     public String id() {
-        return "openai:" + baseUrl;
+        return "openai:" + baseUrl + (returnTokenIds ? " +token-ids" : "");
     }
 
     @Override
@@ -109,7 +123,7 @@ public final class OpenAiCompatibleBackend implements LlmBackend {
 
     @Override
     public BackendCapabilities capabilities() {
-        boolean nativeN = !refusesN.getOrDefault(defaultModel, false);
+        boolean nativeN = !singleSample && !refusesN.getOrDefault(defaultModel, false);
         return new BackendCapabilities(true, true, nativeN, true, true, true);
     }
 
@@ -122,7 +136,7 @@ public final class OpenAiCompatibleBackend implements LlmBackend {
     public LlmResponse generate(LlmRequest request, Duration timeout) {
         String model = request.model() != null ? request.model() : defaultModel;
         RequestOptions options = RequestOptions.builder().timeout(timeout).build();
-        if (request.n() > 1 && refusesN.getOrDefault(model, false)) {
+        if (request.n() > 1 && (singleSample || refusesN.getOrDefault(model, false))) {
             return oneByOne(request, model, options);
         }
         try {
@@ -165,11 +179,15 @@ public final class OpenAiCompatibleBackend implements LlmBackend {
         if (!r.stop().isEmpty()) {
             p.stop(ChatCompletionCreateParams.Stop.ofStrings(r.stop()));
         }
-        if (r.logprobs() != null) {
+        boolean wantLogprobs = r.logprobs() != null || returnTokenIds;
+        if (wantLogprobs) {
             p.logprobs(true);
-            if (r.logprobs() > 0) {
+            if (r.logprobs() != null && r.logprobs() > 0) {
                 p.topLogprobs(r.logprobs().longValue());
             }
+        }
+        if (returnTokenIds) {
+            p.putAdditionalBodyProperty("return_token_ids", JsonValue.from(true)); // vLLM >= 0.10.2
         }
         extras(r).forEach(p::putAdditionalBodyProperty);
 
@@ -179,14 +197,21 @@ public final class OpenAiCompatibleBackend implements LlmBackend {
             List<String> texts = new ArrayList<>();
             List<FinishReason> reasons = new ArrayList<>();
             List<Optional<List<TokenLogprob>>> logprobs = new ArrayList<>();
+            List<Optional<TokenIds>> ids = new ArrayList<>();
+            // vLLM's extras are not in the SDK's model: read them from the raw answer's additional properties
+            Optional<List<Integer>> promptIds = returnTokenIds
+                    ? tokenIds(resp._additionalProperties().get("prompt_token_ids")) : Optional.empty();
             for (ChatCompletion.Choice c : choices) {
                 texts.add(c._message().asKnown().flatMap(m -> m.content()).orElse(""));
                 reasons.add(FinishReason.fromWire(c._finishReason().asKnown().map(f -> f.asString()).orElse(null)));
-                logprobs.add(r.logprobs() == null ? Optional.empty() : c.logprobs().flatMap(l -> l.content()).map(
+                logprobs.add(!wantLogprobs ? Optional.empty() : c.logprobs().flatMap(l -> l.content()).map(
                         list -> list.stream().map(t -> new TokenLogprob(t.token(), t.logprob(), t.topLogprobs().stream()
                                 .map(a -> new TokenLogprob.Alternative(a.token(), a.logprob())).toList())).toList()));
+                ids.add(promptIds.flatMap(prompt -> tokenIds(c._additionalProperties().get("token_ids"))
+                        .map(response -> new TokenIds(prompt, response))));
             }
-            return assemble(r, resp._model().asKnown().orElse(model), texts, reasons, logprobs, resp.usage());
+            return assemble(r, resp._model().asKnown().orElse(model), resp._id().asKnown().orElse(null), texts,
+                    reasons, logprobs, ids, resp.usage());
         });
     }
 
@@ -211,8 +236,31 @@ public final class OpenAiCompatibleBackend implements LlmBackend {
                 reasons.add(FinishReason.fromWire(c._finishReason().asKnown().map(f -> f.asString()).orElse(null)));
                 logprobs.add(r.logprobs() == null ? Optional.empty() : c.logprobs().map(OpenAiCompatibleBackend::textLogprobs));
             }
-            return assemble(r, resp._model().asKnown().orElse(model), texts, reasons, logprobs, resp.usage());
+            return assemble(r, resp._model().asKnown().orElse(model), resp._id().asKnown().orElse(null), texts,
+                    reasons, logprobs, texts.stream().map(t -> Optional.<TokenIds>empty()).toList(), resp.usage());
         });
+    }
+
+    /**
+     * Token ids as vLLM sends them: a list of non-negative integers; anything else (absent, null, a server's own
+     * shape) is none, so a server that ignores {@code return_token_ids} costs the record its ids, not the call.
+     */
+    static Optional<List<Integer>> tokenIds(JsonValue v) {
+        if (v == null) {
+            return Optional.empty();
+        }
+        com.fasterxml.jackson.databind.JsonNode a = v.convert(com.fasterxml.jackson.databind.JsonNode.class);
+        if (a == null || !a.isArray()) {
+            return Optional.empty();
+        }
+        List<Integer> out = new ArrayList<>(a.size());
+        for (com.fasterxml.jackson.databind.JsonNode e : a) {
+            if (!e.isIntegralNumber() || !e.canConvertToInt() || e.intValue() < 0) {
+                return Optional.empty();
+            }
+            out.add(e.intValue());
+        }
+        return Optional.of(out);
     }
 
     /**
@@ -256,8 +304,9 @@ public final class OpenAiCompatibleBackend implements LlmBackend {
     }
 
     /** Builds the response: checks the choice count and splits usage across samples. */
-    private static LlmResponse assemble(LlmRequest r, String model, List<String> texts, List<FinishReason> reasons,
-                                        List<Optional<List<TokenLogprob>>> logprobs, Optional<CompletionUsage> usage) {
+    private static LlmResponse assemble(LlmRequest r, String model, String responseId, List<String> texts,
+                                        List<FinishReason> reasons, List<Optional<List<TokenLogprob>>> logprobs,
+                                        List<Optional<TokenIds>> ids, Optional<CompletionUsage> usage) {
         if (texts.size() != r.n()) {
             throw new LlmException(ErrorKind.MALFORMED_RESPONSE, "asked for " + r.n() + " choices, the server returned "
                     + texts.size());
@@ -276,7 +325,8 @@ public final class OpenAiCompatibleBackend implements LlmBackend {
                         : (int) Math.round((double) total.completionTokens() * texts.get(i).length() / chars);
                 share = new TokenUsage(total.promptTokens(), completion, false);
             }
-            out.add(new Completion(r.firstSampleIndex() + i, texts.get(i), reasons.get(i), share, logprobs.get(i)));
+            out.add(new Completion(r.firstSampleIndex() + i, texts.get(i), reasons.get(i), share, logprobs.get(i),
+                    ids.get(i), responseId));
         }
         return new LlmResponse(model, out, total);
     }
@@ -368,8 +418,25 @@ public final class OpenAiCompatibleBackend implements LlmBackend {
         private ApiKey apiKey;
         private Duration defaultTimeout = Duration.ofSeconds(120);
         private final Map<String, String> headers = new java.util.LinkedHashMap<>();
+        private boolean returnTokenIds;
+        private boolean singleSample;
 
         private Builder() {
+        }
+
+        /**
+         * Ask for the engine's token ids ({@code return_token_ids}, vLLM &gt;= 0.10.2) and logprobs with every chat
+         * request, for training records that keep them (default false).
+         */
+        public Builder returnTokenIds(boolean returnTokenIds) {
+            this.returnTokenIds = returnTokenIds;
+            return this;
+        }
+
+        /** The server takes one sample per request (AReaL's gateway): n samples are always n requests (default false). */
+        public Builder singleSampleRequests(boolean singleSample) {
+            this.singleSample = singleSample;
+            return this;
         }
 
         public Builder baseUrl(String baseUrl) {

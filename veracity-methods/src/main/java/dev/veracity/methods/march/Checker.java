@@ -29,8 +29,17 @@ public final class Checker {
     }
 
     public List<Sample> check(LlmClient llm, CallContext ctx, CheckerInput input) {
+        return check(llm, llm, ctx, input);
+    }
+
+    /**
+     * @param trained the client of sample 0, the one Checker trajectory MARCH trains
+     * @param votes   the client of samples 1..k-1, which only vote (the same client outside online training)
+     */
+    public List<Sample> check(LlmClient trained, LlmClient votes, CallContext ctx, CheckerInput input) {
         String prompt = prompt(input);
         return Parallel.map(IntStream.range(0, settings.samples()).boxed().toList(), i -> {
+            LlmClient llm = i == 0 ? trained : votes;
             LlmRequest request = LlmRequest.user(prompt).temperature(settings.temperature())
                     .maxTokens(settings.maxTokens()).firstSampleIndex(i).build();
             Completion sample = llm.call(ctx, request).first();
@@ -38,7 +47,7 @@ public final class Checker {
             if (parsed.answers().isEmpty()) {
                 llm.markUnparseable(request, sample, "no answer");
             }
-            return new Sample(new Turn("checker", i, prompt, sample.text()), parsed);
+            return new Sample(new Turn("checker", i, prompt, sample.text(), sample), parsed);
         });
     }
 

@@ -35,6 +35,14 @@ public final class MarchMethod implements QaMethod {
     public static final String ABSTENTION = "I don't know";
 
     /**
+     * The backend ({@link MethodContext#client}) of the calls MARCH does not train: the Proposer and Checker samples
+     * 1..k-1 (GUIDE: "the Proposer is not trained", one Checker sample is). Unset, it is the method's one client;
+     * online training ({@code veracity rl rollout --areal}) points it away from the trainer's session, which trains on
+     * every call it serves.
+     */
+    public static final String UNTRAINED_BACKEND = "march-untrained";
+
+    /**
      * The Solver's prompt (App. A.1), the trajectory MARCH trains with the ZTR reward. The Proposer (it reads a
      * response) and the Checker (it reads the Proposer's questions) cannot be prompted from a question alone.
      */
@@ -83,7 +91,8 @@ public final class MarchMethod implements QaMethod {
         List<String> problems = new ArrayList<>();
         for (int a = 0; a < tries; a++) {
             Turn turn = solver.solve(ctx.llm(), ctx.role("solver", a), item.question(), item.documents(), a);
-            Verification v = verifier.verify(ctx.llm(), ctx.calls(), a, turn.output(), item.documents());
+            Verification v = verifier.verify(ctx.llm(), ctx.client(UNTRAINED_BACKEND), ctx.calls(), a, turn.output(),
+                    item.documents());
             attempts.add(new MarchOutcome.Attempt(turn, v));
             int attempt = a;
             v.problems().forEach(p -> problems.add("attempt " + attempt + ": " + p));

@@ -40,12 +40,12 @@ public record MarchOutcome(String questionId, String question, List<Attempt> att
         return settings.errorRateReward().of(last().verification());
     }
 
-    /** Per attempt: the Solver trajectory and Checker sample 0, each with that attempt's ZTR. */
     /**
      * The trajectories trained (equation 8), in the one agent-record schema: per attempt, the Solver's response and
      * one Checker sample (sample 0, as the authors' code trains), each with its attempt's ZTR ("both trajectories
      * derive their terminal reward from the same evidentiary identity match"); the Proposer is not trained. The
-     * Checker's node follows the Solver's (it checks that response's claims, blind to the response itself).
+     * Checker's node follows the Solver's (it checks that response's claims, blind to the response itself). Each
+     * record keeps its call's token ids and logprobs where the server returned them.
      */
     public List<AgentRecord> trainingRecords(String run) {
         List<AgentRecord> out = new ArrayList<>();
@@ -55,11 +55,12 @@ public record MarchOutcome(String questionId, String question, List<Attempt> att
             double reward = ztr.of(a.verification());
             String solver = "solver-" + i;
             out.add(AgentRecord.of(run, questionId, MarchMethod.NAME, "solver", solver, null,
-                    List.of(ChatMessage.user(a.solver().prompt())), a.solver().output(), reward));
+                    List.of(ChatMessage.user(a.solver().prompt())), a.solver().output(), reward)
+                    .withTokens(a.solver().completion()));
             if (!a.verification().checkers().isEmpty()) {
                 Turn c = a.verification().checkers().getFirst().turn();
                 out.add(AgentRecord.of(run, questionId, MarchMethod.NAME, "checker", "checker-" + i + "-0", solver,
-                        List.of(ChatMessage.user(c.prompt())), c.output(), reward));
+                        List.of(ChatMessage.user(c.prompt())), c.output(), reward).withTokens(c.completion()));
             }
         }
         return out;

@@ -35,12 +35,22 @@ public final class MarchVerifier {
      *              {@code attempt})
      */
     public Verification verify(LlmClient llm, CallContext calls, int attempt, String response, List<Document> documents) {
-        Proposer.Result proposed = proposer.propose(llm, calls.role("proposer").step(attempt), response);
+        return verify(llm, llm, calls, attempt, response, documents);
+    }
+
+    /**
+     * @param trained   the client of the calls MARCH trains: Checker sample 0
+     * @param untrained the client of the calls it does not: the Proposer and Checker samples 1..k-1 (online training
+     *                  keeps them out of the trainer's sessions; elsewhere the same client)
+     */
+    public Verification verify(LlmClient trained, LlmClient untrained, CallContext calls, int attempt, String response,
+                               List<Document> documents) {
+        Proposer.Result proposed = proposer.propose(untrained, calls.role("proposer").step(attempt), response);
         if (proposed.claims().isEmpty()) {
             return new Verification(response, proposed, List.of(), List.of());
         }
         CheckerInput input = new CheckerInput(documents, proposed.claims().stream().map(Claim::question).toList());
-        List<Checker.Sample> samples = checker.check(llm, calls.role("checker").step(attempt), input);
+        List<Checker.Sample> samples = checker.check(trained, untrained, calls.role("checker").step(attempt), input);
         return new Verification(response, proposed, samples, vote(proposed.claims(), samples, matcher));
     }
 

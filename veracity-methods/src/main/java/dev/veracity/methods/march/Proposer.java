@@ -41,7 +41,7 @@ public final class Proposer {
             // numeric claims of a response without a digit: there was nothing to claim, whatever the Proposer wrote
             status = ClaimParser.Status.NO_CLAIMS;
         }
-        return new Result(new Turn("proposer", 0, prompt, out), parsed.claims(), parsed.problems(), status);
+        return new Result(new Turn("proposer", 0, prompt, out, sample), parsed.claims(), parsed.problems(), status);
     }
 
     private static boolean hasDigit(String s) {

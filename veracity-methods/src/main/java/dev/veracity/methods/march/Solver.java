@@ -30,8 +30,8 @@ public final class Solver {
     public Turn solve(LlmClient llm, CallContext ctx, String question, List<Document> documents, int sample) {
         List<ChatMessage> messages = messages(question, documents);
         String prompt = messages.getFirst().content();
-        String out = llm.call(ctx, LlmRequest.chat(messages).temperature(settings.temperature())
-                .maxTokens(settings.maxTokens()).firstSampleIndex(sample).build()).text();
-        return new Turn("solver", sample, prompt, out);
+        var out = llm.call(ctx, LlmRequest.chat(messages).temperature(settings.temperature())
+                .maxTokens(settings.maxTokens()).firstSampleIndex(sample).build()).first();
+        return new Turn("solver", sample, prompt, out.text(), out);
     }
 }

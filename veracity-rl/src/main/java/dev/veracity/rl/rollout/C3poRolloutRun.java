@@ -19,14 +19,9 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Semaphore;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 
@@ -90,42 +85,28 @@ public final class C3poRolloutRun {
         try (Stream<QaItem> s = Datasets.stream(spec.dataset(), spec.data())) {
             items = (spec.limit() > 0 ? s.limit(spec.limit()) : s).toList();
         }
-        List<String> failures = Collections.synchronizedList(new ArrayList<>());
+        List<String> failures;
         int skipped;
         int[] written = {0};
         try (RolloutFiles files = RolloutFiles.open(spec.out())) {
             Set<String> done = files.done();
             List<QaItem> todo = items.stream().filter(i -> !done.contains(i.id())).toList();
             skipped = items.size() - todo.size();
-            Semaphore slots = new Semaphore(spec.questionsAtOnce());
-            try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
-                for (QaItem item : todo) {
-                    slots.acquireUninterruptibly();
-                    pool.submit(() -> {
-                        try {
-                            if (item.goldForms().isEmpty()) {
-                                throw new IllegalArgumentException("no gold answer to score the leaves with");
-                            }
-                            MethodContext ctx = new MethodContext(context.llm(), CallContext.of(spec.run(), item.id(),
-                                    "c3po-rollout"), spec.dataset(), false, Map.of(), context.retriever(), null,
-                                    null, context.clients());
-                            Tree t = rollout.run(item, ctx);
-                            ObjectNode line = TreeJson.tree(t, spec.preset());
-                            files.write(line, TreeJson.records(t, spec.run()),
-                                    TreeJson.seedTrajectories(t, spec.seedSolutions()));
-                            synchronized (written) {
-                                written[0]++;
-                            }
-                            progress.accept(describe(t, line));
-                        } catch (RuntimeException e) {
-                            failures.add(item.id() + ": " + e.getMessage());
-                            progress.accept(item.id() + ": failed (" + e.getMessage() + "); a rerun retries it");
-                        } finally {
-                            slots.release();
-                        }
-                    });
+            failures = QuestionRuns.run(todo, spec.questionsAtOnce(), item -> {
+                if (item.goldForms().isEmpty()) {
+                    throw new IllegalArgumentException("no gold answer to score the leaves with");
                 }
-            }
+                MethodContext ctx = new MethodContext(context.llm(), CallContext.of(spec.run(), item.id(),
+                        "c3po-rollout"), spec.dataset(), false, Map.of(), context.retriever(), null, null,
+                        context.clients());
+                Tree t = rollout.run(item, ctx);
+                ObjectNode line = TreeJson.tree(t, spec.preset());
+                files.write(line, TreeJson.records(t, spec.run()), TreeJson.seedTrajectories(t, spec.seedSolutions()));
+                synchronized (written) {
+                    written[0]++;
+                }
+                return describe(t, line);
+            }, progress);
         }
         ObjectNode summary = summarize(spec.out().resolve(RolloutFiles.TREES));
         try {
@@ -138,7 +119,7 @@ public final class C3poRolloutRun {
     }
 
     /** A registered reward as the leaves' reward: the answer scored against the question's gold answers. */
-    static LeafReward leafReward(Reward reward) {
+    public static LeafReward leafReward(Reward reward) {
         return (question, answer, gold) -> reward.score(RewardInput.of(question, answer,
                 new Label(gold, List.of(), null, List.of(), null))).score();
     }

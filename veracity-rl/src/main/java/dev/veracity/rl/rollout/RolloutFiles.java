@@ -18,11 +18,12 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * A rollout's output folder, appended one question at a time: {@code records.jsonl} (per-agent training records),
- * {@code seed.jsonl} (the warm-up's seed trajectories) and, last, {@code trees.jsonl}, whose line is the question's
- * commit mark. Opening the folder again resumes: a torn last line of {@code trees.jsonl} is cut off, and records and
- * seed lines of questions without a tree line (a kill between the files) are removed, so a rerun writes every
- * question exactly once.
+ * A rollout's output folder, appended one question at a time: companion files of rows carrying
+ * {@code question_id} (C-3PO's {@code records.jsonl} and {@code seed.jsonl}; an online rollout's records and rewards)
+ * and, last, a commit file whose line (with the question's {@code id}) marks the question done ({@code trees.jsonl}
+ * for C-3PO). Opening the folder again resumes: a torn last line of the commit file is cut off, and companion rows of
+ * questions without a commit line (a kill between the files) are removed, so a rerun writes every question exactly
+ * once.
  */
 public final class RolloutFiles implements AutoCloseable {
 
@@ -31,30 +32,41 @@ public final class RolloutFiles implements AutoCloseable {
     public static final String SEED = "seed.jsonl";
 
     private final Set<String> done;
-    private final BufferedWriter trees;
-    private final BufferedWriter records;
-    private final BufferedWriter seed;
+    private final BufferedWriter commit;
+    private final List<BufferedWriter> companions;
 
-    private RolloutFiles(Set<String> done, BufferedWriter trees, BufferedWriter records, BufferedWriter seed) {
+    private RolloutFiles(Set<String> done, BufferedWriter commit, List<BufferedWriter> companions) {
         this.done = done;
-        this.trees = trees;
-        this.records = records;
-        this.seed = seed;
+        this.commit = commit;
+        this.companions = companions;
     }
 
-    /** Opens (creating or resuming) the folder's files. */
+    /** Opens (creating or resuming) a C-3PO rollout's files: trees, records and seed. */
     public static RolloutFiles open(Path dir) {
+        return open(dir, TREES, List.of(RECORDS, SEED));
+    }
+
+    /**
+     * Opens (creating or resuming) a folder with the given commit file and companion files.
+     *
+     * @param commit     the file whose line ({@code id}: the question) is written last and marks the question done
+     * @param companions the files of the question's other rows (each with {@code question_id}), in write order
+     */
+    public static RolloutFiles open(Path dir, String commit, List<String> companions) {
         try {
             Files.createDirectories(dir);
-            Path treesFile = dir.resolve(TREES);
+            Path commitFile = dir.resolve(commit);
             Set<String> done = new LinkedHashSet<>();
-            if (Files.exists(treesFile)) {
-                cutTornLine(treesFile);
-                JsonlRows.forEach(treesFile, (line, row) -> done.add(row.path("id").asText()));
+            if (Files.exists(commitFile)) {
+                cutTornLine(commitFile);
+                JsonlRows.forEach(commitFile, (line, row) -> done.add(row.path("id").asText()));
             }
-            keepDone(dir.resolve(RECORDS), done);
-            keepDone(dir.resolve(SEED), done);
-            return new RolloutFiles(done, append(treesFile), append(dir.resolve(RECORDS)), append(dir.resolve(SEED)));
+            List<BufferedWriter> writers = new ArrayList<>();
+            for (String c : companions) {
+                keepDone(dir.resolve(c), done);
+                writers.add(append(dir.resolve(c)));
+            }
+            return new RolloutFiles(done, append(commitFile), writers);
         } catch (IOException e) {
             throw new UncheckedIOException(dir + ": cannot open the rollout's files: " + e.getMessage(), e);
         }
@@ -65,20 +77,26 @@ public final class RolloutFiles implements AutoCloseable {
         return Set.copyOf(done);
     }
 
-    /** Appends one question's rows, the tree line last, and flushes them. */
+    /** Appends one C-3PO question's rows, the tree line last, and flushes them. */
     public synchronized void write(ObjectNode tree, List<ObjectNode> recordRows, List<ObjectNode> seedRows) {
+        write(tree, List.of(recordRows, seedRows));
+    }
+
+    /** Appends one question's companion rows (one list per companion file, in order), then its commit line. */
+    public synchronized void write(ObjectNode commitLine, List<List<ObjectNode>> rows) {
+        if (rows.size() != companions.size()) {
+            throw new IllegalArgumentException(rows.size() + " lists of rows for " + companions.size() + " files");
+        }
         try {
-            for (ObjectNode r : recordRows) {
-                line(records, r);
+            for (int i = 0; i < rows.size(); i++) {
+                for (ObjectNode r : rows.get(i)) {
+                    line(companions.get(i), r);
+                }
+                companions.get(i).flush();
             }
-            for (ObjectNode r : seedRows) {
-                line(seed, r);
-            }
-            records.flush();
-            seed.flush();
-            line(trees, tree);
-            trees.flush();
-            done.add(tree.path("id").asText());
+            line(commit, commitLine);
+            commit.flush();
+            done.add(commitLine.path("id").asText());
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the rollout's files: " + e.getMessage(), e);
         }
@@ -138,9 +156,10 @@ public final class RolloutFiles implements AutoCloseable {
     @Override
     public synchronized void close() {
         try {
-            trees.close();
-            records.close();
-            seed.close();
+            commit.close();
+            for (BufferedWriter w : companions) {
+                w.close();
+            }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot close the rollout's files: " + e.getMessage(), e);
         }

@@ -1,5 +1,6 @@
 package dev.veracity.methods.c3po.rollout;
 
+import dev.veracity.llm.Completion;
 import dev.veracity.methods.c3po.Agent;
 import dev.veracity.methods.c3po.State;
 import java.util.ArrayList;
@@ -40,6 +41,8 @@ public final class Node {
     final String response;
     final String action;
     final boolean forced;
+    /** The sampled completions whose text this node is (identical samples are one node); empty for forced nodes. */
+    final List<Completion> samples = new ArrayList<>();
     final List<Node> children = Collections.synchronizedList(new ArrayList<>());
     FailureKind failure;
     String failureDetail;
@@ -119,6 +122,15 @@ public final class Node {
     /** The parsed action, the roadmap, or the answer text; the question for the root. */
     public String action() {
         return action;
+    }
+
+    /**
+     * The completions this node's response came from, in sample order: one, or several when identical samples
+     * were merged into it; each with its token ids, logprobs and the server's response id where it has them. Empty
+     * for a forced action and for nodes without a call.
+     */
+    public List<Completion> samples() {
+        return List.copyOf(samples);
     }
 
     /** Whether the action was forced (the deterministic first level), not sampled. */

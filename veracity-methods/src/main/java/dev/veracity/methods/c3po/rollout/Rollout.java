@@ -18,7 +18,6 @@ import dev.veracity.methods.c3po.State;
 import dev.veracity.methods.c3po.Strategy;
 import dev.veracity.methods.c3po.Transition;
 import dev.veracity.qa.QaItem;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -160,9 +159,11 @@ public final class Rollout {
             if (sample == null) {
                 return;
             }
-            for (String out : new LinkedHashSet<>(sample.texts())) {
+            for (var same : byText(sample).entrySet()) {
+                String out = same.getKey();
                 Step step = read.apply(out);
                 Node child = node.child(agent, depth, prompt, out, step.action(), false);
+                child.samples.addAll(same.getValue());
                 if (step.failure() != null) {
                     child.fail(Node.FailureKind.PARSE, step.failure());
                 } else {
@@ -191,10 +192,18 @@ public final class Rollout {
             if (sample == null) {
                 return;
             }
-            for (String out : new LinkedHashSet<>(sample.texts())) {
-                Node leaf = node.child(Agent.ANSWER, depth, prompt, out, out, false);
-                leaf.answered(reward.score(question, out, item.goldForms()));
+            for (var same : byText(sample).entrySet()) {
+                Node leaf = node.child(Agent.ANSWER, depth, prompt, same.getKey(), same.getKey(), false);
+                leaf.samples.addAll(same.getValue());
+                leaf.answered(reward.score(question, same.getKey(), item.goldForms()));
             }
+        }
+
+        /** The call's completions grouped by text, in order of first appearance: each group is one child. */
+        private static java.util.Map<String, List<dev.veracity.llm.Completion>> byText(Agents.Sample sample) {
+            java.util.Map<String, List<dev.veracity.llm.Completion>> out = new java.util.LinkedHashMap<>();
+            sample.outputs().forEach(c -> out.computeIfAbsent(c.text(), t -> new java.util.ArrayList<>()).add(c));
+            return out;
         }
 
         /** The call, within the budget; a failure or an exhausted budget becomes a failure leaf under {@code node}. */

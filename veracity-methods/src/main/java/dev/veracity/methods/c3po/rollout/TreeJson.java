@@ -3,7 +3,7 @@ package dev.veracity.methods.c3po.rollout;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.veracity.llm.ChatMessage;
+import dev.veracity.method.AgentRecord;
 import dev.veracity.methods.c3po.Agent;
 import dev.veracity.methods.c3po.Agents;
 import dev.veracity.methods.c3po.C3poPrompts;
@@ -20,8 +20,9 @@ import java.util.Locale;
  *       "credit", "leaves"}} plus {@code "reward"} on leaves, {@code "failure"} on failed ones and
  *       {@code "forced"} on the deterministic first level;</li>
  *   <li>{@link #records}: section 5.2's node regroup, one training record per proxy node in the per-agent schema
- *       ({@code run, question_id, method, role, node_id, parent_id, messages, response, reward, credit}, plus
- *       {@code depth, tree_id, leaves, action, forced, failure}); {@code reward} is the node's credit, the reward
+ *       ({@link AgentRecord}: {@code run, question_id, method, role, node_id, parent_id, messages, response, reward,
+ *       credit}, the token fields when the call returned them, plus {@code depth, tree_id, leaves, action, forced,
+ *       failure}); {@code reward} is the node's credit, the reward
  *       PPO trains the node on (eq. 6-7). Nodes whose branch the environment ended (a failed call or search, the
  *       budget) are left out: their 0 says nothing about the agent (their ancestors still count it);</li>
  *   <li>{@link #seedTrajectories}: the supervised warm-up's rejection-sampled seed data (section 5.2): the proxy
@@ -90,28 +91,26 @@ public final class TreeJson {
         return o;
     }
 
+    /**
+     * Whether a node is trained on: a proxy node with a response whose branch the environment did not end (the
+     * nodes {@link #records} writes, and the interactions online training rewards).
+     */
+    public static boolean trained(Node n) {
+        return n.agent() != null && n.agent().proxy() && n.response() != null
+                && (n.failure() == null || !n.failure().environment());
+    }
+
     /** One record per proxy node with a response whose branch the environment did not end. */
     public static List<ObjectNode> records(Tree t, String run) {
         List<ObjectNode> out = new ArrayList<>();
         for (Node n : t.nodes()) {
-            if (n.agent() == null || !n.agent().proxy() || n.response() == null
-                    || (n.failure() != null && n.failure().environment())) {
+            if (!trained(n)) {
                 continue;
             }
-            ObjectNode r = JSON.createObjectNode();
-            r.put("run", run);
-            r.put("question_id", t.questionId());
-            r.put("method", "c3po");
-            r.put("role", n.agent().role());
-            r.put("node_id", n.id());
-            r.put("parent_id", n.parentId());
-            ArrayNode messages = r.putArray("messages");
-            for (ChatMessage m : Agents.messages(n.prompt())) {
-                messages.addObject().put("role", m.role().name().toLowerCase(Locale.ROOT)).put("content", m.content());
-            }
-            r.put("response", n.response());
-            r.put("reward", n.credit());
-            r.put("credit", n.credit());
+            // the one record schema, the node's first sample giving token ids and logprobs where it has them
+            ObjectNode r = new AgentRecord(run, t.questionId(), "c3po", n.agent().role(), n.id(), n.parentId(),
+                    Agents.messages(n.prompt()), n.response(), n.credit(), n.credit(), null, null, null, null)
+                    .withTokens(n.samples().isEmpty() ? null : n.samples().getFirst()).toJson();
             r.put("depth", n.depth());
             r.put("tree_id", t.questionId());
             r.put("leaves", n.leaves());
