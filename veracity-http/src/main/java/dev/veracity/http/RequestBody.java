@@ -75,7 +75,10 @@ final class RequestBody {
 
     private static HttpProblem tooLarge(long declared, long max) {
         String what = declared >= 0 ? String.format(Locale.ROOT, "the body has %,d bytes;", declared) : "the body is longer;";
+        // The rest of the body is not read, so the connection cannot carry another request: say so, or a client
+        // (the JDK's HttpClient) sends its next request on it and reads the close as an empty answer.
         return HttpProblem.tooLarge("body_too_large", String.format(Locale.ROOT,
-                "%s this server takes at most %,d bytes: send smaller batches or shorter texts", what, max));
+                "%s this server takes at most %,d bytes: send smaller batches or shorter texts", what, max))
+                .withHeader("Connection", "close");
     }
 }
