@@ -18,8 +18,10 @@ import java.util.Optional;
  * @param models    the paper's model roles, role to model(s)
  * @param sampling  the paper's sampling settings in words (the runs' own settings are the rows' method options)
  * @param judge     an LLM judge every run also uses, or null
- * @param documents where the runs' documents come from: {@code dataset} (the questions' own), {@code index}
- *                  ({@code --index}), {@code pages} ({@code --pages}) or {@code none}
+ * @param documents per dataset ({@code *}: every dataset), where the runs' documents come from: {@code dataset}
+ *                  (the questions' own), {@code index} ({@code --index}), {@code pages} ({@code --pages}) or
+ *                  {@code none}
+ * @param files     per dataset, which of the registry's official files the paper used (default: the first)
  * @param tolerance how far (in the table's units) our number may be from the paper's and still count as reproduced
  * @param needs     what a user needs beyond the datasets, in words (model, index, page store)
  * @param notes     decisions where the paper is silent, and what the numbers mean
@@ -27,7 +29,7 @@ import java.util.Optional;
  * @param rows      the table's rows
  */
 public record Recipe(String name, String title, Paper paper, Split split, Map<String, String> models, String sampling,
-                     Judge judge, String documents, double tolerance, Map<String, String> needs, List<String> notes,
+                     Judge judge, Map<String, String> documents, Map<String, String> files, double tolerance, Map<String, String> needs, List<String> notes,
                      List<Column> columns, List<Row> rows) {
 
     /**
@@ -87,9 +89,15 @@ public record Recipe(String name, String title, Paper paper, Split split, Map<St
      * @param metric a registered metric (or {@code metric.extra}), {@code judge} (the judge's accuracy), or a
      *               per-question figure of summary.json ({@code calls_per_question}, ...)
      * @param scale  our number times this is the paper's unit (default 100 for metrics, 1 for per-question figures)
+     * @param where  result-line fields a question must have to count (CRAG's {@code question_type}); empty: all
      */
     public record Column(String id, String label, String dataset, String metric, List<String> average, String notRun,
-                         double scale) {
+                         double scale, Map<String, String> where) {
+    }
+
+    /** Where a dataset's documents come from in this recipe. */
+    public String documentsFor(String dataset) {
+        return documents.getOrDefault(dataset, documents.getOrDefault("*", "dataset"));
     }
 
     /**

@@ -1,6 +1,10 @@
 package dev.veracity.eval.recipe;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.veracity.eval.metrics.Aggregate;
+import dev.veracity.eval.metrics.Metric;
+import dev.veracity.eval.metrics.Metrics;
+import dev.veracity.eval.report.RunDir;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -36,12 +40,12 @@ public final class RecipeTable {
     /**
      * Builds the table.
      *
-     * @param runs       the summary of the run of a row on a dataset (row id, dataset), if there is one
+     * @param runs       the run folder of a row on a dataset (row id, dataset), if there is one
      * @param comparable whether every run covered the paper's split (no {@code --limit})
      * @param ourModel   the model our runs used
      * @param plumbing   a line saying the runs measure plumbing only (the simulator), or null
      */
-    public static RecipeTable of(Recipe recipe, BiFunction<String, String, Optional<JsonNode>> runs, boolean comparable,
+    public static RecipeTable of(Recipe recipe, BiFunction<String, String, Optional<RunDir>> runs, boolean comparable,
                                  String ourModel, String plumbing) {
         List<Cell> cells = new ArrayList<>();
         for (Recipe.Row row : recipe.rows()) {
@@ -58,7 +62,7 @@ public final class RecipeTable {
     }
 
     private static Double ours(Recipe recipe, Recipe.Row row, Recipe.Column col, List<Double> earlier,
-                               BiFunction<String, String, Optional<JsonNode>> runs) {
+                               BiFunction<String, String, Optional<RunDir>> runs) {
         if (!col.average().isEmpty()) {
             double sum = 0;
             for (String id : col.average()) {
@@ -71,16 +75,51 @@ public final class RecipeTable {
             }
             return sum / col.average().size();
         }
-        Optional<JsonNode> s = runs.apply(row.id(), col.dataset());
-        if (s.isEmpty()) {
+        Optional<RunDir> run = runs.apply(row.id(), col.dataset());
+        if (run.isEmpty()) {
             return null;
         }
+        if (!col.where().isEmpty()) {
+            Double v = over(run.get().results(), col);
+            return v == null ? null : v * col.scale();
+        }
+        JsonNode s = run.get().summary();
         JsonNode v = switch (col.metric()) {
-            case "judge" -> s.get().path("judge").path("accuracy");
-            default -> Recipes.FIGURES.contains(col.metric()) ? s.get().path(col.metric())
-                    : s.get().path("metrics").path(col.metric());
+            case "judge" -> s.path("judge").path("accuracy");
+            default -> Recipes.FIGURES.contains(col.metric()) ? s.path(col.metric()) : s.path("metrics").path(col.metric());
         };
         return v.isNumber() ? v.asDouble() * col.scale() : null;
+    }
+
+    /** A metric (or one of its extras) re-scored over the result lines that match the column's {@code where}. */
+    private static Double over(List<JsonNode> lines, Recipe.Column col) {
+        int dot = col.metric().indexOf('.');
+        Metric metric = Metrics.byName(dot < 0 ? col.metric() : col.metric().substring(0, dot));
+        List<dev.veracity.eval.metrics.ItemScore> scores = new ArrayList<>();
+        for (JsonNode l : lines) {
+            boolean match = col.where().entrySet().stream().allMatch(e -> e.getValue().equals(l.path(e.getKey()).asText(null)));
+            if (match) {
+                scores.add(metric.score(l.path("prediction").asText(""), strings(l.path("gold")), strings(l.path("wrong"))));
+            }
+        }
+        if (scores.isEmpty()) {
+            return null;
+        }
+        Aggregate a = metric.aggregate(scores);
+        if (a.n() == 0) {
+            return null;
+        }
+        if (dot < 0) {
+            return a.mean();
+        }
+        Number extra = a.extras().get(col.metric().substring(dot + 1));
+        return extra == null ? null : extra.doubleValue();
+    }
+
+    private static List<String> strings(JsonNode arr) {
+        List<String> out = new ArrayList<>();
+        arr.forEach(n -> out.add(n.asText()));
+        return out;
     }
 
     private static String status(Recipe recipe, Recipe.Row row, Recipe.Column col, PaperValue p, Double v,

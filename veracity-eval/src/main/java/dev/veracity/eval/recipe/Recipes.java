@@ -192,8 +192,8 @@ public final class Recipes {
         }
 
         Recipe recipe(JsonNode root) {
-            only(root, "", "name", "title", "paper", "split", "models", "sampling", "judge", "documents", "tolerance",
-                    "needs", "notes", "columns", "rows");
+            only(root, "", "name", "title", "paper", "split", "models", "sampling", "judge", "documents", "files",
+                    "tolerance", "needs", "notes", "columns", "rows");
             String n = text(root, "name", "", true);
             if (n != null && !n.equals(name)) {
                 error("name", "is '" + n + "' but the file is " + name + ".yaml");
@@ -207,10 +207,33 @@ public final class Recipes {
             }
             String sampling = text(root, "sampling", "", true);
             Recipe.Judge judge = root.hasNonNull("judge") ? judge(root.get("judge")) : null;
-            String documents = text(root, "documents", "", true);
-            if (documents != null && !DOCUMENTS.contains(documents)) {
-                error("documents", "'" + documents + "' is not one of " + DOCUMENTS);
+            Map<String, String> documents = new LinkedHashMap<>();
+            JsonNode docs = root.get("documents");
+            if (docs != null && docs.isValueNode()) {
+                documents.put("*", docs.asText());
+            } else {
+                documents.putAll(strings(root, "documents", ""));
+                documents.keySet().forEach(d -> datasetName(d, "documents." + d));
             }
+            if (documents.isEmpty()) {
+                error("documents", "missing field (" + String.join(", ", DOCUMENTS) + ", or a map per dataset)");
+            }
+            documents.forEach((d, v) -> {
+                if (!DOCUMENTS.contains(v)) {
+                    error("documents" + (d.equals("*") ? "" : "." + d), "'" + v + "' is not one of " + DOCUMENTS);
+                }
+            });
+            Map<String, String> files = strings(root, "files", "");
+            files.forEach((d, f) -> {
+                datasetName(d, "files." + d);
+                try {
+                    if (Datasets.spec(d).downloads().stream().noneMatch(x -> x.file().equals(f))) {
+                        error("files." + d, "'" + f + "' is not one of the registry's files for " + d);
+                    }
+                } catch (IllegalArgumentException e) {
+                    // reported by datasetName
+                }
+            });
             double tolerance = 0;
             JsonNode tol = root.get("tolerance");
             if (tol == null || !tol.isNumber() || tol.asDouble() < 0) {
@@ -234,8 +257,8 @@ public final class Recipes {
                     }
                 }
             }
-            return new Recipe(name, title, paper, split, models, sampling, judge, documents, tolerance, needs, notes,
-                    columns, rows);
+            return new Recipe(name, title, paper, split, models, sampling, judge, documents, files, tolerance, needs,
+                    notes, columns, rows);
         }
 
         Recipe.Paper paper(JsonNode p) {
@@ -325,7 +348,8 @@ public final class Recipes {
             for (int i = 0; i < cs.size(); i++) {
                 JsonNode c = cs.get(i);
                 String path = "columns[" + i + "].";
-                only(c, "columns[" + i + "]", "id", "label", "dataset", "metric", "average", "not_run", "scale");
+                only(c, "columns[" + i + "]", "id", "label", "dataset", "metric", "average", "not_run", "scale",
+                        "where");
                 String id = text(c, "id", path, true);
                 if (id != null && !ids.add(id)) {
                     error(path + "id", "'" + id + "' twice");
@@ -354,7 +378,12 @@ public final class Recipes {
                 JsonNode sc = c.get("scale");
                 double scale = sc != null && sc.isNumber() ? sc.asDouble()
                         : metric != null && FIGURES.contains(metric) ? 1 : 100;
-                out.add(new Recipe.Column(id, text(c, "label", path, true), dataset, metric, average, notRun, scale));
+                Map<String, String> where = strings(c, "where", path);
+                if (!where.isEmpty() && (metric == null || FIGURES.contains(metric) || metric.equals("judge"))) {
+                    error(path + "where", "only a registered metric can be computed over part of a run");
+                }
+                out.add(new Recipe.Column(id, text(c, "label", path, true), dataset, metric, average, notRun, scale,
+                        where));
             }
             return out;
         }
