@@ -26,7 +26,7 @@ final class DatasetsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        return new ListCommand().print(spec.commandLine().getOut(), DatasetCache.fromEnvironment());
+        return new ListCommand().print(new PrintWriter(System.out, true), DatasetCache.fromEnvironment());
     }
 
     @Command(name = "list", mixinStandardHelpOptions = true, description = "Every registered dataset, its files and whether each is here.")
@@ -36,7 +36,7 @@ final class DatasetsCommand implements Callable<Integer> {
 
         @Override
         public Integer call() {
-            return print(spec.commandLine().getOut(), DatasetCache.fromEnvironment());
+            return print(new PrintWriter(System.out, true), DatasetCache.fromEnvironment());
         }
 
         int print(PrintWriter w, DatasetCache cache) {
@@ -85,7 +85,7 @@ final class DatasetsCommand implements Callable<Integer> {
                         + " (" + f.note() + ") and put it in " + DatasetCache.fromEnvironment().target(d, f).getParent());
             }
             DatasetFetcher fetcher = new DatasetFetcher(DatasetCache.fromEnvironment());
-            PrintWriter w = spec.commandLine().getOut();
+            PrintWriter w = new PrintWriter(System.out, true);
             for (Download f : files) {
                 if (f.url() == null && only == null) {
                     w.println(f.file() + ": no direct download, from " + f.page() + " (" + f.note() + ")");

@@ -108,6 +108,12 @@ final class EvalCommand implements Callable<Integer> {
     /** Set by {@code reproduce}: no summary or table printed (it prints its own), the progress bar stays. */
     boolean quiet;
 
+    /**
+     * Set by {@code reproduce --simulator}: what run.json records as the server instead of its URL, whose port changes
+     * with every start of the in-process simulator (a second reproduce resumes its run folders).
+     */
+    String serverLabel;
+
     @Option(names = "--force", description = "Start the run in --out over (its results, summary and traces are deleted)"
             + " instead of refusing a folder that holds a run of another configuration.")
     boolean force;
@@ -199,7 +205,7 @@ final class EvalCommand implements Callable<Integer> {
         }
         fields.put("metrics", profile.metrics());
         fields.put("model", base.model());
-        fields.put("llm_base_url", base.llmBaseUrl());
+        fields.put("llm_base_url", serverLabel != null ? serverLabel : base.llmBaseUrl());
         fields.put("documents", retrieval.describe());
         if (pageStore != null) {
             fields.put("pages", retrieval.describePages(pageStore));

@@ -96,7 +96,8 @@ final class ReproduceCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        PrintWriter w = spec.commandLine().getOut();
+        // System.out, as eval's progress lines: the two interleave in order
+        PrintWriter w = new PrintWriter(System.out, true);
         Recipes recipes = new Recipes(Methods::spec);
         DatasetCache cache = DatasetCache.fromEnvironment();
         if (list) {
@@ -111,7 +112,9 @@ final class ReproduceCommand implements Callable<Integer> {
         }
         Recipe recipe = recipes.byName(name);
         List<Run> plan = plan(recipe, cache);
-        SimServer sim = simulator ? SimServer.start(SimConfig.builder().build()) : null;
+        // no rules and no latency: the built-in extractive reader answers every method's prompts at once
+        SimServer sim = simulator ? SimServer.start(SimConfig.builder().latency(dev.veracity.sim.LatencyModel.ofMillis(0, 0)).build())
+                : null;
         String ourModel;
         int failed = 0;
         try {
@@ -123,6 +126,7 @@ final class ReproduceCommand implements Callable<Integer> {
                 w.flush();
                 EvalCommand eval = CommandLine.populateCommand(new EvalCommand(), evalArgs(recipe, r, sim, preflight));
                 eval.quiet = true;
+                eval.serverLabel = sim != null ? "built-in simulator (extractive reader)" : null;
                 failed += eval.call() == 0 ? 0 : 1;
                 preflight = false; // one check of the server per reproduce
             }
@@ -256,9 +260,18 @@ final class ReproduceCommand implements Callable<Integer> {
 
     /** The eval command line of one run: the recipe's method, options, judge and documents, the user's model flags. */
     private String[] evalArgs(Recipe recipe, Run r, SimServer sim, boolean preflight) {
+        QaMethod m = Methods.byName(r.row().method());
         List<String> a = new ArrayList<>(List.of("--method", r.row().method(), "--dataset", r.dataset(),
                 "--data", r.file().toString(), "--out", r.dir().toString(), "--limit", String.valueOf(r.limit())));
         r.row().options().forEach((k, v) -> a.addAll(List.of("--option", k + "=" + v)));
+        // the dataset's official metrics and those the recipe's columns read
+        java.util.Set<String> metrics = new java.util.LinkedHashSet<>(Datasets.spec(r.dataset()).metrics());
+        for (Recipe.Column c : recipe.columns()) {
+            if (r.dataset().equals(c.dataset()) && !c.metric().equals("judge") && !Recipes.FIGURES.contains(c.metric())) {
+                metrics.add(c.metric().contains(".") ? c.metric().substring(0, c.metric().indexOf('.')) : c.metric());
+            }
+        }
+        a.addAll(List.of("--metric", String.join(",", metrics)));
         if (r.sample() != null) {
             a.addAll(List.of("--sample", String.valueOf(r.sample().n()), "--sample-seed", String.valueOf(r.sample().seed()),
                     "--sample-range", String.valueOf(r.sample().range())));
@@ -274,8 +287,9 @@ final class ReproduceCommand implements Callable<Integer> {
         for (OptionSpec o : spec.commandLine().getParseResult().matchedOptions()) {
             String n = o.longestName();
             boolean mixin = spec.mixins().values().stream().anyMatch(mx -> mx.options().contains(o));
-            if (!mixin || (n.equals("--index") || n.equals("--k") || n.equals("--search-mode")) && !r.documents().equals("index")
-                    || n.equals("--pages") && !r.documents().equals("pages")) {
+            boolean retrieves = r.documents().equals("index") && (m.needsDocuments() || m.usesRetriever());
+            if (!mixin || (n.equals("--index") || n.equals("--k") || n.equals("--search-mode")) && !retrieves
+                    || n.equals("--pages") && !(r.documents().equals("pages") && m.readsPages())) {
                 continue;
             }
             if (sim != null && (n.equals("--llm-base-url") || n.equals("--model"))) {
