@@ -136,6 +136,27 @@ class ReproduceCommandTest {
                     }
                 }
             }
+            if (r.name().equals("court-table1")) {
+                // ReAct's selection: random.Random(233).shuffle(range(7405)), the first five of it under --limit 5
+                Path fever = dir.resolve("runs/court-table1").resolve(rows.getFirst().id()).resolve("fever");
+                var json = new com.fasterxml.jackson.databind.ObjectMapper();
+                assertThat(json.readTree(fever.resolve("summary.json").toFile()).path("sample").asText())
+                        .isEqualTo("python random.Random(233).shuffle(range(7405))[:500]");
+                List<String> claims = Files.readAllLines(files.get("fever"));
+                List<String> want = java.util.stream.IntStream.of(3687, 6238, 5388, 3522, 3824)
+                        .mapToObj(i -> {
+                            try {
+                                return json.readTree(claims.get(i)).path("id").asText();
+                            } catch (java.io.IOException e) {
+                                throw new java.io.UncheckedIOException(e);
+                            }
+                        }).toList();
+                List<String> got = new ArrayList<>();
+                for (String l : Files.readAllLines(fever.resolve("results.jsonl"))) {
+                    got.add(json.readTree(l).path("id").asText());
+                }
+                assertThat(got).containsExactlyInAnyOrderElementsOf(want);
+            }
             // rows not run here are still listed with the paper's numbers and why
             r.rows().stream().filter(x -> x.notRun() != null).forEach(x -> assertThat(res.out()).contains(x.id()).contains("not run: " + x.notRun()));
             System.out.printf("%s: %d rows x %d datasets in %.1f s%n", r.name(), rows.size(), r.datasets().size(),
@@ -155,6 +176,24 @@ class ReproduceCommandTest {
                 .contains("dataset hotpotqa: hotpot_dev_distractor_v1.json, http://curtis.ml.cmu.edu/datasets/hotpot/hotpot_dev_distractor_v1.json, sha256 unknown")
                 .contains("dataset musique: musique_ans_v1.0_dev.jsonl, no direct URL, from https://github.com/StonyBrookNLP/musique")
                 .contains("model llm-server: Qwen2-72B-Instruct").contains("needs index:");
+    }
+
+    @Test
+    void datasetsListsTheRegistryAndFetchSaysWhatToDoWithoutADirectUrl() {
+        Result list = cli("datasets", "list");
+        assertThat(list.code()).as(list.err()).isZero();
+        assertThat(list.out()).contains("ramdocs  RAMDocs JSONL (MADAM-RAG); metrics strict-multi")
+                .contains("hotpot_dev_distractor_v1.json  [missing]  http://curtis.ml.cmu.edu/datasets/hotpot/hotpot_dev_distractor_v1.json  sha256 unknown")
+                .contains("musique_ans_v1.0_dev.jsonl  [missing]  from https://github.com/StonyBrookNLP/musique  sha256 unknown");
+        if (SharedData.file("ramdocs/RAMDocs_test.jsonl").isPresent()) {
+            assertThat(list.out()).containsPattern("RAMDocs_test.jsonl  \\[present: .*shared/data/ramdocs/RAMDocs_test.jsonl\\]");
+        }
+        Result fetch = cli("datasets", "fetch", "musique");
+        assertThat(fetch.code()).isEqualTo(2);
+        assertThat((fetch.err() + fetch.out()).strip()).startsWith("veracity datasets fetch: musique: no direct download;"
+                + " get musique_ans_v1.0_dev.jsonl from https://github.com/StonyBrookNLP/musique").doesNotContain("\n");
+        Result unknown = cli("datasets", "fetch", "wikitext");
+        assertThat((unknown.err() + unknown.out()).strip()).startsWith("veracity datasets fetch: unknown dataset \"wikitext\"");
     }
 
     @Test

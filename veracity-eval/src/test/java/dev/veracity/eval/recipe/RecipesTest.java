@@ -99,6 +99,16 @@ class RecipesTest {
     }
 
     @Test
+    void theIndexListsEveryBundledRecipeFile() throws Exception {
+        try (var files = java.nio.file.Files.list(java.nio.file.Path.of("src/main/resources/recipes"))) {
+            assertThat(files.map(f -> f.getFileName().toString()).filter(f -> f.endsWith(".yaml"))
+                    .map(f -> f.substring(0, f.length() - 5)).sorted().toList())
+                    .isEqualTo(Recipes.names().stream().sorted().toList());
+        }
+        assertThatThrownBy(() -> RECIPES.byName("court-table9")).hasMessageStartingWith("unknown recipe 'court-table9'; known: ");
+    }
+
+    @Test
     void aTruncatedPaperValueStandsForItsInterval() {
         PaperValue v = PaperValue.of("16.");
         assertThat(v.truncated()).isTrue();
