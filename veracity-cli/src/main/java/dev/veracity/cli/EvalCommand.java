@@ -93,6 +93,27 @@ final class EvalCommand implements Callable<Integer> {
     @Option(names = "--no-preflight", description = "Skip the check of the model server (GET /models) before the run.")
     boolean noPreflight;
 
+    @Option(names = "--sample", paramLabel = "N", description = "N questions drawn as the papers' code draws them:"
+            + " CPython's random.Random(--sample-seed).shuffle(range(--sample-range)) over the file's questions, the"
+            + " first N (ReAct and Reasoning Court: 500, seed 233, range 7405); --limit then takes the first of those.")
+    Integer sampleSize;
+
+    @Option(names = "--sample-seed", defaultValue = "0", paramLabel = "SEED", description = "The sample's seed (default ${DEFAULT-VALUE}).")
+    long sampleSeed;
+
+    @Option(names = "--sample-range", defaultValue = "0", paramLabel = "N",
+            description = "Indices shuffled (default 0: the file's question count).")
+    int sampleRange;
+
+    /** Set by {@code reproduce}: no summary or table printed (it prints its own), the progress bar stays. */
+    boolean quiet;
+
+    /**
+     * Set by {@code reproduce --simulator}: what run.json records as the server instead of its URL, whose port changes
+     * with every start of the in-process simulator (a second reproduce resumes its run folders).
+     */
+    String serverLabel;
+
     @Option(names = "--force", description = "Start the run in --out over (its results, summary and traces are deleted)"
             + " instead of refusing a folder that holds a run of another configuration.")
     boolean force;
@@ -170,6 +191,8 @@ final class EvalCommand implements Callable<Integer> {
                 ? java.util.concurrent.CompletableFuture.completedFuture(null)
                 : java.util.concurrent.CompletableFuture.runAsync(() -> Preflight.check(base),
                         runnable -> Thread.ofVirtual().name("preflight").start(runnable));
+        dev.veracity.eval.run.QuestionSample sample = sampleSize == null ? null
+                : new dev.veracity.eval.run.QuestionSample(sampleSize, sampleSeed, sampleRange);
         DatasetProfile profile = DatasetProfile.of(dataset).withMetrics(metrics);
         Map<String, Object> fields = new LinkedHashMap<>();
         fields.put("method", m.name());
@@ -177,9 +200,12 @@ final class EvalCommand implements Callable<Integer> {
         fields.put("dataset", dataset);
         fields.put("data", data.toAbsolutePath().normalize().toString());
         fields.put("data_sha256", RunConfig.sha256(data));
+        if (sample != null) {
+            fields.put("sample", sample.describe()); // recorded only when used: earlier run folders stay resumable
+        }
         fields.put("metrics", profile.metrics());
         fields.put("model", base.model());
-        fields.put("llm_base_url", base.llmBaseUrl());
+        fields.put("llm_base_url", serverLabel != null ? serverLabel : base.llmBaseUrl());
         fields.put("documents", retrieval.describe());
         if (pageStore != null) {
             fields.put("pages", retrieval.describePages(pageStore));
@@ -191,7 +217,11 @@ final class EvalCommand implements Callable<Integer> {
                 + " samples=" + judgeSamples);
         // every mistake caught before the first model call: the questions read, the server and model checked
         try (var items = Datasets.stream(dataset, data)) {
-            (limit > 0 ? items.limit(limit) : items).forEach(i -> { });
+            if (sample != null) {
+                sample.select(items.toList()); // a sample the file cannot give stops here
+            } else {
+                (limit > 0 ? items.limit(limit) : items).forEach(i -> { });
+            }
         }
         try {
             preflight.join();
@@ -227,14 +257,16 @@ final class EvalCommand implements Callable<Integer> {
                                 "concurrency", String.valueOf(cfg.concurrency()),
                                 "timeout_seconds", String.valueOf(cfg.timeout().toSeconds()),
                                 "cache", cfg.cacheMode().name().toLowerCase(java.util.Locale.ROOT)),
-                        retriever, embedder, judge, documents, runConfig.json(), pagesOpen);
+                        retriever, embedder, judge, documents, runConfig.json(), pagesOpen, sample);
                 outcome = EvalRunner.run(spec, stack.client, ProxyOptions.clients(proxyClient), traces, traceRun, bar);
             }
         }
-        System.out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(outcome.summary()));
-        // The run as `veracity compare` shows it: metrics with n and 95% bootstrap intervals.
-        System.out.print(dev.veracity.eval.report.ComparisonTable.of(
-                List.of(dev.veracity.eval.report.RunDir.load(out))).text());
+        if (!quiet) {
+            System.out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(outcome.summary()));
+            // The run as `veracity compare` shows it: metrics with n and 95% bootstrap intervals.
+            System.out.print(dev.veracity.eval.report.ComparisonTable.of(
+                    List.of(dev.veracity.eval.report.RunDir.load(out))).text());
+        }
         System.err.printf("%d questions: %d already done, %d answered now, %d failed. Results in %s%n", outcome.total(),
                 outcome.alreadyDone(), outcome.answered(), outcome.failures().size(), out.resolve("results.jsonl"));
         if (records != null) {

@@ -14,7 +14,8 @@ public final class VeracityCli implements Runnable {
             VerifyCommand.class, RewardCommand.class, RlCommand.class, RolloutCommand.class, ProbeCommand.class,
             ProbeDataCommand.class, IndexCommand.class, SearchCommand.class, ServeRetrievalCommand.class,
             ServeRewardsCommand.class, ServeCommand.class, SimCommand.class,
-            BenchCommand.class, TracesCommand.class, RamdocsCommand.class, CommandLine.HelpCommand.class);
+            BenchCommand.class, TracesCommand.class, RamdocsCommand.class, ReproduceCommand.class, DatasetsCommand.class,
+            CommandLine.HelpCommand.class);
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

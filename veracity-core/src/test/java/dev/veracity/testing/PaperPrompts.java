@@ -145,7 +145,8 @@ public final class PaperPrompts {
         }
     }
 
-    private static Path papers() {
+    /** {@code shared/papers} beside this checkout or one of its parents, or null when there is none. */
+    public static Path papers() {
         for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
             for (Path c : new Path[] {dir.resolve("shared/papers"), dir.resolve("../shared/papers")}) {
                 if (Files.isDirectory(c)) {

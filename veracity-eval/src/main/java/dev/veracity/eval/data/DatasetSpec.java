@@ -15,12 +15,26 @@ import java.util.function.Supplier;
  * @param hasDocuments its records carry their own documents (contexts); false for closed-book or retrieval sets
  * @param description  one line: the release format
  * @param loader       makes the loader
+ * @param downloads    the benchmark's official files ({@code veracity datasets fetch}); empty when none is known
  */
 public record DatasetSpec(String name, List<String> aliases, List<String> metrics, boolean multiAnswer,
-                          boolean hasDocuments, String description, Supplier<DatasetLoader> loader) {
+                          boolean hasDocuments, String description, Supplier<DatasetLoader> loader,
+                          List<Download> downloads) {
+
+    /** A dataset without a declared download. */
+    public DatasetSpec(String name, List<String> aliases, List<String> metrics, boolean multiAnswer,
+                       boolean hasDocuments, String description, Supplier<DatasetLoader> loader) {
+        this(name, aliases, metrics, multiAnswer, hasDocuments, description, loader, List.of());
+    }
+
+    /** The same dataset with its official files. */
+    public DatasetSpec withDownloads(Download... files) {
+        return new DatasetSpec(name, aliases, metrics, multiAnswer, hasDocuments, description, loader, List.of(files));
+    }
 
     public DatasetSpec {
         Objects.requireNonNull(name, "name");
+        downloads = downloads == null ? List.of() : List.copyOf(downloads);
         aliases = aliases == null ? List.of() : List.copyOf(aliases);
         metrics = List.copyOf(metrics);
         description = Objects.requireNonNullElse(description, "");

@@ -59,6 +59,50 @@ public final class Datasets {
         add(new DatasetSpec("flashrag", List.of("jsonl"), EM_F1, false, false,
                 "FlashRAG dataset JSONL (id, question, golden_answers, metadata; optional documents)",
                 FlashRagLoader::new));
+        // The official files. A URL is given only where it serves exactly that file; the ones pinned to a commit
+        // have their SHA-256 computed here from that commit's blob. Where the checksum could not be computed it
+        // stays null and is printed as unknown.
+        official("ramdocs", new Download("RAMDocs_test.jsonl",
+                "https://raw.githubusercontent.com/HanNight/RAMDocs/d44454c9ebb0bf513d8236a03decc9fb58704cad/RAMDocs_test.jsonl",
+                "c67f699c97349f00cf1bd08d1dbf8ca1d0cc38c306715c93a10a4f961dcf28b7", "https://github.com/HanNight/RAMDocs",
+                "RAMDocs test, 500 questions (MIT)"));
+        official("nq-open", new Download("NQ-open.dev.jsonl",
+                "https://raw.githubusercontent.com/google-research-datasets/natural-questions/fb26a3073b1fe636c97302890a27b491d6530130/nq_open/NQ-open.dev.jsonl",
+                "f15567f38099f3615f5b8a685c0aef449c11ad90d3da3735e8d1b98115b40616",
+                "https://github.com/google-research-datasets/natural-questions/tree/master/nq_open",
+                "NQ-open dev, 3,610 questions (CC BY-SA 3.0)"));
+        official("hotpotqa", new Download("hotpot_dev_v1_simplified.json",
+                "https://raw.githubusercontent.com/ysymyth/ReAct/6bdb3a1fd38b8188fc7ba4102969fe483df8fdc9/data/hotpot_dev_v1_simplified.json",
+                "05001dcdeb2b2b2243a88f23daaf8de9237494cd387e13bc25854d3e031101d3", "https://github.com/ysymyth/ReAct",
+                "HotpotQA dev as ReAct ships it (7,405 questions, no paragraphs): the file ReAct and Reasoning Court sample from"),
+                new Download("hotpot_dev_distractor_v1.json", "http://curtis.ml.cmu.edu/datasets/hotpot/hotpot_dev_distractor_v1.json",
+                        null, "https://hotpotqa.github.io", "HotpotQA dev, distractor setting (question with its 10 paragraphs; CC BY-SA 4.0)"));
+        official("fever", new Download("paper_dev.jsonl",
+                "https://raw.githubusercontent.com/ysymyth/ReAct/6bdb3a1fd38b8188fc7ba4102969fe483df8fdc9/data/paper_dev.jsonl",
+                "41158707810008747946bf23471e82df53e77a513524b9e3ec1c2e674ef5ef8c", "https://fever.ai/dataset/fever.html",
+                "FEVER paper dev, 9,999 claims, as ReAct ships it"));
+        official("crag", new Download("crag_task_1_and_2_dev_v4.jsonl.bz2",
+                "https://github.com/facebookresearch/CRAG/raw/main/data/crag_task_1_and_2_dev_v4.jsonl.bz2", null,
+                "https://github.com/facebookresearch/CRAG", "CRAG tasks 1 and 2 dev, with the search results (CC BY-NC 4.0; Git LFS)"));
+        official("crag-snippets", SPECS.get("crag").downloads().toArray(Download[]::new));
+        official("2wikimultihopqa", new Download("dev.json", null, null, "https://github.com/Alab-NII/2wikimultihop",
+                "2WikiMultihopQA dev: the zip behind the repository's README link; unpack dev.json"));
+        official("musique", new Download("musique_ans_v1.0_dev.jsonl", null, null, "https://github.com/StonyBrookNLP/musique",
+                "MuSiQue-Ans dev: the repository's download.sh (Google Drive)"));
+        official("musique-answerable", SPECS.get("musique").downloads().toArray(Download[]::new));
+        official("triviaqa", new Download("wikipedia-dev.json", null, null, "https://nlp.cs.washington.edu/triviaqa/",
+                "TriviaQA RC Wikipedia dev: unpack qa/wikipedia-dev.json from triviaqa-rc.tar.gz"));
+        official("popqa", new Download("popQA.tsv", null, null, "https://github.com/AlexTMallen/adaptive-retrieval",
+                "PopQA, 14,267 questions: the repository's popQA.tsv"));
+        official("faitheval", new Download("faitheval_inconsistent.json", null, null,
+                "https://huggingface.co/datasets/Salesforce/FaithEval-inconsistent-v1.0",
+                "FaithEval inconsistent subset (1,000 questions): export the dataset to JSON"));
+        official("ambigdocs", new Download("ambigdocs_test.json", null, null, "https://ambigdocs.github.io",
+                "AmbigDocs test"));
+    }
+
+    private static void official(String name, Download... files) {
+        SPECS.put(name, SPECS.get(name).withDownloads(files));
     }
 
     private static void add(DatasetSpec spec) {

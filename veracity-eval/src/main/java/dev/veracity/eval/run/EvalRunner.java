@@ -73,11 +73,21 @@ public final class EvalRunner {
      * @param documents   where each question's documents come from (null: the dataset's own)
      * @param config      the run's recorded configuration (the CLI's run.json), copied into summary.json; or null
      * @param pages       a page store for methods whose agents act in a Wikipedia ({@code --pages}), or null
+     * @param sample      a paper's random selection of the file's questions, applied before {@code limit}; or null
      */
     public record Spec(QaMethod method, String dataset, Path data, int limit, Path outDir, int concurrency,
                        DatasetProfile profile, Map<String, String> options, Map<String, String> labels,
                        Retriever retriever, Embedder embedder, Judge judge, DocumentSource documents, JsonNode config,
-                       PageSource pages) {
+                       PageSource pages, QuestionSample sample) {
+
+        /** A spec over the file's questions in file order. */
+        public Spec(QaMethod method, String dataset, Path data, int limit, Path outDir, int concurrency,
+                    DatasetProfile profile, Map<String, String> options, Map<String, String> labels,
+                    Retriever retriever, Embedder embedder, Judge judge, DocumentSource documents, JsonNode config,
+                    PageSource pages) {
+            this(method, dataset, data, limit, outDir, concurrency, profile, options, labels, retriever, embedder, judge,
+                    documents, config, pages, null);
+        }
 
         /** A spec without a page store. */
         public Spec(QaMethod method, String dataset, Path data, int limit, Path outDir, int concurrency,
@@ -234,7 +244,12 @@ public final class EvalRunner {
         List<Metric> metrics = spec.profile().metrics().stream().map(Metrics::byName).toList();
         List<QaItem> items;
         try (Stream<QaItem> s = Datasets.stream(spec.dataset(), spec.data())) {
-            items = (spec.limit() > 0 ? s.limit(spec.limit()) : s).toList();
+            if (spec.sample() == null) {
+                items = (spec.limit() > 0 ? s.limit(spec.limit()) : s).toList();
+            } else {
+                List<QaItem> sampled = spec.sample().select(s.toList());
+                items = spec.limit() > 0 && spec.limit() < sampled.size() ? sampled.subList(0, spec.limit()) : sampled;
+            }
         }
         // before any model call: a RAG method on a dataset without passages and without an index stops here
         // (a method whose agents act in the run's page store needs none)
@@ -395,6 +410,9 @@ public final class EvalRunner {
         s.put("method", spec.method().name());
         s.put("dataset", spec.dataset());
         s.put("data", spec.data().toString());
+        if (spec.sample() != null) {
+            s.put("sample", spec.sample().describe());
+        }
         spec.labels().forEach(s::put);
         s.put("trace_run", traceRun);
         s.put("n", lines.size());

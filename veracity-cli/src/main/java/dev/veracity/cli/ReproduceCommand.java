@@ -1,0 +1,335 @@
+package dev.veracity.cli;
+
+import dev.veracity.config.VeracityConfig;
+import dev.veracity.eval.data.DatasetCache;
+import dev.veracity.eval.data.DatasetSpec;
+import dev.veracity.eval.data.Datasets;
+import dev.veracity.eval.data.Download;
+import dev.veracity.eval.recipe.Recipe;
+import dev.veracity.eval.recipe.RecipeTable;
+import dev.veracity.eval.recipe.Recipes;
+import dev.veracity.eval.report.RunDir;
+import dev.veracity.eval.run.QuestionSample;
+import dev.veracity.method.QaMethod;
+import dev.veracity.methods.Methods;
+import dev.veracity.sim.SimConfig;
+import dev.veracity.sim.SimServer;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code ./veracity reproduce NAME}: a paper table's recipe run through {@code eval}, one resumable run folder per
+ * row and dataset ({@code --out/NAME/ROW/DATASET}), then our numbers beside the paper's, cell by cell. Every
+ * dataset file, index and option is checked before the first run; {@code --limit} runs are labelled not comparable.
+ */
+@Command(name = "reproduce", mixinStandardHelpOptions = true,
+        description = {"Run a paper table's recipe and print our numbers beside the paper's, cell by cell, with the"
+                + " difference and, on the paper's whole split, whether each is within the recipe's tolerance.",
+                "Killed and started again with the same --out, it finishes only the missing questions."})
+final class ReproduceCommand implements Callable<Integer> {
+
+    @Parameters(arity = "0..1", paramLabel = "NAME", description = "A recipe (see --list).")
+    String name;
+
+    @Option(names = "--list", description = "List the recipes and what each needs (datasets with their download URL"
+            + " and checksum, model, index), then stop.")
+    boolean list;
+
+    @Option(names = "--limit", defaultValue = "0", paramLabel = "N",
+            description = "Only the first N questions of the paper's selection per run (0 = the paper's split);"
+                    + " such a run is not comparable with the paper and says so.")
+    int limit;
+
+    @Option(names = "--out", defaultValue = ".veracity/reproduce", paramLabel = "DIR",
+            description = "Run folders go to DIR/NAME/ROW/DATASET (default ${DEFAULT-VALUE}).")
+    Path out;
+
+    @Option(names = "--rows", split = ",", paramLabel = "ID", description = "Only these rows (default: every row that runs here).")
+    List<String> rows = new ArrayList<>();
+
+    @Option(names = "--data", paramLabel = "DATASET=FILE",
+            description = "The file for a dataset (default: the registry's official file in the dataset cache,"
+                    + " ./veracity datasets fetch).")
+    Map<String, Path> data = new LinkedHashMap<>();
+
+    @Option(names = "--judge-model", paramLabel = "NAME", description = "Model of the recipe's judge (default: --model).")
+    String judgeModel;
+
+    @Option(names = "--simulator", description = "Against the built-in simulator's extractive reader: checks the"
+            + " plumbing (datasets, methods, run folders, table), measures nothing about any model.")
+    boolean simulator;
+
+    @Option(names = "--force", description = "Start each run folder over instead of refusing one of another configuration.")
+    boolean force;
+
+    @Mixin
+    ModelOptions model;
+
+    @Mixin
+    RetrievalOptions retrieval;
+
+    @Mixin
+    ProxyOptions proxy;
+
+    @Spec
+    CommandSpec spec;
+
+    /** One eval run of the plan. */
+    private record Run(Recipe.Row row, String dataset, Path file, Path dir, int limit, QuestionSample sample, String documents,
+                       String note) {
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        // System.out, as eval's progress lines: the two interleave in order
+        PrintWriter w = new PrintWriter(System.out, true);
+        Recipes recipes = new Recipes(Methods::spec);
+        DatasetCache cache = DatasetCache.fromEnvironment();
+        if (list) {
+            list(w, recipes, cache);
+            return 0;
+        }
+        if (name == null) {
+            throw new IllegalArgumentException("name a recipe (./veracity reproduce --list shows them)");
+        }
+        if (limit < 0) {
+            throw new IllegalArgumentException("--limit must be >= 0, was " + limit);
+        }
+        Recipe recipe = recipes.byName(name);
+        List<Run> plan = plan(recipe, cache);
+        // no rules and no latency: the built-in extractive reader answers every method's prompts at once
+        SimServer sim = simulator ? SimServer.start(SimConfig.builder().latency(dev.veracity.sim.LatencyModel.ofMillis(0, 0)).build())
+                : null;
+        String ourModel;
+        int failed = 0;
+        try {
+            VeracityConfig base = model.resolve();
+            ourModel = sim != null ? sim.config().defaultModel() + " (simulator)" : base.model();
+            boolean preflight = true;
+            for (Run r : plan) {
+                w.printf("== %s on %s (%s)%s%n", r.row().id(), r.dataset(), r.row().model(), r.note().isEmpty() ? "" : ": " + r.note());
+                w.flush();
+                EvalCommand eval = CommandLine.populateCommand(new EvalCommand(), evalArgs(recipe, r, sim, preflight));
+                eval.quiet = true;
+                eval.serverLabel = sim != null ? "built-in simulator (extractive reader)" : null;
+                failed += eval.call() == 0 ? 0 : 1;
+                preflight = false; // one check of the server per reproduce
+            }
+        } finally {
+            if (sim != null) {
+                sim.close();
+            }
+        }
+        Map<String, RunDir> loaded = new LinkedHashMap<>();
+        for (Run r : plan) {
+            if (Files.isRegularFile(r.dir().resolve("summary.json"))) {
+                loaded.put(r.row().id() + "\u0000" + r.dataset(), RunDir.load(r.dir()));
+            }
+        }
+        // a row the user did not select shows its folder from an earlier reproduce, when there is one
+        for (Recipe.Row row : recipe.runnableRows()) {
+            for (String d : recipe.datasets()) {
+                Path dir = runDir(recipe, row, d);
+                loaded.computeIfAbsent(row.id() + "\u0000" + d, k -> Files.isRegularFile(dir.resolve("summary.json"))
+                        ? RunDir.load(dir) : null);
+            }
+        }
+        RecipeTable table = RecipeTable.of(recipe, (row, d) -> Optional.ofNullable(loaded.get(row + "\u0000" + d)),
+                limit == 0 && !simulator, ourModel, simulator ? "SIMULATOR: the built-in extractive reader answered;"
+                        + " these numbers check the plumbing only and say nothing about any model" : null);
+        w.println();
+        w.print(table.text());
+        w.println("Run folders: " + out.resolve(recipe.name()) + " (./veracity compare, ./veracity report)");
+        w.flush();
+        return failed == 0 ? 0 : 1;
+    }
+
+    private Path runDir(Recipe recipe, Recipe.Row row, String dataset) {
+        return out.resolve(recipe.name()).resolve(row.id()).resolve(dataset);
+    }
+
+    /** Every run of the recipe, each checked (file, index, sample) before any of them starts. */
+    private List<Run> plan(Recipe recipe, DatasetCache cache) {
+        List<String> problems = new ArrayList<>();
+        List<String> known = recipe.rows().stream().map(Recipe.Row::id).toList();
+        for (String r : rows) {
+            if (!known.contains(r)) {
+                problems.add("--rows: no row '" + r + "' in " + recipe.name() + "; rows: " + String.join(", ", known));
+            } else if (recipe.rows().stream().anyMatch(x -> x.id().equals(r) && x.notRun() != null)) {
+                problems.add("--rows: row '" + r + "' is not run here: " + recipe.rows().stream()
+                        .filter(x -> x.id().equals(r)).findFirst().orElseThrow().notRun());
+            }
+        }
+        for (String d : data.keySet()) {
+            if (!recipe.datasets().contains(d)) {
+                problems.add("--data " + d + ": " + recipe.name() + " runs " + String.join(", ", recipe.datasets()));
+            }
+        }
+        Map<String, Path> files = new LinkedHashMap<>();
+        for (String d : recipe.datasets()) {
+            Path f = data.get(d);
+            if (f != null && !Files.isRegularFile(f)) {
+                problems.add("--data " + d + "=" + f + ": no such file");
+            } else if (f == null) {
+                Download want = file(recipe, d);
+                Optional<Path> found = cache.find(Datasets.spec(d), want);
+                if (found.isEmpty()) {
+                    problems.add("dataset " + d + ": " + want.file() + " is not in " + cache.root().resolve(d)
+                            + (want.url() != null ? "; ./veracity datasets fetch " + d : "; get it from " + want.page())
+                            + ", or pass --data " + d + "=FILE");
+                } else {
+                    f = found.get();
+                }
+            }
+            files.put(d, f);
+        }
+        List<Run> plan = new ArrayList<>();
+        for (Recipe.Row row : recipe.runnableRows()) {
+            if (!rows.isEmpty() && !rows.contains(row.id())) {
+                continue;
+            }
+            QaMethod m = Methods.byName(row.method());
+            for (String d : recipe.datasets()) {
+                String docs = recipe.documentsFor(d);
+                boolean needsDocs = m.needsDocuments() || m.usesRetriever();
+                if (docs.equals("index") && needsDocs && retrieval.index == null) {
+                    problems.add(row.id() + " on " + d + ": the paper retrieves from an index; build one with"
+                            + " ./veracity index and pass --index DIR");
+                }
+                Path f = files.get(d);
+                if (docs.equals("pages") && m.readsPages() && retrieval.pages == null && f != null && !hasParagraphs(d, f)) {
+                    problems.add(row.id() + " on " + d + ": the agents search a Wikipedia and these questions come"
+                            + " without paragraphs; build a page store (./veracity index --pages) and pass --pages DIR");
+                }
+                int size = recipe.split().size() == null ? 0 : recipe.split().size();
+                int rowSize = row.questions() == null ? size : row.questions();
+                int runLimit = limit == 0 ? rowSize : rowSize == 0 ? limit : Math.min(limit, rowSize);
+                QuestionSample sample = recipe.split().sampleFor(d);
+                String note = "";
+                if (sample != null && limit > 0 && f != null && questions(d, f) < Math.max(sample.n(), sample.range())) {
+                    // a --limit run is not comparable anyway: say which questions it takes
+                    note = "the file has fewer questions than the paper's sample needs; the first " + runLimit
+                            + " questions of the file instead";
+                    sample = null;
+                }
+                plan.add(new Run(row, d, f, runDir(recipe, row, d), runLimit, sample, docs, note));
+            }
+        }
+        if (!problems.isEmpty()) {
+            throw new IllegalArgumentException(String.join("\n" + spec.qualifiedName() + ": ", problems.stream().distinct().toList()));
+        }
+        return plan;
+    }
+
+    private static Download file(Recipe recipe, String dataset) {
+        DatasetSpec ds = Datasets.spec(dataset);
+        String wanted = recipe.files().get(dataset);
+        if (ds.downloads().isEmpty()) {
+            throw new IllegalStateException("dataset " + dataset + " declares no official file in the registry");
+        }
+        return wanted == null ? ds.downloads().getFirst()
+                : ds.downloads().stream().filter(x -> x.file().equals(wanted)).findFirst().orElseThrow();
+    }
+
+    private static boolean hasParagraphs(String dataset, Path file) {
+        try (var items = Datasets.stream(dataset, file)) {
+            return items.findFirst().map(i -> !i.documents().isEmpty()).orElse(false);
+        }
+    }
+
+    private static long questions(String dataset, Path file) {
+        try (var items = Datasets.stream(dataset, file)) {
+            return items.count();
+        }
+    }
+
+    /** The eval command line of one run: the recipe's method, options, judge and documents, the user's model flags. */
+    private String[] evalArgs(Recipe recipe, Run r, SimServer sim, boolean preflight) {
+        QaMethod m = Methods.byName(r.row().method());
+        List<String> a = new ArrayList<>(List.of("--method", r.row().method(), "--dataset", r.dataset(),
+                "--data", r.file().toString(), "--out", r.dir().toString(), "--limit", String.valueOf(r.limit())));
+        r.row().options().forEach((k, v) -> a.addAll(List.of("--option", k + "=" + v)));
+        // the dataset's official metrics and those the recipe's columns read
+        java.util.Set<String> metrics = new java.util.LinkedHashSet<>(Datasets.spec(r.dataset()).metrics());
+        for (Recipe.Column c : recipe.columns()) {
+            if (r.dataset().equals(c.dataset()) && !c.metric().equals("judge") && !Recipes.FIGURES.contains(c.metric())) {
+                metrics.add(c.metric().contains(".") ? c.metric().substring(0, c.metric().indexOf('.')) : c.metric());
+            }
+        }
+        a.addAll(List.of("--metric", String.join(",", metrics)));
+        if (r.sample() != null) {
+            a.addAll(List.of("--sample", String.valueOf(r.sample().n()), "--sample-seed", String.valueOf(r.sample().seed()),
+                    "--sample-range", String.valueOf(r.sample().range())));
+        }
+        if (recipe.judge() != null) {
+            a.addAll(List.of("--judge", recipe.judge().name(), "--judge-samples", String.valueOf(recipe.judge().samples())));
+            if (judgeModel != null) {
+                a.addAll(List.of("--judge-model", judgeModel));
+            }
+        }
+        // the user's model, retrieval and proxy flags as given, except the index and pages where this dataset's
+        // documents do not come from them
+        for (OptionSpec o : spec.commandLine().getParseResult().matchedOptions()) {
+            String n = o.longestName();
+            boolean mixin = spec.mixins().values().stream().anyMatch(mx -> mx.options().contains(o));
+            boolean retrieves = r.documents().equals("index") && (m.needsDocuments() || m.usesRetriever());
+            if (!mixin || (n.equals("--index") || n.equals("--k") || n.equals("--search-mode")) && !retrieves
+                    || n.equals("--pages") && !(r.documents().equals("pages") && m.readsPages())) {
+                continue;
+            }
+            if (sim != null && (n.equals("--llm-base-url") || n.equals("--model"))) {
+                continue;
+            }
+            for (String v : o.originalStringValues()) {
+                a.addAll(List.of(n, v));
+            }
+        }
+        if (sim != null) {
+            a.addAll(List.of("--llm-base-url", sim.baseUrl(), "--model", sim.config().defaultModel()));
+        }
+        if (!preflight) {
+            a.add("--no-preflight");
+        }
+        if (force) {
+            a.add("--force");
+        }
+        return a.toArray(String[]::new);
+    }
+
+    private static void list(PrintWriter w, Recipes recipes, DatasetCache cache) {
+        w.println("Recipes (./veracity reproduce NAME); datasets are looked for in " + cache.root()
+                + " (" + DatasetCache.ENV + " moves it):");
+        for (Recipe r : recipes.all()) {
+            w.println();
+            w.println(r.name() + "  " + r.title());
+            w.printf("  rows: %d, %d run here; split: %s%n", r.rows().size(), r.runnableRows().size(), r.split().describe());
+            r.models().forEach((role, m) -> w.println("  model " + role + ": " + m));
+            if (r.judge() != null) {
+                w.println("  judge: " + r.judge().name() + " (paper: " + r.judge().model() + ")");
+            }
+            for (String d : r.datasets()) {
+                Download f = file(r, d);
+                String where = cache.find(Datasets.spec(d), f).map(p -> "present: " + p).orElse("missing");
+                w.println("  dataset " + d + ": " + f.file() + ", " + (f.url() != null ? f.url() : "no direct URL, from " + f.page())
+                        + ", " + f.checksumText() + " [" + where + "]; documents: " + r.documentsFor(d));
+            }
+            r.needs().forEach((k, v) -> w.println("  needs " + k + ": " + v));
+        }
+        w.flush();
+    }
+}

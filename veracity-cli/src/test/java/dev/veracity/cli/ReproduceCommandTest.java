@@ -1,0 +1,238 @@
+package dev.veracity.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.veracity.eval.recipe.Recipe;
+import dev.veracity.eval.recipe.Recipes;
+import dev.veracity.methods.Methods;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * CI's plumbing run of every recipe: {@code reproduce NAME --simulator --limit 5} against the simulator's built-in
+ * reader, one row per distinct method of the recipe, on every dataset the recipe names (the eval fixtures in the
+ * datasets' release formats and the samples of ../shared/data), with a small index and page store built from a
+ * HotpotQA fixture. It checks that each run goes through eval's run folders, that the table prints a number for
+ * every run cell, and that the output says "not comparable" and "simulator". It measures nothing about any model.
+ */
+class ReproduceCommandTest {
+
+    @TempDir
+    static Path dir;
+
+    private static final Path FIXTURES = Path.of("../veracity-eval/src/test/resources/dev/veracity/eval/data");
+    private static Path index;
+    private static Path pages;
+
+    record Result(int code, String out, String err) {
+    }
+
+    static Result cli(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        PrintStream stdout = System.out;
+        PrintStream stderr = System.err;
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
+        System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
+        int code;
+        try {
+            picocli.CommandLine cl = VeracityCli.commandLine();
+            cl.setOut(new PrintWriter(out, true));
+            cl.setErr(new PrintWriter(err, true));
+            code = cl.execute(args);
+        } finally {
+            System.setOut(stdout);
+            System.setErr(stderr);
+        }
+        return new Result(code, out + captured.toString(StandardCharsets.UTF_8), err.toString());
+    }
+
+    @BeforeAll
+    static void indexAndPages() {
+        Path hotpot = FIXTURES.resolve("hotpot_dev_distractor_v1.json");
+        index = dir.resolve("index");
+        Result i = cli("index", "--corpus", hotpot.toString(), "--format", "dataset", "--dataset", "hotpotqa", "--out", index.toString());
+        assertThat(i.code()).as(i.err()).isZero();
+        pages = dir.resolve("pages");
+        Result p = cli("index", "--pages", "--corpus", hotpot.toString(), "--format", "dataset", "--dataset", "hotpotqa",
+                "--out", pages.toString());
+        assertThat(p.code()).as(p.err()).isZero();
+    }
+
+    /** A file per dataset: the shared samples where they are the official files, else the eval fixtures. */
+    static Map<String, Path> files(Recipe r) {
+        Map<String, Path> all = new LinkedHashMap<>();
+        all.put("musique", FIXTURES.resolve("musique_full_v1.0_dev.jsonl"));
+        all.put("2wikimultihopqa", FIXTURES.resolve("2wikimultihopqa_dev.json"));
+        all.put("crag", FIXTURES.resolve("crag_small.jsonl"));
+        all.put("popqa", FIXTURES.resolve("popQA.tsv"));
+        all.put("triviaqa", FIXTURES.resolve("triviaqa_wikipedia-dev.json"));
+        all.put("faitheval", FIXTURES.resolve("faitheval_inconsistent.json"));
+        all.put("ambigdocs", FIXTURES.resolve("ambigdocs_dev.json"));
+        all.put("hotpotqa", r.files().containsKey("hotpotqa") ? FIXTURES.resolve("hotpot_dev_distractor_v1.json")
+                : SharedData.file("hotpotqa/hotpot_dev_v1_simplified.json").orElse(null));
+        all.put("nq-open", SharedData.file("nq-open/NQ-open.dev.jsonl").orElse(null));
+        all.put("fever", SharedData.file("fever/paper_dev.jsonl").orElse(null));
+        all.put("ramdocs", SharedData.file("ramdocs/RAMDocs_test.jsonl").orElse(null));
+        Map<String, Path> out = new LinkedHashMap<>();
+        r.datasets().forEach(d -> out.put(d, all.get(d)));
+        return out;
+    }
+
+    /** The first row of each distinct method and options: every method of the recipe, each once. */
+    static List<Recipe.Row> rowsToRun(Recipe r) {
+        Map<String, Recipe.Row> first = new LinkedHashMap<>();
+        r.runnableRows().forEach(row -> first.putIfAbsent(row.method() + row.options(), row));
+        return List.copyOf(first.values());
+    }
+
+    @TestFactory
+    Stream<DynamicTest> everyRecipeRunsWithLimitFiveAgainstTheSimulator() {
+        return new Recipes(Methods::spec).all().stream().map(r -> DynamicTest.dynamicTest(r.name(), () -> {
+            Map<String, Path> files = files(r);
+            assumeTrue(files.values().stream().allMatch(f -> f != null && Files.isRegularFile(f)),
+                    "../shared/data is not beside this checkout");
+            List<Recipe.Row> rows = rowsToRun(r);
+            List<String> args = new ArrayList<>(List.of("reproduce", r.name(), "--simulator", "--limit", "5",
+                    "--out", dir.resolve("runs").toString(), "--cache-file", dir.resolve("cache.db").toString(),
+                    "--index", index.toString(), "--pages", pages.toString(), "--k", "3",
+                    "--rows", String.join(",", rows.stream().map(Recipe.Row::id).toList())));
+            files.forEach((d, f) -> args.addAll(List.of("--data", d + "=" + f)));
+            long t0 = System.nanoTime();
+            Result res = cli(args.toArray(String[]::new));
+            assertThat(res.code()).as(res.out() + res.err()).isZero();
+            assertThat(res.out()).contains("Reproduction " + r.name() + ": ")
+                    .contains("NOT COMPARABLE: these runs used --limit")
+                    .contains("SIMULATOR: the built-in extractive reader answered")
+                    .doesNotContain("within ±").doesNotContain("OUTSIDE ±");
+            for (Recipe.Row row : rows) {
+                for (String d : r.datasets()) {
+                    Path run = dir.resolve("runs").resolve(r.name()).resolve(row.id()).resolve(d);
+                    assertThat(run.resolve("summary.json")).as(run.toString()).isRegularFile();
+                    assertThat(Files.readAllLines(run.resolve("results.jsonl"))).hasSizeBetween(1, 5);
+                }
+                // every cell of a run row shows our number, except a column over a part of the run the fixture lacks
+                for (Recipe.Column c : r.columns()) {
+                    if (c.notRun() == null && c.where().isEmpty()) {
+                        assertThat(res.out()).containsPattern("(?m)^" + java.util.regex.Pattern.quote(row.id()) + " .*"
+                                + java.util.regex.Pattern.quote(c.label()) + " +\\S+ +-?\\d+\\.\\d\\d .*not comparable \\(--limit\\)$");
+                    }
+                }
+            }
+            if (r.name().equals("court-table1")) {
+                // ReAct's selection: random.Random(233).shuffle(range(7405)), the first five of it under --limit 5
+                Path fever = dir.resolve("runs/court-table1").resolve(rows.getFirst().id()).resolve("fever");
+                var json = new com.fasterxml.jackson.databind.ObjectMapper();
+                assertThat(json.readTree(fever.resolve("summary.json").toFile()).path("sample").asText())
+                        .isEqualTo("python random.Random(233).shuffle(range(7405))[:500]");
+                List<String> claims = Files.readAllLines(files.get("fever"));
+                List<String> want = java.util.stream.IntStream.of(3687, 6238, 5388, 3522, 3824)
+                        .mapToObj(i -> {
+                            try {
+                                return json.readTree(claims.get(i)).path("id").asText();
+                            } catch (java.io.IOException e) {
+                                throw new java.io.UncheckedIOException(e);
+                            }
+                        }).toList();
+                List<String> got = new ArrayList<>();
+                for (String l : Files.readAllLines(fever.resolve("results.jsonl"))) {
+                    got.add(json.readTree(l).path("id").asText());
+                }
+                assertThat(got).containsExactlyInAnyOrderElementsOf(want);
+            }
+            // rows not run here are still listed with the paper's numbers and why
+            r.rows().stream().filter(x -> x.notRun() != null).forEach(x -> assertThat(res.out()).contains(x.id()).contains("not run: " + x.notRun()));
+            System.out.printf("%s: %d rows x %d datasets in %.1f s%n", r.name(), rows.size(), r.datasets().size(),
+                    (System.nanoTime() - t0) / 1e9);
+        }));
+    }
+
+    @Test
+    void listsEveryRecipeWithItsDatasetsUrlsAndChecksums() {
+        Result r = cli("reproduce", "--list");
+        assertThat(r.code()).as(r.err()).isZero();
+        for (String name : Recipes.names()) {
+            assertThat(r.out()).contains(name + "  ");
+        }
+        assertThat(r.out()).contains("dataset ramdocs: RAMDocs_test.jsonl, https://raw.githubusercontent.com/HanNight/RAMDocs/"
+                + "d44454c9ebb0bf513d8236a03decc9fb58704cad/RAMDocs_test.jsonl, sha256 c67f699c97349f00cf1bd08d1dbf8ca1d0cc38c306715c93a10a4f961dcf28b7")
+                .contains("dataset hotpotqa: hotpot_dev_distractor_v1.json, http://curtis.ml.cmu.edu/datasets/hotpot/hotpot_dev_distractor_v1.json, sha256 unknown")
+                .contains("dataset musique: musique_ans_v1.0_dev.jsonl, no direct URL, from https://github.com/StonyBrookNLP/musique")
+                .contains("model llm-server: Qwen2-72B-Instruct").contains("needs index:");
+    }
+
+    @Test
+    void datasetsListsTheRegistryAndFetchSaysWhatToDoWithoutADirectUrl() {
+        Result list = cli("datasets", "list");
+        assertThat(list.code()).as(list.err()).isZero();
+        assertThat(list.out()).contains("ramdocs  RAMDocs JSONL (MADAM-RAG); metrics strict-multi")
+                .contains("hotpot_dev_distractor_v1.json  [missing]  http://curtis.ml.cmu.edu/datasets/hotpot/hotpot_dev_distractor_v1.json  sha256 unknown")
+                .contains("musique_ans_v1.0_dev.jsonl  [missing]  from https://github.com/StonyBrookNLP/musique  sha256 unknown");
+        if (SharedData.file("ramdocs/RAMDocs_test.jsonl").isPresent()) {
+            assertThat(list.out()).containsPattern("RAMDocs_test.jsonl  \\[present: .*shared/data/ramdocs/RAMDocs_test.jsonl\\]");
+        }
+        Result fetch = cli("datasets", "fetch", "musique");
+        assertThat(fetch.code()).isEqualTo(2);
+        assertThat((fetch.err() + fetch.out()).strip()).startsWith("veracity datasets fetch: musique: no direct download;"
+                + " get musique_ans_v1.0_dev.jsonl from https://github.com/StonyBrookNLP/musique").doesNotContain("\n");
+        Result unknown = cli("datasets", "fetch", "wikitext");
+        assertThat((unknown.err() + unknown.out()).strip()).startsWith("veracity datasets fetch: unknown dataset \"wikitext\"");
+    }
+
+    @Test
+    void refusesBeforeAnyRunWhatItCannotDo() {
+        Path out = dir.resolve("refused");
+        Result unknown = cli("reproduce", "court-table9", "--simulator");
+        assertThat(unknown.code()).isEqualTo(2);
+        assertThat((unknown.err() + unknown.out()).strip()).startsWith("veracity reproduce: unknown recipe 'court-table9'; known: march-table5")
+                .doesNotContain("\n");
+        // an index the paper retrieves from, and a dataset file that is not there: one line each, nothing run
+        Result missing = cli("reproduce", "truthrl-table3", "--simulator", "--limit", "5", "--out", out.toString(),
+                "--data", "crag=" + FIXTURES.resolve("crag_small.jsonl"), "--data", "nq-open=" + dir.resolve("nowhere.jsonl"),
+                "--data", "hotpotqa=" + FIXTURES.resolve("hotpot_dev_distractor_v1.json"),
+                "--data", "musique=" + FIXTURES.resolve("musique_full_v1.0_dev.jsonl"));
+        assertThat(missing.code()).isEqualTo(2);
+        assertThat((missing.err() + missing.out()).lines().toList()).allSatisfy(l -> assertThat(l).startsWith("veracity reproduce: "))
+                .anySatisfy(l -> assertThat(l).contains("--data nq-open=" + dir.resolve("nowhere.jsonl") + ": no such file"))
+                .anySatisfy(l -> assertThat(l).contains("binary on nq-open: the paper retrieves from an index").contains("--index DIR"));
+        assertThat(out).doesNotExist();
+        Result row = cli("reproduce", "c3po-table1", "--simulator", "--rows", "replug,nope");
+        assertThat(row.err() + row.out()).contains("--rows: row 'replug' is not run here: REPLUG").contains("--rows: no row 'nope' in c3po-table1");
+    }
+
+    @Test
+    void aSecondReproduceResumesTheRunFolders() throws Exception {
+        Path ramdocs = SharedData.file("ramdocs/RAMDocs_test.jsonl").orElse(null);
+        assumeTrue(ramdocs != null, "../shared/data is not beside this checkout");
+        String[] args = {"reproduce", "madam-table2", "--simulator", "--limit", "3", "--rows", "prompt-based",
+                "--out", dir.resolve("resume").toString(), "--cache-file", dir.resolve("resume-cache.db").toString(),
+                "--data", "ramdocs=" + ramdocs};
+        Result first = cli(args);
+        assertThat(first.code()).as(first.err()).isZero();
+        Path results = dir.resolve("resume/madam-table2/prompt-based/ramdocs/results.jsonl");
+        List<String> lines = Files.readAllLines(results);
+        assertThat(lines).hasSize(3);
+        Result second = cli(args);
+        assertThat(second.code()).as(second.err()).isZero();
+        assertThat(second.out()).contains("3 questions: 3 already done, 0 answered now");
+        assertThat(Files.readAllLines(results)).isEqualTo(lines);
+        assertThat(second.out()).containsPattern("prompt-based .*Avg Input Tokens +822\\.69 +\\d+\\.\\d\\d +[-+]\\d+\\.\\d\\d +not comparable");
+    }
+}

@@ -1,0 +1,213 @@
+package dev.veracity.eval.recipe;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.veracity.eval.metrics.Aggregate;
+import dev.veracity.eval.metrics.Metric;
+import dev.veracity.eval.metrics.Metrics;
+import dev.veracity.eval.report.RunDir;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.function.BiFunction;
+
+/**
+ * Our numbers beside the paper's, cell by cell: for every row and column the paper's number, ours (from the run's
+ * {@code summary.json}, in the paper's units), the difference and a verdict. A run over the paper's whole split
+ * marks each cell within or outside the recipe's tolerance (as Anserini's regressions do); a run over fewer
+ * questions ({@code --limit}) is labelled "not comparable" in the heading and in every cell.
+ */
+public final class RecipeTable {
+
+    /** One cell. */
+    public record Cell(Recipe.Row row, Recipe.Column column, PaperValue paper, Double ours, String status) {
+    }
+
+    private final Recipe recipe;
+    private final List<Cell> cells;
+    private final boolean comparable;
+    private final String ourModel;
+    private final String plumbing;
+
+    private RecipeTable(Recipe recipe, List<Cell> cells, boolean comparable, String ourModel, String plumbing) {
+        this.recipe = recipe;
+        this.cells = List.copyOf(cells);
+        this.comparable = comparable;
+        this.ourModel = ourModel;
+        this.plumbing = plumbing;
+    }
+
+    /**
+     * Builds the table.
+     *
+     * @param runs       the run folder of a row on a dataset (row id, dataset), if there is one
+     * @param comparable whether every run covered the paper's split (no {@code --limit})
+     * @param ourModel   the model our runs used
+     * @param plumbing   a line saying the runs measure plumbing only (the simulator), or null
+     */
+    public static RecipeTable of(Recipe recipe, BiFunction<String, String, Optional<RunDir>> runs, boolean comparable,
+                                 String ourModel, String plumbing) {
+        List<Cell> cells = new ArrayList<>();
+        for (Recipe.Row row : recipe.rows()) {
+            List<Double> ours = new ArrayList<>();
+            for (int c = 0; c < recipe.columns().size(); c++) {
+                Recipe.Column col = recipe.columns().get(c);
+                Double v = row.notRun() != null || col.notRun() != null ? null : ours(recipe, row, col, ours, runs);
+                ours.add(v);
+                PaperValue p = c < row.paper().size() ? PaperValue.of(row.paper().get(c)) : null;
+                cells.add(new Cell(row, col, p, v, status(recipe, row, col, p, v, comparable)));
+            }
+        }
+        return new RecipeTable(recipe, cells, comparable, ourModel, plumbing);
+    }
+
+    private static Double ours(Recipe recipe, Recipe.Row row, Recipe.Column col, List<Double> earlier,
+                               BiFunction<String, String, Optional<RunDir>> runs) {
+        if (!col.average().isEmpty()) {
+            double sum = 0;
+            for (String id : col.average()) {
+                int k = recipe.columns().indexOf(recipe.column(id).orElseThrow());
+                Double v = earlier.get(k);
+                if (v == null) {
+                    return null;
+                }
+                sum += v;
+            }
+            return sum / col.average().size();
+        }
+        Optional<RunDir> run = runs.apply(row.id(), col.dataset());
+        if (run.isEmpty()) {
+            return null;
+        }
+        if (!col.where().isEmpty()) {
+            Double v = over(run.get().results(), col);
+            return v == null ? null : v * col.scale();
+        }
+        JsonNode s = run.get().summary();
+        JsonNode v = switch (col.metric()) {
+            case "judge" -> s.path("judge").path("accuracy");
+            default -> Recipes.FIGURES.contains(col.metric()) ? s.path(col.metric()) : s.path("metrics").path(col.metric());
+        };
+        return v.isNumber() ? v.asDouble() * col.scale() : null;
+    }
+
+    /** A metric (or one of its extras) re-scored over the result lines that match the column's {@code where}. */
+    private static Double over(List<JsonNode> lines, Recipe.Column col) {
+        int dot = col.metric().indexOf('.');
+        Metric metric = Metrics.byName(dot < 0 ? col.metric() : col.metric().substring(0, dot));
+        List<dev.veracity.eval.metrics.ItemScore> scores = new ArrayList<>();
+        for (JsonNode l : lines) {
+            boolean match = col.where().entrySet().stream().allMatch(e -> e.getValue().equals(l.path(e.getKey()).asText(null)));
+            if (match) {
+                scores.add(metric.score(l.path("prediction").asText(""), strings(l.path("gold")), strings(l.path("wrong"))));
+            }
+        }
+        if (scores.isEmpty()) {
+            return null;
+        }
+        Aggregate a = metric.aggregate(scores);
+        if (a.n() == 0) {
+            return null;
+        }
+        if (dot < 0) {
+            return a.mean();
+        }
+        Number extra = a.extras().get(col.metric().substring(dot + 1));
+        return extra == null ? null : extra.doubleValue();
+    }
+
+    private static List<String> strings(JsonNode arr) {
+        List<String> out = new ArrayList<>();
+        arr.forEach(n -> out.add(n.asText()));
+        return out;
+    }
+
+    private static String status(Recipe recipe, Recipe.Row row, Recipe.Column col, PaperValue p, Double v,
+                                 boolean comparable) {
+        if (row.notRun() != null) {
+            return "not run: " + row.notRun();
+        }
+        if (col.notRun() != null) {
+            return "not run: " + col.notRun();
+        }
+        if (v == null) {
+            return "no result";
+        }
+        if (p == null) {
+            return "paper has no number";
+        }
+        if (!comparable) {
+            return "not comparable (--limit)";
+        }
+        double off = Math.abs(v - p.center()) - p.halfWidth();
+        return off <= recipe.tolerance() + 1e-9 ? "within ±" + fmt(recipe.tolerance()) : "OUTSIDE ±" + fmt(recipe.tolerance());
+    }
+
+    public List<Cell> cells() {
+        return cells;
+    }
+
+    public boolean comparable() {
+        return comparable;
+    }
+
+    /** The heading, one line per cell, and a count of the verdicts. */
+    public String text() {
+        StringBuilder out = new StringBuilder();
+        out.append("Reproduction ").append(recipe.name()).append(": ").append(recipe.title()).append('\n');
+        out.append("Paper: ").append(recipe.paper().file()).append(", ").append(recipe.paper().table())
+                .append("; split: ").append(recipe.split().describe()).append("; tolerance ±")
+                .append(fmt(recipe.tolerance())).append('\n');
+        out.append("Our model: ").append(ourModel).append('\n');
+        if (!comparable) {
+            out.append("NOT COMPARABLE: these runs used --limit, fewer questions than the paper's split; no cell is"
+                    + " checked against the paper's number\n");
+        }
+        if (plumbing != null) {
+            out.append(plumbing).append('\n');
+        }
+        List<List<String>> lines = new ArrayList<>();
+        lines.add(List.of("row", "paper model", "column", "paper", "ours", "diff", "status"));
+        for (Cell c : cells) {
+            String diff = c.paper() == null || c.ours() == null ? "-"
+                    : (c.paper().truncated() ? "~" : "") + String.format(Locale.ROOT, "%+.2f", c.ours() - c.paper().center());
+            lines.add(List.of(c.row().id(), c.row().model(), c.column().label(),
+                    c.paper() == null ? "-" : c.paper().display(), c.ours() == null ? "-" : fmt2(c.ours()), diff,
+                    c.status()));
+        }
+        int[] w = new int[7];
+        lines.forEach(l -> {
+            for (int i = 0; i < l.size(); i++) {
+                w[i] = Math.max(w[i], l.get(i).length());
+            }
+        });
+        for (int k = 0; k < lines.size(); k++) {
+            List<String> l = lines.get(k);
+            StringBuilder line = new StringBuilder();
+            for (int i = 0; i < l.size(); i++) {
+                String s = l.get(i);
+                String pad = " ".repeat(w[i] - s.length());
+                line.append(i >= 3 && i <= 5 ? pad + s : s + (i < l.size() - 1 ? pad : "")).append(i < l.size() - 1 ? "  " : "");
+            }
+            out.append(line.toString().stripTrailing()).append('\n');
+            if (k == 0) {
+                out.append("-".repeat(line.length())).append('\n');
+            }
+        }
+        long within = cells.stream().filter(c -> c.status().startsWith("within")).count();
+        long outside = cells.stream().filter(c -> c.status().startsWith("OUTSIDE")).count();
+        long notRun = cells.stream().filter(c -> c.status().startsWith("not run") || c.status().equals("no result")).count();
+        out.append(comparable ? within + " cells within the tolerance, " + outside + " outside, " + notRun + " not run"
+                : "not comparable: " + (cells.size() - notRun) + " cells computed on fewer questions than the paper's, "
+                + notRun + " not run").append('\n');
+        return out.toString();
+    }
+
+    private static String fmt(double v) {
+        return String.format(Locale.ROOT, "%.1f", v);
+    }
+
+    private static String fmt2(double v) {
+        return String.format(Locale.ROOT, "%.2f", v);
+    }
+}

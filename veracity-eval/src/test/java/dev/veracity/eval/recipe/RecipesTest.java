@@ -1,0 +1,120 @@
+package dev.veracity.eval.recipe;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.veracity.eval.report.RunDir;
+import dev.veracity.method.MethodSpec;
+import dev.veracity.method.OptionSpec;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** Recipe YAML read into typed records; every problem reported at once, one line each. */
+class RecipesTest {
+
+    /** A registry of one method, no-rag, with one integer option. */
+    private static final Recipes RECIPES = new Recipes(name -> {
+        if (!name.equals("no-rag")) {
+            throw new IllegalArgumentException("unknown method '" + name + "'; known: no-rag");
+        }
+        return new MethodSpec("no-rag", "closed book", "p", "s", List.of(OptionSpec.integer("max-tokens", 512, "limit")));
+    });
+
+    private static final String GOOD = """
+            name: demo
+            title: "A table"
+            paper: {file: 003_x, table: "Table 1", anchor: "Table 1 shows", layout: rows}
+            split: {sample: 500, seed: 233, range: {hotpotqa: 7405}, note: "ReAct's selection"}
+            models: {reader: GPT-4o-mini}
+            sampling: "temperature 0"
+            documents: dataset
+            tolerance: 2.0
+            columns:
+              - {id: em, label: "HotpotQA EM", dataset: hotpotqa, metric: em}
+              - {id: f1, label: "HotpotQA F1", dataset: hotpotqa, metric: f1}
+              - {id: avg, label: "Average", average: [em, f1]}
+            rows:
+              - {id: standard, label: "Standard Prompting", model: GPT-4o-mini, method: no-rag, options: {max-tokens: 64}, paper: [28.4, "41.80", "34."]}
+              - {id: other, label: "Other", model: X, not_run: "not a registered method", paper: [1.0, ~, 2.0]}
+            """;
+
+    @Test
+    void readsTypedRecordsKeepingTheNumbersAsPrinted() {
+        Recipe r = RECIPES.parse("demo", GOOD);
+        assertThat(r.split().sampleFor("hotpotqa")).isEqualTo(new dev.veracity.eval.run.QuestionSample(500, 233, 7405));
+        assertThat(r.split().sampleFor("musique").range()).isZero();
+        assertThat(r.rows().getFirst().paper()).containsExactly("28.4", "41.80", "34.");
+        assertThat(r.rows().getFirst().options()).containsEntry("max-tokens", "64");
+        assertThat(r.rows().get(1).paper()).containsExactly("1.0", null, "2.0");
+        assertThat(r.columns().getFirst().scale()).isEqualTo(100.0);
+        assertThat(r.documentsFor("hotpotqa")).isEqualTo("dataset");
+        assertThat(r.runnableRows()).extracting(Recipe.Row::id).containsExactly("standard");
+    }
+
+    @Test
+    void reportsEveryProblemOnItsOwnLine() {
+        String bad = GOOD.replace("dataset: hotpotqa, metric: em", "dataset: hotpotqb, metric: em")
+                .replace("metric: f1", "metric: f2")
+                .replace("method: no-rag, options: {max-tokens: 64}", "method: no-rug")
+                .replace("paper: [1.0, ~, 2.0]", "paper: [1.0, 2.0]")
+                .replace("sampling: \"temperature 0\"\n", "")
+                .replace("tolerance: 2.0", "tolerance: 2.0\ncolour: red");
+        assertThatThrownBy(() -> RECIPES.parse("demo", bad)).isInstanceOfSatisfying(Recipes.RecipeException.class, e -> {
+            assertThat(e.getMessage().lines()).allMatch(l -> l.startsWith("recipe demo: "));
+            assertThat(e.problems()).anyMatch(p -> p.startsWith("columns[0].dataset: unknown dataset \"hotpotqb\""))
+                    .anyMatch(p -> p.startsWith("columns[1].metric: unknown metric 'f2'"))
+                    .anyMatch(p -> p.equals("rows[0].method: unknown method 'no-rug'; known: no-rag"))
+                    .anyMatch(p -> p.equals("rows[1].paper: 2 values for 3 columns"))
+                    .anyMatch(p -> p.equals("sampling: missing field"))
+                    .anyMatch(p -> p.startsWith("colour: unknown field"));
+            assertThat(e.problems()).hasSize(6);
+        });
+        assertThatThrownBy(() -> RECIPES.parse("demo", GOOD.replace("max-tokens: 64", "max-tokens: lots")))
+                .hasMessageStartingWith("recipe demo: rows[0].options: ").hasMessageContaining("max-tokens");
+        assertThatThrownBy(() -> RECIPES.parse("demo", "rows: [oops")).hasMessageStartingWith("recipe demo: not valid YAML at line");
+        assertThatThrownBy(() -> RECIPES.parse("other", GOOD)).hasMessageContaining("name: is 'demo' but the file is other.yaml");
+    }
+
+    @Test
+    void marksEachCellWithinOrOutsideTheToleranceOnlyOnTheWholeSplit() throws Exception {
+        Recipe r = RECIPES.parse("demo", GOOD);
+        ObjectMapper json = new ObjectMapper();
+        RunDir run = new RunDir(java.nio.file.Path.of("standard"), json.readTree(
+                "{\"method\": \"no-rag\", \"metrics\": {\"em\": 0.295, \"f1\": 0.39}}"), Map.of(), List.of(), 0, null, null);
+        RecipeTable full = RecipeTable.of(r, (row, d) -> row.equals("standard") ? Optional.of(run) : Optional.empty(), true,
+                "gpt-4o-mini", null);
+        assertThat(full.cells()).extracting(RecipeTable.Cell::status).containsExactly(
+                "within ±2.0", "OUTSIDE ±2.0", "within ±2.0", // 29.5 vs 28.4; 39.0 vs 41.80; mean 34.25 vs 34.x
+                "not run: not a registered method", "not run: not a registered method", "not run: not a registered method");
+        assertThat(full.text()).contains("2 cells within the tolerance, 1 outside, 3 not run").doesNotContain("NOT COMPARABLE")
+                .containsPattern("standard +GPT-4o-mini +HotpotQA EM +28.4 +29.50 +\\+1.10 +within ±2.0")
+                .containsPattern("Average +34\\.\\? +34\\.25 +~-0\\.25");
+        RecipeTable limited = RecipeTable.of(r, (row, d) -> Optional.of(run), false, "gpt-4o-mini", null);
+        assertThat(limited.text()).contains("NOT COMPARABLE: these runs used --limit").doesNotContain("within ±")
+                .doesNotContain("OUTSIDE ±");
+        assertThat(limited.cells().subList(0, 3)).allMatch(c -> c.status().equals("not comparable (--limit)"));
+    }
+
+    @Test
+    void theIndexListsEveryBundledRecipeFile() throws Exception {
+        try (var files = java.nio.file.Files.list(java.nio.file.Path.of("src/main/resources/recipes"))) {
+            assertThat(files.map(f -> f.getFileName().toString()).filter(f -> f.endsWith(".yaml"))
+                    .map(f -> f.substring(0, f.length() - 5)).sorted().toList())
+                    .isEqualTo(Recipes.names().stream().sorted().toList());
+        }
+        assertThatThrownBy(() -> RECIPES.byName("court-table9")).hasMessageStartingWith("unknown recipe 'court-table9'; known: ");
+    }
+
+    @Test
+    void aTruncatedPaperValueStandsForItsInterval() {
+        PaperValue v = PaperValue.of("16.");
+        assertThat(v.truncated()).isTrue();
+        assertThat(v.center()).isEqualTo(16.5);
+        assertThat(PaperValue.of("-0.").center()).isEqualTo(-0.5);
+        assertThat(PaperValue.of("12.80").center()).isEqualTo(12.8);
+        assertThat(v.display()).isEqualTo("16.?");
+    }
+}
