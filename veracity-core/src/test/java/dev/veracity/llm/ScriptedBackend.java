@@ -75,6 +75,18 @@ public final class ScriptedBackend implements LlmBackend {
         return List.copyOf(requests);
     }
 
+    private volatile boolean closed;
+
+    /** Records the close, for tests of who owns the backend. */
+    @Override
+    public void close() {
+        closed = true;
+    }
+
+    public boolean closed() {
+        return closed;
+    }
+
     public int peakConcurrency() {
         return peak.get();
     }

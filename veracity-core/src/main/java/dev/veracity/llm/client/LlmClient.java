@@ -26,6 +26,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.UnaryOperator;
 import java.util.UUID;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadLocalRandom;
@@ -66,8 +67,10 @@ public final class LlmClient implements AutoCloseable {
     private final TraceSink traces;
     private final boolean closeBackend;
     private final boolean replayUnparseable;
-    private final ClientCounters counters = new ClientCounters();
+    private final ClientCounters counters;
     private final RetryPolicy<LlmResponse> retryPolicy;
+    /** What a view does to each request before the call (identity for a client built by its builder). */
+    private final UnaryOperator<LlmRequest> rewrite;
 
     private LlmClient(Builder b) {
         this.backend = b.backend;
@@ -80,6 +83,8 @@ public final class LlmClient implements AutoCloseable {
         this.traces = b.traces;
         this.closeBackend = b.closeBackend;
         this.replayUnparseable = b.replayUnparseable;
+        this.counters = new ClientCounters();
+        this.rewrite = UnaryOperator.identity();
         this.retryPolicy = RetryPolicy.<LlmResponse>builder()
                 .handleIf((result, failure) -> failure instanceof LlmException e && e.retryable())
                 .withMaxAttempts(retry.maxAttempts())
@@ -89,8 +94,48 @@ public final class LlmClient implements AutoCloseable {
                 .build();
     }
 
+    /** A view of {@code base}: the same backend, limits, cache, traces and counters, each request rewritten first. */
+    private LlmClient(LlmClient base, UnaryOperator<LlmRequest> rewrite) {
+        this.backend = base.backend;
+        this.concurrency = base.concurrency;
+        this.permits = base.permits;
+        this.timeout = base.timeout;
+        this.retry = base.retry;
+        this.cache = base.cache;
+        this.cacheMode = base.cacheMode;
+        this.traces = base.traces;
+        this.closeBackend = false;
+        this.replayUnparseable = base.replayUnparseable;
+        this.counters = base.counters;
+        this.retryPolicy = base.retryPolicy;
+        UnaryOperator<LlmRequest> first = base.rewrite;
+        this.rewrite = r -> rewrite.apply(first.apply(r));
+    }
+
     public static Builder builder(LlmBackend backend) {
         return new Builder(backend);
+    }
+
+    /**
+     * This client asking for other samples: every request's samples are numbered from {@code offset} further on, and
+     * a greedy request (temperature unset or 0) is sampled at {@code temperature}. So a method run again through the
+     * view gives a fresh answer, while the run through this client, its cache entries and its traces stay as they
+     * were (a composition regenerating an answer its verifier rejected). The view shares this client's concurrency
+     * limit, cache, traces and counters; closing it closes nothing. Completions come back numbered as asked of the
+     * model (their index includes the offset).
+     */
+    public LlmClient resampled(int offset, double temperature) {
+        if (offset < 0 || !(temperature > 0)) {
+            throw new IllegalArgumentException("a resampled view needs an offset >= 0 and a temperature > 0, got "
+                    + offset + " and " + temperature);
+        }
+        return new LlmClient(this, r -> {
+            LlmRequest.Builder b = r.toBuilder().firstSampleIndex(r.firstSampleIndex() + offset);
+            if (r.temperature() == null || r.temperature() == 0) {
+                b.temperature(temperature);
+            }
+            return b.build();
+        });
     }
 
     public LlmBackend backend() {
@@ -121,8 +166,9 @@ public final class LlmClient implements AutoCloseable {
      *
      * @throws LlmCallFailedException when every attempt failed or the error cannot be retried
      */
-    public LlmResponse call(CallContext context, LlmRequest request) {
+    public LlmResponse call(CallContext context, LlmRequest asked) {
         Objects.requireNonNull(context, "context");
+        LlmRequest request = rewrite.apply(Objects.requireNonNull(asked, "request"));
         long submitted = Clock.micros();
         String model = request.model() != null ? request.model() : backend.defaultModel();
         counters.calls.incrementAndGet();
@@ -200,8 +246,8 @@ public final class LlmClient implements AutoCloseable {
      * @param completion the sample, as the call returned it (its sample index picks the entry)
      * @param reason     why it could not be parsed (kept in the cache for inspection)
      */
-    public void markUnparseable(LlmRequest request, Completion completion, String reason) {
-        Objects.requireNonNull(request, "request");
+    public void markUnparseable(LlmRequest asked, Completion completion, String reason) {
+        LlmRequest request = rewrite.apply(Objects.requireNonNull(asked, "request"));
         Objects.requireNonNull(completion, "completion");
         if (!cacheMode.writes()) {
             return;

@@ -141,6 +141,34 @@ class LlmClientTest {
     }
 
     @Test
+    void aResampledViewAsksForOtherSamplesAndSharesCacheAndCounters() {
+        ScriptedBackend backend = ScriptedBackend.echo();
+        LlmRequest greedy = LlmRequest.user("q").build();
+        try (SqliteResponseCache cache = SqliteResponseCache.open(dir.resolve("v.db"))) {
+            LlmClient client = LlmClient.builder(backend).cache(cache, CacheMode.READ_WRITE).closeBackend(true).build();
+            LlmClient view = client.resampled(2, 0.7);
+            String original = client.call(greedy).first().text();
+            LlmResponse again = view.call(greedy);
+            assertThat(again.first().sampleIndex()).isEqualTo(2);
+            assertThat(again.first().text()).isNotEqualTo(original);
+            assertThat(backend.requests()).hasSize(2);
+            assertThat(backend.requests().get(1).temperature()).isEqualTo(0.7);
+            assertThat(backend.requests().get(1).firstSampleIndex()).isEqualTo(2);
+            // a request that samples already keeps its temperature
+            view.call(LlmRequest.user("q").temperature(0.3).build());
+            assertThat(backend.requests().get(2).temperature()).isEqualTo(0.3);
+            // the view's samples are cached under their own index: a rerun through a view asks nothing new
+            assertThat(client.resampled(2, 0.7).call(greedy).first().text()).isEqualTo(again.first().text());
+            assertThat(backend.requests()).hasSize(3);
+            // one client underneath: calls counted together, and closing the view leaves the backend open
+            assertThat(client.counters().calls()).isEqualTo(4);
+            view.close();
+            assertThat(backend.closed()).isFalse();
+            assertThatThrownBy(() -> client.resampled(1, 0)).hasMessageContaining("temperature > 0");
+        }
+    }
+
+    @Test
     void asksOnlyForTheSamplesTheCacheLacks() {
         ScriptedBackend backend = ScriptedBackend.echo();
         try (SqliteResponseCache cache = SqliteResponseCache.open(dir.resolve("c.db"))) {

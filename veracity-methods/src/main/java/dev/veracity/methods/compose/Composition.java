@@ -6,6 +6,7 @@ import dev.veracity.method.MethodOptions;
 import dev.veracity.method.MethodSpec;
 import dev.veracity.method.OptionSpec;
 import dev.veracity.method.QaMethod;
+import dev.veracity.methods.march.FailurePolicy;
 import dev.veracity.methods.march.MarchMethod;
 import dev.veracity.methods.march.MarchSettings;
 import dev.veracity.methods.march.MarchVerifier;
@@ -17,7 +18,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * {@code BASE+march[+abstain]}: the base method answers, MARCH verifies the answer, the policy decides.
+ * {@code BASE+march[+abstain|+regenerate]}: the base method answers, MARCH verifies the answer, the policy decides.
  *
  * <p>Options: the base method's own (unprefixed), MARCH's with a {@code march.} prefix ({@code march.samples=5};
  * typed claims are the default here, because a composed method's answers are entities and dates as often as
@@ -25,9 +26,12 @@ import java.util.Map;
  * Proposer could question; with the question it becomes one ("When was it completed? [Answer: 1889]").
  *
  * <p>The verdict: {@code verification} passed / failed / no claims / unparseable as signals ({@code consistent},
- * {@code ztr}, {@code claims}, {@code unparseable}). With {@code +abstain} a failed or unparseable verification
- * replaces the answer with "I don't know", which {@code truthfulness-answer} scores as an abstention. Regeneration is
- * not offered: the methods answer greedily, so asking again gives the same answer.
+ * {@code ztr}, {@code claims}, {@code unparseable}). The policy is MARCH's own ({@code march.policy}; the name's suffix
+ * sets its default): {@code report} keeps the answer; {@code abstain} replaces a failed or unparseable one with "I
+ * don't know", which {@code truthfulness-answer} scores as an abstention; {@code regenerate} runs the whole base method
+ * again, up to {@code march.r} more times, through a view of the model client that asks for other samples at
+ * {@code march.temperature} ({@link dev.veracity.llm.client.LlmClient#resampled}: the base methods answer greedily,
+ * so asking again as they do would give the same answer), and keeps the first answer that passes, else the last.
  */
 public final class Composition implements QaMethod {
 
@@ -35,44 +39,54 @@ public final class Composition implements QaMethod {
     public static final String VERIFY = "march";
     /** The policy that abstains on a failed verification. */
     public static final String ABSTAIN = "abstain";
+    /** The policy that answers again on a failed verification. */
+    public static final String REGENERATE = "regenerate";
     static final String PREFIX = "march.";
 
     private final QaMethod base;
-    private final boolean abstain;
+    private final FailurePolicy policy;
     private final MethodSpec spec;
 
-    public Composition(QaMethod base, boolean abstain) {
+    public Composition(QaMethod base, FailurePolicy policy) {
         if (base instanceof Composition || base instanceof MarchMethod) {
             throw new IllegalArgumentException("compose an answering method with march: '" + base.name() + "' already"
                     + " verifies or is composed");
         }
         this.base = base;
-        this.abstain = abstain;
+        this.policy = policy;
         List<OptionSpec> options = new ArrayList<>(base.spec().options());
         for (OptionSpec o : MarchSettings.OPTIONS) {
-            String def = o.name().equals("claims") ? "typed" : o.defaultValue();
+            String def = switch (o.name()) {
+                case "claims" -> "typed";
+                case "policy" -> policy.name().toLowerCase(java.util.Locale.ROOT);
+                default -> o.defaultValue();
+            };
             options.add(new OptionSpec(PREFIX + o.name(), o.type(), o.values(), o.aliases(), def,
                     "MARCH verification: " + o.description()));
         }
-        String name = base.name() + "+" + VERIFY + (abstain ? "+" + ABSTAIN : "");
-        this.spec = new MethodSpec(name, base.spec().description() + " Then MARCH verifies the answer"
-                + (abstain ? "; abstains when verification fails." : " (verdict reported)."),
-                base.spec().paper() + " + MARCH", "composition", options);
+        String suffix = policy == FailurePolicy.REPORT ? "" : "+" + policy.name().toLowerCase(java.util.Locale.ROOT);
+        this.spec = new MethodSpec(base.name() + "+" + VERIFY + suffix, base.spec().description()
+                + " Then MARCH verifies the answer" + switch (policy) {
+                    case REPORT -> " (verdict reported).";
+                    case ABSTAIN -> "; abstains when verification fails.";
+                    case REGENERATE -> "; answers again when verification fails.";
+                }, base.spec().paper() + " + MARCH", "composition", options);
     }
 
-    /** Parses {@code BASE+march[+abstain]}; null when the name has no '+'. */
+    /** Parses {@code BASE+march[+abstain|+regenerate]}; null when the name has no '+'. */
     public static Composition parse(String name, java.util.function.Function<String, QaMethod> methods) {
         if (!name.contains("+")) {
             return null;
         }
         String[] parts = name.split("\\+", -1);
         boolean valid = (parts.length == 2 || parts.length == 3) && parts[1].equals(VERIFY)
-                && (parts.length == 2 || parts[2].equals(ABSTAIN));
+                && (parts.length == 2 || parts[2].equals(ABSTAIN) || parts[2].equals(REGENERATE));
         if (!valid) {
-            throw new IllegalArgumentException("unknown composition '" + name + "'; write METHOD+march or"
-                    + " METHOD+march+abstain (e.g. madam-rag+march+abstain)");
+            throw new IllegalArgumentException("unknown composition '" + name + "'; write METHOD+march,"
+                    + " METHOD+march+abstain or METHOD+march+regenerate (e.g. madam-rag+march+abstain)");
         }
-        return new Composition(methods.apply(parts[0]), parts.length == 3);
+        return new Composition(methods.apply(parts[0]),
+                parts.length == 2 ? FailurePolicy.REPORT : FailurePolicy.of(parts[2]));
     }
 
     @Override
@@ -113,25 +127,53 @@ public final class Composition implements QaMethod {
                 baseOptions.put(k, v);
             }
         });
+        MarchSettings settings = MarchSettings.fromOptions(marchOptions);
+        MarchVerifier verifier = new MarchVerifier(settings);
         // the base sees its documents only if it reads them (a closed-book base stays closed book)
         QaItem forBase = base.needsDocuments() ? item : item.withDocuments(List.of());
-        MethodAnswer answered = base.answer(forBase, ctx.withOptions(baseOptions));
-        MarchVerifier verifier = new MarchVerifier(MarchSettings.fromOptions(marchOptions));
-        Verification v = verifier.verify(ctx.llm(), ctx.calls(), "Question: " + item.question() + "\nAnswer: "
-                + answered.prediction(), item.documents());
-        boolean passed = v.passed() && v.status() != Verification.Status.UNPARSEABLE;
+        int tries = settings.policy() == FailurePolicy.REGENERATE ? 1 + settings.regenerations() : 1;
+        MethodAnswer answered = null;
+        Verification v = null;
+        List<String> failures = new ArrayList<>();
+        int attempt = 0;
+        for (; attempt < tries; attempt++) {
+            MethodContext run = attempt == 0 ? ctx.withOptions(baseOptions)
+                    : resampled(ctx, attempt, settings.temperature()).withOptions(baseOptions);
+            answered = base.answer(forBase, run);
+            v = verifier.verify(ctx.llm(), ctx.calls(), attempt, "Question: " + item.question() + "\nAnswer: "
+                    + answered.prediction(), item.documents());
+            failures.addAll(answered.parseFailures());
+            String at = tries > 1 ? " (attempt " + attempt + ")" : "";
+            v.problems().forEach(p -> failures.add("march verification" + at + ": " + p));
+            if (passed(v)) {
+                break;
+            }
+        }
+        boolean passed = passed(v);
+        boolean abstains = settings.policy() == FailurePolicy.ABSTAIN && !passed;
         Map<String, Double> signals = new LinkedHashMap<>(answered.signals());
         signals.put("consistent", v.status() == Verification.Status.PASSED ? 1.0 : 0.0);
         signals.put("ztr", v.faults() > 0 || v.status() == Verification.Status.UNPARSEABLE ? -1.0 : 0.0);
         signals.put("claims", (double) v.claims().size());
         signals.put("unparseable", v.status() == Verification.Status.UNPARSEABLE ? 1.0 : 0.0);
-        signals.put("abstained_by_policy", abstain && !passed ? 1.0 : 0.0);
-        List<String> failures = new ArrayList<>(answered.parseFailures());
-        v.problems().forEach(p -> failures.add("march verification: " + p));
-        if (abstain && !passed) {
+        signals.put("abstained_by_policy", abstains ? 1.0 : 0.0);
+        signals.put("attempts", (double) Math.min(attempt + 1, tries));
+        if (abstains) {
             return new MethodAnswer(MarchMethod.ABSTENTION, List.of(), failures, signals,
                     answered.raw().isEmpty() ? answered.prediction() : answered.raw());
         }
         return new MethodAnswer(answered.prediction(), answered.answers(), failures, signals, answered.raw());
+    }
+
+    private static boolean passed(Verification v) {
+        return v.passed() && v.status() != Verification.Status.UNPARSEABLE;
+    }
+
+    /** The context with every model client asking for other samples: attempt k's answer is a fresh one. */
+    private static MethodContext resampled(MethodContext ctx, int attempt, double temperature) {
+        Map<String, dev.veracity.llm.client.LlmClient> clients = new LinkedHashMap<>();
+        ctx.clients().forEach((name, c) -> clients.put(name, c.resampled(attempt, temperature)));
+        return new MethodContext(ctx.llm().resampled(attempt, temperature), ctx.calls(), ctx.dataset(),
+                ctx.multiAnswer(), ctx.options(), ctx.retriever(), ctx.embedder(), ctx.pages(), clients);
     }
 }

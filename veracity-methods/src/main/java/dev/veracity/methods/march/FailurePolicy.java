@@ -11,7 +11,7 @@ public enum FailurePolicy {
     /** Sample the Solver again, up to {@code r} more times, and return the first answer that passes (else the last). */
     REGENERATE;
 
-    static FailurePolicy of(String s) {
+    public static FailurePolicy of(String s) {
         return switch (s.toLowerCase(Locale.ROOT).strip()) {
             case "report" -> REPORT;
             case "abstain" -> ABSTAIN;

@@ -84,6 +84,56 @@ class CompositionTest {
                 .mapToInt(c -> c.outputs().size()).sum()).isEqualTo(3 + 1);
     }
 
+    /** The base says 1925 in its greedy answer (sample 0) and 1889 in any other sample; the Checker reads 1889. */
+    private MethodContext wrongThenRight(Map<String, String> options) {
+        ScriptedBackend backend = ScriptedBackend.perSample((r, i) -> {
+            String p = r.promptText();
+            if (p.startsWith("You are a data annotation expert")) {
+                String answer = p.substring(p.lastIndexOf("Answer: ") + 8).strip();
+                return "- Question: In which year was the Eiffel Tower completed? [Answer: " + answer + "]";
+            }
+            if (p.startsWith("You are a data validation expert")) {
+                return "1. Evidence: the document gives the year. [Answer: 1889]";
+            }
+            return i == 0 ? "1925" : "1889";
+        });
+        LlmClient client = LlmClient.builder(backend).traces(traces).build();
+        return new MethodContext(client, CallContext.of("run", "q1", "composed"), "nq-open", false, options);
+    }
+
+    @Test
+    void regenerateAsksTheBaseForAnotherSampleUntilAnAnswerPasses() {
+        QaMethod m = Methods.byName("standard-rag+march+regenerate");
+        MethodAnswer a = m.answer(EIFFEL, wrongThenRight(Map.of("march.samples", "1")));
+        assertThat(a.prediction()).isEqualTo("1889");
+        assertThat(a.signals()).containsEntry("consistent", 1.0).containsEntry("attempts", 2.0);
+        // the second answer was asked as sample 1, sampled at MARCH's temperature (the base's own call is greedy)
+        List<CallRecord> answers = traces.all().stream().filter(c -> c.context().role().equals("answerer")).toList();
+        assertThat(answers).hasSize(2);
+        assertThat(answers.get(0).settings()).doesNotContain("temperature\":0.6");
+        assertThat(answers.get(1).settings()).contains("\"first_sample\":1").contains("\"temperature\":0.6");
+        // the first answer was verified and rejected, the second verified as step 1
+        List<CallRecord> proposers = traces.all().stream().filter(c -> c.context().role().equals("proposer")).toList();
+        assertThat(proposers).extracting(c -> c.context().step()).containsExactly(0, 1);
+        assertThat(proposers.get(0).prompt()).contains("Answer: 1925");
+        assertThat(proposers.get(1).prompt()).contains("Answer: 1889");
+    }
+
+    @Test
+    void regenerateKeepsTheLastAnswerWhenNoneVerifiesAndThePolicyOptionIsHonouredEverywhere() {
+        // r = 0 extra samples: one attempt, reported
+        MethodAnswer once = Methods.byName("standard-rag+march+regenerate").answer(EIFFEL,
+                wrongThenRight(Map.of("march.samples", "1", "march.r", "0")));
+        assertThat(once.prediction()).isEqualTo("1925");
+        assertThat(once.signals()).containsEntry("consistent", 0.0).containsEntry("attempts", 1.0);
+        // march.policy on a plain +march composition is not ignored: abstain
+        MethodAnswer abstained = Methods.byName("standard-rag+march").answer(EIFFEL,
+                wrongThenRight(Map.of("march.samples", "1", "march.policy", "abstain")));
+        assertThat(abstained.prediction()).isEqualTo("I don't know");
+        assertThat(Methods.spec("standard-rag+march+regenerate").option("march.policy").defaultValue())
+                .isEqualTo("regenerate");
+    }
+
     @Test
     void optionsAreTheBasesPlusMarchsPrefixedAndBadNamesSayTheSyntax() {
         var spec = Methods.spec("madam-rag+march+abstain");
