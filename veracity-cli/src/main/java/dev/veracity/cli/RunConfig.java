@@ -76,19 +76,7 @@ final class RunConfig {
 
     /** SHA-256 (hex) of a file's bytes: a run records its dataset's, so an edited file is not resumed as the same. */
     static String sha256(Path file) throws IOException {
-        java.security.MessageDigest sha;
-        try {
-            sha = java.security.MessageDigest.getInstance("SHA-256");
-        } catch (java.security.NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is missing from this JVM", e);
-        }
-        try (var in = Files.newInputStream(file)) {
-            byte[] buf = new byte[1 << 16];
-            for (int r; (r = in.read(buf)) > 0; ) {
-                sha.update(buf, 0, r);
-            }
-        }
-        return java.util.HexFormat.of().formatHex(sha.digest());
+        return dev.veracity.eval.data.DatasetFetcher.sha256(file);
     }
 
     /** "key: stored -> now" for every field that differs. */
