@@ -1,21 +1,18 @@
 package dev.veracity.cli;
 
+import dev.veracity.eval.run.JsonlAppender;
 import dev.veracity.methods.march.MarchOutcome;
 import dev.veracity.text.Unicode;
-import java.io.IOException;
 import java.io.StringWriter;
-import java.io.UncheckedIOException;
-import java.io.Writer;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.function.Consumer;
 
 /**
  * Appends each question's MARCH training records (the Solver trajectory and one Checker trajectory with the ZTR
  * reward), in the one agent-record schema ({@link dev.veracity.method.AgentRecord}), to a JSONL file during an eval
  * run, for the RL exporters and {@code veracity rl inspect}. A question redone after a kill appends its
- * records again; exporters keep the last record per question and attempt.
+ * records again; exporters keep the last record per question and attempt. The file is a {@link JsonlAppender}: a
+ * kill mid-write leaves a partial last line, which the next run cuts off before it appends.
  *
  * <p>One question cannot break the file for the others: its lines are built in memory first and made well-formed
  * Unicode ({@link Unicode#repair}: a prompt from a dataset can hold a lone surrogate, which the strict UTF-8
@@ -25,15 +22,14 @@ import java.util.function.Consumer;
 final class MarchRecords implements Consumer<MarchOutcome>, AutoCloseable {
 
     private final Path file;
-    private final Writer out;
+    private final JsonlAppender out;
     private final String run;
 
     /** @param run the run the records belong to (the eval's output folder name) */
-    MarchRecords(Path file, String run) throws IOException {
+    MarchRecords(Path file, String run) {
         this.file = file;
         this.run = run;
-        Files.createDirectories(file.toAbsolutePath().getParent());
-        this.out = Files.newBufferedWriter(file, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        this.out = JsonlAppender.open(file);
     }
 
     Path file() {
@@ -50,21 +46,14 @@ final class MarchRecords implements Consumer<MarchOutcome>, AutoCloseable {
         write(Unicode.repair(lines.toString()));
     }
 
-    private synchronized void write(String lines) {
-        try {
-            out.write(lines);
-            out.flush();
-        } catch (IOException e) {
-            throw new UncheckedIOException("writing MARCH training records to " + file + ": " + e.getMessage(), e);
+    private void write(String lines) {
+        if (!lines.isEmpty()) {
+            out.append(lines); // one write: a question's records are in the file whole or not at all
         }
     }
 
     @Override
-    public synchronized void close() {
-        try {
-            out.close();
-        } catch (IOException e) {
-            throw new UncheckedIOException("closing " + file, e);
-        }
+    public void close() {
+        out.close();
     }
 }

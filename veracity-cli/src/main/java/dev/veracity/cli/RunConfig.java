@@ -22,7 +22,7 @@ final class RunConfig {
     static final String FILE = "run.json";
     /** What a run folder holds, removed by {@code --force}. */
     private static final List<String> RUN_FILES = List.of("results.jsonl", "summary.json", "traces.db", "traces.db-wal",
-            "traces.db-shm", "march-records.jsonl", FILE);
+            "traces.db-shm", "march-records.jsonl", FILE, "summary.json.tmp", FILE + ".tmp");
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     private final ObjectNode config;
@@ -64,7 +64,8 @@ final class RunConfig {
                     + "recorded; use another --out, or --force to start it over");
         }
         Files.createDirectories(out);
-        Files.writeString(file, JSON.writeValueAsString(config) + "\n");
+        // atomically: a kill while claiming must not leave a torn run.json that refuses the resume
+        dev.veracity.eval.run.EvalRunner.writeJson(file, config);
     }
 
     /** Removes what a run left in {@code out} (results, summary, traces, records, run.json); other files stay. */

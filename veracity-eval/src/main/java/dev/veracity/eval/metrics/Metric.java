@@ -18,8 +18,26 @@ public interface Metric {
         return score(prediction, gold, List.of());
     }
 
-    /** Mean score over the counted items; metrics with extra aggregates override this. */
+    /** The aggregate over {@code items}: what {@link #tally()} folds them into. */
     default Aggregate aggregate(List<ItemScore> items) {
-        return Aggregate.mean(name(), items);
+        Tally t = tally();
+        items.forEach(t::add);
+        return t.result();
+    }
+
+    /**
+     * A fold of item scores into this metric's aggregate, one item at a time in constant memory (a run's summary
+     * over a results file of any length). The default: the mean score over the counted items; metrics with extra
+     * aggregates override this.
+     */
+    default Tally tally() {
+        return new Aggregate.MeanTally(name());
+    }
+
+    /** Item scores folded one at a time into an {@link Aggregate}. Not thread-safe. */
+    interface Tally {
+        void add(ItemScore item);
+
+        Aggregate result();
     }
 }

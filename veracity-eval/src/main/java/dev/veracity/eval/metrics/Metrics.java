@@ -65,5 +65,10 @@ public final class Metrics {
         public Aggregate aggregate(List<ItemScore> items) {
             return metric.aggregate(items);
         }
+
+        @Override
+        public Tally tally() {
+            return metric.tally();
+        }
     }
 }

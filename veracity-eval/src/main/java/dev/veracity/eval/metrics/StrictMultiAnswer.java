@@ -48,13 +48,12 @@ public final class StrictMultiAnswer implements Metric {
     }
 
     @Override
-    public Aggregate aggregate(List<ItemScore> items) {
-        List<ItemScore> counted = items.stream().filter(ItemScore::counted).toList();
-        Map<String, Number> extras = new LinkedHashMap<>();
+    public Tally tally() {
+        Aggregate.MeanTally t = new Aggregate.MeanTally(name());
         for (String k : List.of("precision", "recall", "f1")) {
-            extras.put(k, Aggregate.meanOf(counted, i -> ((Number) i.fields().getOrDefault(k, 0.0)).doubleValue()));
+            t.mean(k, i -> ((Number) i.fields().getOrDefault(k, 0.0)).doubleValue());
         }
-        return new Aggregate(name(), counted.size(), Aggregate.meanOf(counted, ItemScore::score), extras);
+        return t;
     }
 
     /** Normalised containment either way; the empty string matches nothing. */

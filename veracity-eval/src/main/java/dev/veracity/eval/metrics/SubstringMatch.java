@@ -45,9 +45,7 @@ public final class SubstringMatch implements Metric {
     }
 
     @Override
-    public Aggregate aggregate(List<ItemScore> items) {
-        Aggregate mean = Aggregate.mean(name(), items);
-        long empty = items.stream().filter(i -> Boolean.TRUE.equals(i.fields().get("empty_gold"))).count();
-        return new Aggregate(name(), mean.n(), mean.mean(), Map.of("empty_gold", empty));
+    public Tally tally() {
+        return new Aggregate.MeanTally(name()).count("empty_gold", i -> Boolean.TRUE.equals(i.fields().get("empty_gold")));
     }
 }

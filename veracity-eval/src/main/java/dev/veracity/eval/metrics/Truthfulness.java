@@ -119,17 +119,19 @@ public final class Truthfulness implements Metric {
     }
 
     @Override
-    public Aggregate aggregate(List<ItemScore> items) {
-        List<ItemScore> counted = items.stream().filter(ItemScore::counted).toList();
-        double accuracy = Aggregate.meanOf(counted, i -> i.score() == 1.0 ? 1 : 0);
-        double abstention = Aggregate.meanOf(counted, i -> "abstain".equals(i.fields().get("outcome")) ? 1 : 0);
-        double hallucination = Aggregate.meanOf(counted, i -> i.score() == -1.0 ? 1 : 0);
-        Map<String, Number> extras = new LinkedHashMap<>();
-        extras.put("accuracy", accuracy);
-        extras.put("abstention", abstention);
-        extras.put("hallucination", hallucination);
-        extras.put("truthfulness", accuracy - hallucination);
-        extras.put("excluded_no_box", items.size() - counted.size());
-        return new Aggregate(name(), counted.size(), Aggregate.meanOf(counted, ItemScore::score), extras);
+    public Tally tally() {
+        Aggregate.MeanTally t = new Aggregate.MeanTally(name()) {
+            @Override
+            public Aggregate result() {
+                Aggregate a = super.result();
+                Map<String, Number> extras = new LinkedHashMap<>(a.extras());
+                extras.put("truthfulness", extras.get("accuracy").doubleValue() - extras.get("hallucination").doubleValue());
+                extras.put("excluded_no_box", items() - a.n());
+                return new Aggregate(a.metric(), a.n(), a.mean(), extras);
+            }
+        };
+        return t.mean("accuracy", i -> i.score() == 1.0 ? 1 : 0)
+                .mean("abstention", i -> "abstain".equals(i.fields().get("outcome")) ? 1 : 0)
+                .mean("hallucination", i -> i.score() == -1.0 ? 1 : 0);
     }
 }

@@ -147,33 +147,65 @@ public final class DocumentSource {
 
     /** The {@code retrieval} object of summary.json, recall over every line of the file. */
     ObjectNode summary(QaMethod method, boolean datasetHasDocuments, List<JsonNode> lines) {
-        ObjectNode r = JSON.createObjectNode();
-        String kind = kind(method);
-        r.put("source", kind);
-        if (kind.equals("index")) {
-            r.put("index", index);
-            if (corpusSha256 == null) {
-                r.putNull("corpus_sha256");
-            } else {
-                r.put("corpus_sha256", corpusSha256);
+        RetrievalTally t = tally(method, datasetHasDocuments);
+        lines.forEach(t::add);
+        return t.result();
+    }
+
+    /** {@link #summary} folded one result line at a time: constant memory over a file of any length. */
+    RetrievalTally tally(QaMethod method, boolean datasetHasDocuments) {
+        return new RetrievalTally(kind(method), datasetHasDocuments);
+    }
+
+    final class RetrievalTally {
+        private final String kind;
+        private final boolean datasetHasDocuments;
+        private long judged;
+        private long found;
+        private long timed;
+        private double ms;
+
+        private RetrievalTally(String kind, boolean datasetHasDocuments) {
+            this.kind = kind;
+            this.datasetHasDocuments = datasetHasDocuments;
+        }
+
+        void add(JsonNode l) {
+            if (l.at("/retrieval/answer_found").isBoolean()) {
+                judged++;
+                found += l.at("/retrieval/answer_found").asBoolean() ? 1 : 0;
             }
-            r.put("k", k);
-            r.put("mode", mode);
-            r.put("replaces_dataset_documents", datasetHasDocuments);
-        } else if (kind.equals("none")) {
-            r.put("why", "closed-book method: no documents given");
+            if (l.at("/retrieval/ms").isNumber()) {
+                timed++;
+                ms += l.at("/retrieval/ms").asDouble();
+            }
         }
-        List<JsonNode> judged = lines.stream().filter(l -> l.at("/retrieval/answer_found").isBoolean()).toList();
-        if (!judged.isEmpty()) {
-            double found = judged.stream().filter(l -> l.at("/retrieval/answer_found").asBoolean()).count();
-            r.put(kind.equals("index") ? "answer_recall_at_k" : "answer_recall", found / judged.size());
-            r.put("questions_with_gold", judged.size());
+
+        ObjectNode result() {
+            ObjectNode r = JSON.createObjectNode();
+            r.put("source", kind);
+            if (kind.equals("index")) {
+                r.put("index", index);
+                if (corpusSha256 == null) {
+                    r.putNull("corpus_sha256");
+                } else {
+                    r.put("corpus_sha256", corpusSha256);
+                }
+                r.put("k", k);
+                r.put("mode", mode);
+                r.put("replaces_dataset_documents", datasetHasDocuments);
+            } else if (kind.equals("none")) {
+                r.put("why", "closed-book method: no documents given");
+            }
+            if (judged > 0) {
+                r.put(kind.equals("index") ? "answer_recall_at_k" : "answer_recall", (double) found / judged);
+                r.put("questions_with_gold", judged);
+            }
+            if (timed > 0) {
+                r.put("ms_per_question", ms / timed);
+            }
+            return r;
         }
-        List<JsonNode> timed = lines.stream().filter(l -> l.at("/retrieval/ms").isNumber()).toList();
-        if (!timed.isEmpty()) {
-            r.put("ms_per_question", timed.stream().mapToDouble(l -> l.at("/retrieval/ms").asDouble()).sum() / timed.size());
-        }
-        return r;
     }
 
     /**

@@ -34,6 +34,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -242,41 +243,58 @@ public final class EvalRunner {
     public static Outcome run(Spec spec, LlmClient client, Map<String, LlmClient> clients, QuestionTraces traces,
                               String traceRun, Consumer<Progress> progress) {
         List<Metric> metrics = spec.profile().metrics().stream().map(Metrics::byName).toList();
-        List<QaItem> items;
-        try (Stream<QaItem> s = Datasets.stream(spec.dataset(), spec.data())) {
-            if (spec.sample() == null) {
-                items = (spec.limit() > 0 ? s.limit(spec.limit()) : s).toList();
-            } else {
-                List<QaItem> sampled = spec.sample().select(s.toList());
-                items = spec.limit() > 0 && spec.limit() < sampled.size() ? sampled.subList(0, spec.limit()) : sampled;
-            }
+        // The dataset is streamed, never held: read for its first question, then to count, then to answer.
+        QaItem first;
+        try (Stream<QaItem> s = slice(spec)) {
+            first = s.findFirst().orElse(null);
         }
         // before any model call: a RAG method on a dataset without passages and without an index stops here
         // (a method whose agents act in the run's page store needs none)
         if (!spec.actsInPages()) {
-            spec.documents().requireDocuments(spec.method(), spec.dataset(), items.isEmpty() ? null : items.getFirst());
+            spec.documents().requireDocuments(spec.method(), spec.dataset(), first);
         }
-        boolean datasetHasDocuments = !items.isEmpty() && !items.getFirst().documents().isEmpty();
+        boolean datasetHasDocuments = first != null && !first.documents().isEmpty();
         Instant started = Instant.now();
         try (ResultsFile results = ResultsFile.open(spec.outDir().resolve("results.jsonl"))) {
-            List<QaItem> todo = items.stream().filter(i -> !results.isDone(i.id())).toList();
-            int already = items.size() - todo.size();
+            int total = 0;
+            int already = 0;
+            try (Stream<QaItem> s = slice(spec)) {
+                for (Iterator<QaItem> it = s.iterator(); it.hasNext(); ) {
+                    total++;
+                    already += results.isDone(it.next().id()) ? 1 : 0;
+                }
+            }
+            int items = total;
             AtomicInteger done = new AtomicInteger(already);
             List<String> failures = Collections.synchronizedList(new ArrayList<>());
             long calls0 = client.counters().calls();
             long tokens0 = client.counters().promptTokens() + client.counters().completionTokens();
-            Runnable report = () -> progress.accept(new Progress(done.get(), items.size(),
+            Runnable report = () -> progress.accept(new Progress(done.get(), items,
                     client.counters().calls() - calls0,
                     client.counters().promptTokens() + client.counters().completionTokens() - tokens0));
             report.run();
             Semaphore slots = new Semaphore(spec.concurrency());
             AtomicInteger unreachable = new AtomicInteger(); // consecutive questions lost to a server that does not answer
-            try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
-                for (QaItem item : todo) {
-                    slots.acquireUninterruptibly();
-                    if (unreachable.get() >= STOP_AFTER_UNREACHABLE) {
-                        slots.release();
-                        break; // the server is down: keep what was done, ask nothing more
+            int failedBefore = 0; // questions left unasked after a stop whose last record is a failure
+            try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor();
+                 Stream<QaItem> s = slice(spec)) {
+                for (Iterator<QaItem> it = s.iterator(); it.hasNext(); ) {
+                    QaItem item = it.next();
+                    if (results.isDone(item.id())) {
+                        continue;
+                    }
+                    boolean stopped = unreachable.get() >= STOP_AFTER_UNREACHABLE;
+                    if (!stopped) {
+                        slots.acquireUninterruptibly(); // then look again: the question before may just have failed
+                        stopped = unreachable.get() >= STOP_AFTER_UNREACHABLE;
+                        if (stopped) {
+                            slots.release();
+                        }
+                    }
+                    if (stopped) {
+                        // the server is down: keep what was done, ask nothing more
+                        failedBefore += results.isFailed(item.id()) ? 1 : 0;
+                        continue;
                     }
                     pool.submit(() -> {
                         try {
@@ -287,9 +305,10 @@ public final class EvalRunner {
                             if (unreachable(e)) {
                                 unreachable.incrementAndGet();
                             }
-                            failures.add(item.id() + ": " + e.getMessage());
+                            String reason = ResultsFile.oneLine(String.valueOf(e.getMessage()));
+                            failures.add(item.id() + ": " + reason);
                             // a row with its reason: shown by report and compare, asked again by the next run
-                            results.appendFailure(item.id(), item.question(), e.getMessage());
+                            results.appendFailure(item.id(), item.question(), kind(e), reason);
                         } finally {
                             slots.release();
                             report.run();
@@ -298,11 +317,11 @@ public final class EvalRunner {
                 }
             }
             traces.flush();
-            ObjectNode summary = summary(spec, results.lines(), metrics, failures.size(), traceRun, started);
-            // every question of the file whose last record is a failure (this run's and earlier runs' alike)
-            summary.put("failed", results.failures().stream().filter(f -> items.stream()
-                    .anyMatch(i -> i.id().equals(f.path("id").asText()))).count());
-            summary.set("retrieval", spec.documents().summary(spec.method(), datasetHasDocuments, results.lines()));
+            DocumentSource.RetrievalTally retrieval = spec.documents().tally(spec.method(), datasetHasDocuments);
+            ObjectNode summary = summary(spec, results.answered(), metrics, failures.size(), traceRun, started, retrieval);
+            // every question of this run's slice whose last record is a failure (this run's and earlier runs' alike)
+            summary.put("failed", failures.size() + failedBefore);
+            summary.set("retrieval", retrieval.result());
             summary.set("sampling", traces.sampling());
             summary.set("build", JSON.valueToTree(dev.veracity.config.BuildInfo.current().asMap()));
             if (spec.config() != null) {
@@ -315,8 +334,33 @@ public final class EvalRunner {
                 summary.put("stopped", "server unreachable");
                 write(spec.outDir().resolve("summary.json"), summary);
             }
-            return new Outcome(items.size(), already, done.get() - already, List.copyOf(failures), summary);
+            return new Outcome(items, already, done.get() - already, List.copyOf(failures), summary);
         }
+    }
+
+    /** The run's questions: the first {@code limit} of the file (all with 0), parsed as they are read. */
+    private static Stream<QaItem> slice(Spec spec) {
+        Stream<QaItem> s = Datasets.stream(spec.dataset(), spec.data());
+        if (spec.sample() != null) {
+            // a paper's sample draws by index from its whole split (ReAct's 7,405 HotpotQA questions): that split is
+            // read once into memory to draw from; only the drawn questions are kept
+            List<QaItem> sampled;
+            try (Stream<QaItem> all = s) {
+                sampled = spec.sample().select(all.toList());
+            }
+            s = sampled.stream();
+        }
+        return spec.limit() > 0 ? s.limit(spec.limit()) : s;
+    }
+
+    /** What kind of error failed a question: the model call's {@link dev.veracity.llm.ErrorKind}, else the exception's class. */
+    static String kind(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof dev.veracity.llm.LlmException l) {
+                return l.kind().name();
+            }
+        }
+        return e.getClass().getSimpleName();
     }
 
     private static ObjectNode answer(Spec spec, QaItem item, LlmClient client, Map<String, LlmClient> clients,
@@ -404,8 +448,61 @@ public final class EvalRunner {
     }
 
     /** Aggregates over every line of the file (this run's and earlier ones'), re-scoring from the stored fields. */
-    static ObjectNode summary(Spec spec, List<JsonNode> lines, List<Metric> metrics, int errors, String traceRun,
+    static ObjectNode summary(Spec spec, Iterable<JsonNode> lines, List<Metric> metrics, int errors, String traceRun,
                               Instant started) {
+        return summary(spec, lines, metrics, errors, traceRun, started, null);
+    }
+
+    /**
+     * The same, in one pass over {@code lines} holding one line at a time (every figure is folded as it goes); the
+     * lines are folded into {@code retrieval} too, when given, for the caller's {@code retrieval} object.
+     */
+    static ObjectNode summary(Spec spec, Iterable<JsonNode> lines, List<Metric> metrics, int errors, String traceRun,
+                              Instant started, DocumentSource.RetrievalTally retrieval) {
+        List<Metric.Tally> tallies = metrics.stream().map(Metric::tally).toList();
+        long[] judge = new long[4]; // judged, correct, incorrect, unparseable samples
+        String[] judgeName = {null};
+        Map<String, double[]> signals = new LinkedHashMap<>();
+        String[] perQuestion = {"calls", "prompt_tokens", "completion_tokens", "wall_ms", "critical_path_ms"};
+        double[] sums = new double[perQuestion.length];
+        long[] counts = new long[2]; // lines, parse failures
+        RoleStats.RunTally roles = new RoleStats.RunTally();
+        JudgeScenarios.Tally scenarios = metrics.isEmpty() ? null : new JudgeScenarios.Tally(metrics.getFirst());
+        lines.forEach(l -> {
+            counts[0]++;
+            List<String> gold = strings(l.path("gold"));
+            List<String> wrong = strings(l.path("wrong"));
+            for (int i = 0; i < metrics.size(); i++) {
+                tallies.get(i).add(metrics.get(i).score(l.path("prediction").asText(""), gold, wrong));
+            }
+            if (l.has("judge")) {
+                judge[0]++;
+                String outcome = l.at("/judge/outcome").asText();
+                judge[1] += outcome.equals("CORRECT") ? 1 : 0;
+                judge[2] += outcome.equals("INCORRECT") ? 1 : 0;
+                judge[3] += l.at("/judge/unparseable_samples").asLong();
+                if (judgeName[0] == null) {
+                    judgeName[0] = l.at("/judge/name").asText();
+                }
+            }
+            l.path("signals").properties().forEach(e -> {
+                double[] acc = signals.computeIfAbsent(e.getKey(), k -> new double[2]);
+                acc[0] += e.getValue().asDouble();
+                acc[1]++;
+            });
+            for (int i = 0; i < perQuestion.length; i++) {
+                sums[i] += l.path(perQuestion[i]).asDouble();
+            }
+            counts[1] += l.path("parse_failures").size();
+            roles.add(l);
+            if (scenarios != null) {
+                scenarios.add(l);
+            }
+            if (retrieval != null) {
+                retrieval.add(l);
+            }
+        });
+        long n = counts[0];
         ObjectNode s = JSON.createObjectNode();
         s.put("method", spec.method().name());
         s.put("dataset", spec.dataset());
@@ -415,16 +512,13 @@ public final class EvalRunner {
         }
         spec.labels().forEach(s::put);
         s.put("trace_run", traceRun);
-        s.put("n", lines.size());
+        s.put("n", n);
         ObjectNode m = s.putObject("metrics");
         // How many questions each metric counted (a metric may skip some); a metric over none is null, not 0.
         ObjectNode mn = s.putObject("metrics_n");
-        for (Metric metric : metrics) {
-            List<ItemScore> scores = new ArrayList<>();
-            for (JsonNode l : lines) {
-                scores.add(metric.score(l.path("prediction").asText(""), strings(l.path("gold")), strings(l.path("wrong"))));
-            }
-            Aggregate a = metric.aggregate(scores);
+        for (int i = 0; i < metrics.size(); i++) {
+            Metric metric = metrics.get(i);
+            Aggregate a = tallies.get(i).result();
             if (a.n() == 0) {
                 m.putNull(metric.name());
             } else {
@@ -433,12 +527,11 @@ public final class EvalRunner {
             mn.put(metric.name(), a.n());
             a.extras().forEach((k, v) -> m.put(metric.name() + "." + k, v.doubleValue()));
         }
-        List<JsonNode> judged = lines.stream().filter(l -> l.has("judge")).toList();
-        if (!judged.isEmpty()) {
-            long correct = judged.stream().filter(l -> l.at("/judge/outcome").asText().equals("CORRECT")).count();
-            long incorrect = judged.stream().filter(l -> l.at("/judge/outcome").asText().equals("INCORRECT")).count();
+        if (judge[0] > 0) {
+            long correct = judge[1];
+            long incorrect = judge[2];
             ObjectNode j = s.putObject("judge");
-            j.put("name", judged.getFirst().at("/judge/name").asText());
+            j.put("name", judgeName[0]);
             // Unparseable verdicts are counted and left out, never scored as right or wrong.
             // With no parsed verdict there is no accuracy: null, never 0.0.
             if (correct + incorrect == 0) {
@@ -446,35 +539,25 @@ public final class EvalRunner {
             } else {
                 j.put("accuracy", (double) correct / (correct + incorrect));
             }
-            j.put("n", judged.size());
+            j.put("n", judge[0]);
             j.put("parsed", correct + incorrect);
             j.put("correct", correct);
             j.put("incorrect", incorrect);
-            j.put("unparseable", judged.size() - correct - incorrect);
-            j.put("unparseable_samples", judged.stream().mapToLong(l -> l.at("/judge/unparseable_samples").asLong()).sum());
-        }
-        Map<String, double[]> signals = new LinkedHashMap<>();
-        for (JsonNode l : lines) {
-            l.path("signals").properties().forEach(e -> {
-                double[] acc = signals.computeIfAbsent(e.getKey(), k -> new double[2]);
-                acc[0] += e.getValue().asDouble();
-                acc[1]++;
-            });
+            j.put("unparseable", judge[0] - correct - incorrect);
+            j.put("unparseable_samples", judge[3]);
         }
         if (!signals.isEmpty()) {
             ObjectNode sig = s.putObject("signals");
             signals.forEach((k, acc) -> sig.put(k, acc[0] / acc[1]));
         }
-        s.put("calls_per_question", mean(lines, "calls"));
-        s.put("prompt_tokens_per_question", mean(lines, "prompt_tokens"));
-        s.put("completion_tokens_per_question", mean(lines, "completion_tokens"));
-        s.put("wall_ms_per_question", mean(lines, "wall_ms"));
-        s.put("critical_path_ms_per_question", mean(lines, "critical_path_ms"));
-        s.put("parse_failures", lines.stream().mapToInt(l -> l.path("parse_failures").size()).sum());
-        s.set("roles", RoleStats.ofRun(lines));
-        ObjectNode scenarios = metrics.isEmpty() ? null : JudgeScenarios.of(lines, metrics.getFirst());
-        if (scenarios != null) {
-            s.set("judge_scenarios", scenarios);
+        for (int i = 0; i < perQuestion.length; i++) {
+            s.put(perQuestion[i] + "_per_question", n == 0 ? 0 : sums[i] / n);
+        }
+        s.put("parse_failures", counts[1]);
+        s.set("roles", roles.result());
+        ObjectNode judgeScenarios = scenarios == null ? null : scenarios.result();
+        if (judgeScenarios != null) {
+            s.set("judge_scenarios", judgeScenarios);
         }
         s.put("errors", errors);
         s.put("started", started.toString());
@@ -489,15 +572,19 @@ public final class EvalRunner {
         return out;
     }
 
-    private static double mean(List<JsonNode> lines, String field) {
-        return lines.isEmpty() ? 0 : lines.stream().mapToDouble(l -> l.path(field).asDouble()).sum() / lines.size();
-    }
-
     private static double millis(Duration d) {
         return Math.round(d.toNanos() / 1e4) / 100.0;
     }
 
     private static void write(Path file, ObjectNode json) {
+        writeJson(file, json);
+    }
+
+    /**
+     * Writes a run folder's JSON file (indented) through a temporary file moved in place, so that a kill leaves the
+     * old file or the new one, never a part of one.
+     */
+    public static void writeJson(Path file, JsonNode json) {
         try {
             Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
             Files.writeString(tmp, JSON.writeValueAsString(json) + "\n");

@@ -60,13 +60,26 @@ public final class JudgeScenarios {
 
     /** summary.json's {@code judge_scenarios}, or null when no line has candidates and gold. */
     public static ObjectNode of(List<JsonNode> lines, Metric metric) {
-        int[] cases = new int[NAMES.size()];
-        int[] correct = new int[NAMES.size()];
-        boolean any = false;
-        for (JsonNode l : lines) {
+        Tally t = new Tally(metric);
+        lines.forEach(t::add);
+        return t.result();
+    }
+
+    /** {@link #of} folded one result line at a time: constant memory over a file of any length. */
+    static final class Tally {
+        private final Metric metric;
+        private final int[] cases = new int[NAMES.size()];
+        private final int[] correct = new int[NAMES.size()];
+        private boolean any;
+
+        Tally(Metric metric) {
+            this.metric = metric;
+        }
+
+        void add(JsonNode l) {
             String s = scenario(l, metric);
             if (s == null) {
-                continue;
+                return;
             }
             any = true;
             int i = NAMES.indexOf(s);
@@ -75,22 +88,26 @@ public final class JudgeScenarios {
                 correct[i]++;
             }
         }
-        if (!any) {
-            return null;
-        }
-        ObjectNode o = JSON.createObjectNode();
-        o.put("metric", metric.name());
-        for (int i = 0; i < NAMES.size(); i++) {
-            ObjectNode s = o.putObject(NAMES.get(i));
-            s.put("cases", cases[i]);
-            s.put("correct", correct[i]);
-            if (cases[i] == 0) {
-                s.putNull("accuracy");
-            } else {
-                s.put("accuracy", (double) correct[i] / cases[i]);
+
+        /** The scenarios, or null when no line had candidates and gold. */
+        ObjectNode result() {
+            if (!any) {
+                return null;
             }
+            ObjectNode o = JSON.createObjectNode();
+            o.put("metric", metric.name());
+            for (int i = 0; i < NAMES.size(); i++) {
+                ObjectNode s = o.putObject(NAMES.get(i));
+                s.put("cases", cases[i]);
+                s.put("correct", correct[i]);
+                if (cases[i] == 0) {
+                    s.putNull("accuracy");
+                } else {
+                    s.put("accuracy", (double) correct[i] / cases[i]);
+                }
+            }
+            return o;
         }
-        return o;
     }
 
     private static List<String> strings(JsonNode arr) {

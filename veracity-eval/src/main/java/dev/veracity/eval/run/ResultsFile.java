@@ -4,94 +4,106 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.veracity.text.Unicode;
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
-import java.util.ArrayList;
 import java.util.Collections;
-import java.util.LinkedHashSet;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 
 /**
- * {@code results.jsonl}: one line per finished question, appended whole. A run killed at any moment (SIGKILL)
- * leaves at most a partial last line: opening the file cuts it off, so the question is done again and never
- * written twice. Each line goes out in one write of one buffer, which a killed process either made or did not.
+ * {@code results.jsonl}: one line per finished question, appended whole ({@link JsonlAppender}). A run killed at any
+ * moment (SIGKILL) leaves at most a partial last line: opening the file cuts it off, so the question is done again
+ * and never written twice.
+ *
+ * <p>Constant memory in the number of questions, apart from the resume index (the answered ids): the lines stay in
+ * the file and {@link #answered()} streams them, so a run of 100,000 questions holds no more than a run of 100.
  *
  * <p>Lines are written as well-formed Unicode ({@link Unicode#repair}): a dataset string can hold a lone surrogate
  * (Jackson decodes a JSON {@code "\ud800"} escape into one), which UTF-8 encoding would silently turn into
  * {@code ?}. Repaired, the file holds U+FFFD, the same text the cache and traces hold for model outputs, and
- * {@link #lines()} returns what the file says.
+ * {@link #answered()} returns what the file says.
  */
 public final class ResultsFile implements AutoCloseable {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final Path file;
-    private final FileChannel channel;
-    private final Set<String> done = Collections.synchronizedSet(new LinkedHashSet<>());
-    private final List<JsonNode> lines = Collections.synchronizedList(new ArrayList<>());
+    private final JsonlAppender out;
+    /** The answered questions' ids: what a resumed run skips. */
+    private final Set<String> done = ConcurrentHashMap.newKeySet();
     /** Questions whose last record is a failure ({@code "failed": reason}) and that no later line answered. */
-    private final java.util.Map<String, JsonNode> failed = Collections.synchronizedMap(new java.util.LinkedHashMap<>());
-    private final long truncatedBytes;
+    private final Map<String, JsonNode> failed = Collections.synchronizedMap(new LinkedHashMap<>());
+    /** Line numbers of answers that repeat an earlier answer's id (only in a file joined by hand): not streamed. */
+    private final Set<Long> repeats = new HashSet<>();
 
-    private ResultsFile(Path file) throws IOException {
+    private ResultsFile(Path file) {
         this.file = file;
-        long keep = 0;
-        if (Files.exists(file)) {
-            byte[] bytes = Files.readAllBytes(file);
-            int end = bytes.length;
-            while (end > 0 && bytes[end - 1] != '\n') {
-                end--;
+        this.out = JsonlAppender.open(file);
+        long[] lineNo = {0};
+        read(line -> {
+            lineNo[0]++;
+            if (line.isBlank()) {
+                return;
             }
-            keep = end;
-            String text = new String(bytes, 0, end, StandardCharsets.UTF_8);
-            int lineNo = 0;
-            for (String line : text.split("\n")) {
-                lineNo++;
-                if (line.isBlank()) {
-                    continue;
-                }
-                JsonNode node;
-                try {
-                    node = JSON.readTree(line);
-                } catch (IOException e) {
-                    throw new IllegalStateException(file + ":" + lineNo + ": not a JSON line (" + e.getMessage()
-                            + "); the results file was edited or is not Veracity's. Move it away to start over.");
-                }
-                String id = node.path("id").asText(null);
-                if (id == null) {
-                    throw new IllegalStateException(file + ":" + lineNo + ": result line without an \"id\"");
-                }
-                if (node.has(FAILED)) {
-                    if (!done.contains(id)) {
-                        failed.put(id, node); // not done: the next run asks again
-                    }
-                } else if (done.add(id)) {
-                    failed.remove(id);
-                    lines.add(node);
-                }
+            JsonNode node;
+            try {
+                node = JSON.readTree(line);
+            } catch (IOException e) {
+                throw new IllegalStateException(file + ":" + lineNo[0] + ": not a JSON line ("
+                        + e.getMessage().lines().findFirst().orElse("") + "); the results file was edited or is not"
+                        + " Veracity's. Move it away to start over.");
             }
+            String id = node.path("id").asText(null);
+            if (id == null) {
+                throw new IllegalStateException(file + ":" + lineNo[0] + ": result line without an \"id\"");
+            }
+            if (node.has(FAILED)) {
+                if (!done.contains(id)) {
+                    failed.put(id, node); // not done: the next run asks again
+                }
+            } else if (done.add(id)) {
+                failed.remove(id);
+            } else {
+                repeats.add(lineNo[0]);
+            }
+        });
+    }
+
+    /** Every line of the file as it is now, in order, one in memory at a time. */
+    private void read(Consumer<String> each) {
+        try (BufferedReader in = reader()) {
+            for (String line; (line = in.readLine()) != null; ) {
+                each.accept(line);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + file + ": " + e.getMessage(), e);
         }
-        this.truncatedBytes = Files.exists(file) ? Files.size(file) - keep : 0;
-        Files.createDirectories(file.toAbsolutePath().getParent());
-        this.channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-        channel.truncate(keep);
-        channel.position(keep);
+    }
+
+    /** A reader of its own, so that reading never moves the append position; malformed UTF-8 reads as U+FFFD. */
+    private BufferedReader reader() {
+        try {
+            return new BufferedReader(new InputStreamReader(Files.newInputStream(file), StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + file + ": " + e.getMessage(), e);
+        }
     }
 
     /** Opens the file, creating it, and drops a partial last line left by a killed run. */
     public static ResultsFile open(Path file) {
-        try {
-            return new ResultsFile(file);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot open results file " + file + ": " + e.getMessage(), e);
-        }
+        return new ResultsFile(file);
     }
 
     public Path file() {
@@ -100,13 +112,14 @@ public final class ResultsFile implements AutoCloseable {
 
     /** Bytes of a partial last line that opening cut off (0 after a clean stop). */
     public long truncatedBytes() {
-        return truncatedBytes;
+        return out.truncatedBytes();
     }
 
     public boolean isDone(String id) {
         return done.contains(id);
     }
 
+    /** Answered questions. */
     public int size() {
         return done.size();
     }
@@ -114,10 +127,76 @@ public final class ResultsFile implements AutoCloseable {
     /** The field of a failure record: the reason the question failed after all retries. */
     public static final String FAILED = "failed";
 
-    /** The answered questions' lines, in file order (failure records are not among them). */
-    public List<JsonNode> lines() {
-        synchronized (lines) {
-            return List.copyOf(lines);
+    /** The field of a failure record naming the kind of error (an {@code ErrorKind}, or the exception's class). */
+    public static final String FAILED_KIND = "failed_kind";
+
+    /**
+     * The answered questions' lines, in file order (failure records are not among them), read from the file as it
+     * is when iterated: one line in memory at a time. {@code forEach} closes the file when done; an iterator
+     * closes it once exhausted (one left half-way holds a file handle until collected).
+     */
+    public Iterable<JsonNode> answered() {
+        return new Iterable<>() {
+            @Override
+            public void forEach(Consumer<? super JsonNode> action) {
+                long[] lineNo = {0};
+                read(line -> {
+                    JsonNode n = answer(++lineNo[0], line);
+                    if (n != null) {
+                        action.accept(n);
+                    }
+                });
+            }
+
+            @Override
+            public Iterator<JsonNode> iterator() {
+                BufferedReader in = reader();
+                return new Iterator<>() {
+                    private JsonNode next;
+                    private long lineNo;
+                    private boolean ended;
+
+                    @Override
+                    public boolean hasNext() {
+                        try {
+                            while (next == null && !ended) {
+                                String line = in.readLine();
+                                if (line == null) {
+                                    ended = true;
+                                    in.close();
+                                } else {
+                                    next = answer(++lineNo, line);
+                                }
+                            }
+                        } catch (IOException e) {
+                            throw new UncheckedIOException("cannot read " + file + ": " + e.getMessage(), e);
+                        }
+                        return next != null;
+                    }
+
+                    @Override
+                    public JsonNode next() {
+                        if (!hasNext()) {
+                            throw new NoSuchElementException();
+                        }
+                        JsonNode n = next;
+                        next = null;
+                        return n;
+                    }
+                };
+            }
+        };
+    }
+
+    private JsonNode answer(long lineNo, String line) {
+        if (line.isBlank() || repeats.contains(lineNo)) {
+            return null;
+        }
+        try {
+            JsonNode n = JSON.readTree(line);
+            return n.has(FAILED) ? null : n;
+        } catch (IOException e) {
+            throw new UncheckedIOException(file + ":" + lineNo + ": not a JSON line", e);
         }
     }
 
@@ -132,33 +211,30 @@ public final class ResultsFile implements AutoCloseable {
             return false;
         }
         try {
-            JsonNode written = write(result);
-            lines.add(written);
+            write(result);
             failed.remove(id);
             return true;
-        } catch (IOException e) {
+        } catch (RuntimeException e) {
             done.remove(id);
-            throw new UncheckedIOException("cannot append to " + file + ": " + e.getMessage(), e);
+            throw e;
         }
     }
 
     /**
-     * Records that a question failed after all retries (a line with {@code "failed": reason}); the question stays
-     * undone, so the next run with the same command asks it again, and an answer then supersedes the record.
+     * Records that a question failed after all retries (a line with {@code "failed": reason} and
+     * {@code "failed_kind"}); the question stays undone, so the next run with the same command asks it again, and an
+     * answer then supersedes the record.
      */
-    public synchronized void appendFailure(String id, String question, String reason) {
+    public synchronized void appendFailure(String id, String question, String kind, String reason) {
         if (done.contains(id)) {
             return;
         }
         ObjectNode o = JSON.createObjectNode();
         o.put("id", id);
         o.put("question", question);
-        o.put(FAILED, reason == null ? "unknown failure" : reason);
-        try {
-            failed.put(id, write(o));
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot append to " + file + ": " + e.getMessage(), e);
-        }
+        o.put(FAILED, reason == null || reason.isBlank() ? "unknown failure" : oneLine(reason));
+        o.put(FAILED_KIND, kind == null || kind.isBlank() ? "UNKNOWN" : kind);
+        failed.put(id, write(o));
     }
 
     /** Failure records of questions no line has answered since, in file order. */
@@ -168,23 +244,29 @@ public final class ResultsFile implements AutoCloseable {
         }
     }
 
-    private JsonNode write(ObjectNode result) throws IOException {
-        String raw = JSON.writeValueAsString(result);
-        String line = Unicode.repair(raw);
-        ByteBuffer buf = ByteBuffer.wrap((line + "\n").getBytes(StandardCharsets.UTF_8));
-        while (buf.hasRemaining()) {
-            channel.write(buf);
+    /** Whether the question's last record is a failure. */
+    public boolean isFailed(String id) {
+        return failed.containsKey(id);
+    }
+
+    /** A reason on one line: an exception message can carry a parser's location or a stack on further lines. */
+    static String oneLine(String s) {
+        return s.strip().replaceAll("\\s*\\R\\s*", " ");
+    }
+
+    private JsonNode write(ObjectNode result) {
+        try {
+            String raw = JSON.writeValueAsString(result);
+            String line = Unicode.repair(raw);
+            out.append(line + "\n");
+            return line == raw ? result : JSON.readTree(line); // same instance: nothing was repaired
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write a result line of " + file + ": " + e.getMessage(), e);
         }
-        return line == raw ? result : JSON.readTree(line); // same instance: nothing was repaired
     }
 
     @Override
     public synchronized void close() {
-        try {
-            channel.force(true);
-            channel.close();
-        } catch (IOException e) {
-            throw new UncheckedIOException("closing " + file + ": " + e.getMessage(), e);
-        }
+        out.close();
     }
 }

@@ -5,11 +5,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.veracity.trace.CallRecord;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.TreeSet;
 
 /**
  * Calls and time per question by agent role, from the trace records' {@code CallContext.role} (Reasoning Court's
@@ -47,26 +45,36 @@ public final class RoleStats {
      * without a call in that role counts zero, so the roles' calls add up to the run's calls per question).
      */
     public static ObjectNode ofRun(List<JsonNode> lines) {
-        TreeSet<String> roles = new TreeSet<>();
-        lines.forEach(l -> l.path("roles").fieldNames().forEachRemaining(roles::add));
-        ObjectNode o = JSON.createObjectNode();
-        if (lines.isEmpty()) {
+        RunTally t = new RunTally();
+        lines.forEach(t::add);
+        return t.result();
+    }
+
+    /** {@link #ofRun} folded one result line at a time: constant memory over a file of any length. */
+    static final class RunTally {
+        private final Map<String, double[]> sums = new TreeMap<>();
+        private long lines;
+
+        void add(JsonNode line) {
+            lines++;
+            line.path("roles").properties().forEach(e -> {
+                double[] s = sums.computeIfAbsent(e.getKey(), k -> new double[2]);
+                s[0] += e.getValue().path("calls").asDouble();
+                s[1] += e.getValue().path("seconds").asDouble();
+            });
+        }
+
+        ObjectNode result() {
+            ObjectNode o = JSON.createObjectNode();
+            if (lines == 0) {
+                return o;
+            }
+            sums.forEach((role, s) -> {
+                ObjectNode r = o.putObject(role);
+                r.put("calls_per_question", s[0] / lines);
+                r.put("seconds_per_question", s[1] / lines);
+            });
             return o;
         }
-        Map<String, double[]> sums = new LinkedHashMap<>();
-        for (String role : roles) {
-            double[] s = new double[2];
-            for (JsonNode l : lines) {
-                s[0] += l.path("roles").path(role).path("calls").asDouble();
-                s[1] += l.path("roles").path(role).path("seconds").asDouble();
-            }
-            sums.put(role, s);
-        }
-        sums.forEach((role, s) -> {
-            ObjectNode r = o.putObject(role);
-            r.put("calls_per_question", s[0] / lines.size());
-            r.put("seconds_per_question", s[1] / lines.size());
-        });
-        return o;
     }
 }

@@ -231,7 +231,8 @@ class EvalRunnerTest {
             }
         }).toList();
         assertThat(rows).filteredOn(r -> r.has("failed")).singleElement()
-                .satisfies(r -> assertThat(r.get("failed").asText()).contains("context length exceeded"));
+                .satisfies(r -> assertThat(r.get("failed").asText()).contains("context length exceeded"))
+                .satisfies(r -> assertThat(r.get("failed_kind").asText()).isEqualTo("BAD_REQUEST"));
         assertThat(dev.veracity.eval.report.RunDir.load(dir.resolve("out")).failed()).hasSize(1);
 
         broken.set(false);

@@ -2,12 +2,15 @@ package dev.veracity.eval.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -32,7 +35,7 @@ class ResultsFileTest {
         try (ResultsFile results = ResultsFile.open(file)) {
             assertThat(results.append(result("q1", "from a dataset \udc00", "a\ud800b"))).isTrue();
             assertThat(results.append(result("q2", "clean", "answer"))).isTrue();
-            assertThat(results.lines().getFirst().get("prediction").asText()).isEqualTo("a\uFFFDb");
+            assertThat(results.answered().iterator().next().get("prediction").asText()).isEqualTo("a\uFFFDb");
         }
         byte[] bytes = Files.readAllBytes(file);
         String text = StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(bytes)).toString();
@@ -40,9 +43,11 @@ class ResultsFileTest {
 
         try (ResultsFile reopened = ResultsFile.open(file)) {
             assertThat(reopened.size()).isEqualTo(2);
-            assertThat(reopened.lines().get(0).get("prediction").asText()).isEqualTo("a\uFFFDb");
-            assertThat(reopened.lines().get(0).get("question").asText()).isEqualTo("from a dataset \uFFFD");
-            assertThat(reopened.lines().get(1).get("prediction").asText()).isEqualTo("answer");
+            List<JsonNode> lines = new ArrayList<>();
+            reopened.answered().forEach(lines::add);
+            assertThat(lines.get(0).get("prediction").asText()).isEqualTo("a\uFFFDb");
+            assertThat(lines.get(0).get("question").asText()).isEqualTo("from a dataset \uFFFD");
+            assertThat(lines.get(1).get("prediction").asText()).isEqualTo("answer");
         }
     }
 }

@@ -398,7 +398,9 @@ public final class OpenAiCompatibleBackend implements LlmBackend {
         while (t.getCause() != null && t.getCause() != t) {
             t = t.getCause();
         }
-        return t.getClass().getSimpleName() + (t.getMessage() == null ? "" : ": " + t.getMessage());
+        // one line: Jackson appends the parser's location ("\n at [Source: ...]"), which says nothing to a user
+        String m = t instanceof com.fasterxml.jackson.core.JacksonException j ? j.getOriginalMessage() : t.getMessage();
+        return t.getClass().getSimpleName() + (m == null ? "" : ": " + m.strip().lines().findFirst().orElse(""));
     }
 
     private static String stripSlash(String url) {

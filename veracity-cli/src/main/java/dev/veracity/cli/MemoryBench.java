@@ -1,0 +1,147 @@
+package dev.veracity.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.veracity.config.VeracityConfig;
+import dev.veracity.eval.run.DatasetProfile;
+import dev.veracity.eval.run.EvalRunner;
+import dev.veracity.method.QaMethod;
+import dev.veracity.methods.Methods;
+import dev.veracity.sim.LatencyModel;
+import dev.veracity.sim.SimConfig;
+import dev.veracity.sim.SimServer;
+import dev.veracity.trace.TraceStore;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicInteger;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code ./veracity bench memory}: an eval of many questions (a generated RAMDocs-format file) through the evaluation
+ * runner as {@code veracity eval} runs it (results file, summary, trace store, response cache) against the in-process
+ * simulator at zero latency, printing the heap in use after a full GC and the RSS at 10%, 50% and 100% of the run.
+ * Constant memory means the heap after GC does not grow with the count; run it under a small heap to prove it:
+ * {@code JAVA_TOOL_OPTIONS=-Xmx256m ./veracity bench memory}.
+ */
+@Command(name = "memory", mixinStandardHelpOptions = true,
+        description = "An eval of many generated questions: heap after GC and RSS as the count grows (constant memory).")
+final class MemoryBench implements Callable<Integer> {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @Option(names = "--questions", defaultValue = "100000", description = "Questions (default ${DEFAULT-VALUE}).")
+    int questions;
+
+    @Option(names = "--method", defaultValue = "standard-rag", description = "A cheap method (default ${DEFAULT-VALUE}).")
+    String method;
+
+    @Option(names = "--questions-at-once", defaultValue = "16", description = "Questions answered at once (default ${DEFAULT-VALUE}).")
+    int questionsAtOnce;
+
+    @Option(names = "--out", paramLabel = "DIR", description = "Where the dataset and the run go (default: a new temporary folder).")
+    Path out;
+
+    @Override
+    public Integer call() throws Exception {
+        if (questions < 10 || questionsAtOnce < 1) {
+            throw new IllegalArgumentException("--questions must be >= 10 and --questions-at-once positive");
+        }
+        QaMethod m = Methods.byName(method);
+        if (m.usesRetriever() || m.usesEmbedder()) {
+            throw new IllegalArgumentException("method " + method + " needs an index or an embedder: pick a cheap one"
+                    + " (no-rag, standard-rag)");
+        }
+        Path root = out != null ? out : Files.createTempDirectory("veracity-memory");
+        Path data = generate(root.resolve("questions.jsonl"), questions);
+        Path run = root.resolve("run");
+        RunConfig.clear(run);
+        Files.deleteIfExists(root.resolve("cache.db"));
+        int[] checkpoints = {questions / 10, questions / 2, questions};
+        long[][] figures = new long[checkpoints.length][];
+        AtomicInteger next = new AtomicInteger();
+        long t0 = System.nanoTime();
+        try (SimServer sim = SimServer.start(SimConfig.builder().latency(LatencyModel.ofMillis(0, 0)).capacity(4096)
+                .recentRequestLimit(0).build())) {
+            // as eval runs by default (response cache read-write, traces in the run folder), no config file or environment
+            VeracityConfig cfg = VeracityConfig.resolve(Map.of(), null, false, Map.of("llm-base-url", sim.baseUrl(),
+                    "model", "sim-model", "cache-file", root.resolve("cache.db").toString(),
+                    "trace-file", run.resolve("traces.db").toString(), "concurrency", String.valueOf(questionsAtOnce)));
+            System.out.printf(Locale.ROOT, "== memory: %s on %,d generated questions (%s, %,d bytes), simulator in this"
+                            + " process at zero latency, %d at once; max heap %d MB; %d cores%n", method, questions, data,
+                    Files.size(data), questionsAtOnce, Runtime.getRuntime().maxMemory() >> 20,
+                    Runtime.getRuntime().availableProcessors());
+            System.out.printf(Locale.ROOT, "   %12s %22s %10s %12s%n", "questions", "heap after full GC", "RSS", "questions/s");
+            System.out.printf(Locale.ROOT, "   %12s %19d MB %7d MB%n", "start", ServeBench.heapAfterGcKb() >> 10,
+                    ServeBench.rssKb() >> 10);
+            EvalRunner.Outcome o;
+            try (TraceStore store = TraceStore.open(cfg.traceFile())) {
+                EvalRunner.QuestionTraces traces = new EvalRunner.QuestionTraces(store);
+                try (Stack stack = new Stack(cfg, traces)) {
+                    EvalRunner.Spec spec = new EvalRunner.Spec(m, "ramdocs", data, 0, run, questionsAtOnce,
+                            DatasetProfile.of("ramdocs"), m.spec().resolve(Map.of()).values(),
+                            EvalRunner.labels("model", "sim-model", "bench", "memory"));
+                    o = EvalRunner.run(spec, stack.client, traces, "memory", p -> {
+                        int i = next.get();
+                        // one worker takes each checkpoint; the others go on answering while it measures
+                        if (i < checkpoints.length && p.done() >= checkpoints[i] && next.compareAndSet(i, i + 1)) {
+                            double seconds = (System.nanoTime() - t0) / 1e9;
+                            figures[i] = new long[] {p.done(), ServeBench.heapAfterGcKb(), ServeBench.rssKb(),
+                                    Math.round(p.done() / seconds)};
+                            System.out.printf(Locale.ROOT, "   %,12d %19d MB %7d MB %12d%n", figures[i][0],
+                                    figures[i][1] >> 10, figures[i][2] >> 10, figures[i][3]);
+                        }
+                    });
+                }
+            }
+            System.out.printf(Locale.ROOT, "   done: %,d answered, %d failed in %.1f s; summary n=%d; heap after GC at the"
+                            + " end %d MB, RSS %d MB; results %,d bytes, traces %,d bytes%n", o.answered(),
+                    o.failures().size(), (System.nanoTime() - t0) / 1e9, o.summary().path("n").asInt(),
+                    ServeBench.heapAfterGcKb() >> 10, ServeBench.rssKb() >> 10, Files.size(run.resolve("results.jsonl")),
+                    Files.size(run.resolve("traces.db")));
+        }
+        List<Long> heaps = new ArrayList<>();
+        for (long[] f : figures) {
+            if (f != null) {
+                heaps.add(f[1]);
+            }
+        }
+        if (heaps.size() == checkpoints.length) {
+            System.out.printf(Locale.ROOT, "   heap after GC from %,d to %,d questions: %+d MB%n", figures[0][0],
+                    figures[figures.length - 1][0], (heaps.getLast() - heaps.getFirst()) >> 10);
+        }
+        System.out.println("   files in " + root);
+        return 0;
+    }
+
+    /** {@code n} RAMDocs-format questions, each with two short documents, one of which holds its answer. */
+    static Path generate(Path file, int n) throws IOException {
+        Files.createDirectories(file.toAbsolutePath().getParent());
+        try (BufferedWriter w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
+            for (int i = 0; i < n; i++) {
+                String town = "Town" + Integer.toString(i, 36).toUpperCase(Locale.ROOT);
+                String people = String.valueOf(1000 + (i * 7919L) % 900_000);
+                ObjectNode q = JSON.createObjectNode();
+                q.put("question", "What is the population of " + town + "?");
+                q.putArray("documents").add(JSON.createObjectNode().put("text", "As of the census of 2010, " + town
+                                + " had a population of " + people + " people.").put("type", "correct").put("answer", people))
+                        .add(JSON.createObjectNode().put("text", town + " lies on a river and has a small museum.")
+                                .put("type", "noise").put("answer", "unknown"));
+                q.putArray("disambig_entity").add(town);
+                q.putArray("gold_answers").add(people);
+                q.putArray("wrong_answers");
+                w.write(q.toString());
+                w.write('\n');
+            }
+        }
+        return file;
+    }
+}
