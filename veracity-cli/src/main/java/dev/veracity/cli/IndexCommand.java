@@ -49,8 +49,14 @@ final class IndexCommand implements Callable<Integer> {
             completionCandidates = EvalCommand.DatasetNames.class)
     String dataset;
 
-    @Option(names = "--out", required = true, paramLabel = "DIR", description = "Index directory (replaced if it exists).")
+    @Option(names = "--out", required = true, paramLabel = "DIR",
+            description = "Index directory: a finished index there is replaced; an unfinished one (a build that was"
+                    + " killed) is resumed from its last commit when built again with the same corpus and settings.")
     Path out;
+
+    @Option(names = "--commit-every", defaultValue = "" + IndexBuilder.DEFAULT_COMMIT_EVERY, paramLabel = "N",
+            description = "Commit every N passages, the points a killed build resumes from (default ${DEFAULT-VALUE}).")
+    long commitEvery;
 
     @Option(names = "--dense", description = "Also embed passages (bge-small-en-v1.5, or e5 with --onnx-model) for dense and hybrid search.")
     boolean dense;
@@ -69,25 +75,47 @@ final class IndexCommand implements Callable<Integer> {
         CorpusFormat f = CorpusFormat.parse(format);
         OnnxEmbedder embedder = !dense ? null
                 : onnxModel != null ? OnnxEmbedder.e5(onnxModel, requireTokenizer()) : OnnxEmbedder.bgeSmall();
+        if (dataset != null && f != CorpusFormat.DATASET) {
+            throw new IllegalArgumentException("--dataset goes with --format dataset");
+        }
+        if (commitEvery < 1) {
+            throw new IllegalArgumentException("--commit-every must be >= 1, was " + commitEvery);
+        }
         long start = System.nanoTime();
         long count;
+        long resumed;
+        long fileSize = java.nio.file.Files.isRegularFile(corpus) ? java.nio.file.Files.size(corpus) : 0;
+        java.util.concurrent.atomic.AtomicLong fileBytes = new java.util.concurrent.atomic.AtomicLong();
+        // The total is not known before the corpus is read: estimated from the share of the file read so far, for the ETA.
         try (ProgressBar bar = new ProgressBarBuilder().setTaskName("Indexing").setUnit(" passages", 1)
                 .setStyle(ProgressBarStyle.ASCII).setInitialMax(-1).showSpeed().build();
-             IndexBuilder builder = IndexBuilder.create(out, embedder, bar::stepTo)) {
+             IndexBuilder builder = IndexBuilder.builder().embedder(embedder).commitEvery(commitEvery)
+                     .progress(n -> {
+                         long read = fileBytes.get();
+                         if (read > 0 && fileSize > 0) {
+                             bar.maxHint(Math.max(n, (long) ((double) n * fileSize / read)));
+                         }
+                         bar.stepTo(n);
+                     }).open(out)) {
+            resumed = builder.resumedAt();
+            if (resumed > 0) {
+                System.err.printf("Resuming the unfinished index in %s: its first %,d passages are in; reading the"
+                        + " corpus up to them (checked against the index) and indexing from there%n", out, resumed);
+            }
             if (dataset != null) {
-                if (f != CorpusFormat.DATASET) {
-                    throw new IllegalArgumentException("--dataset goes with --format dataset");
-                }
                 readDataset(dataset, corpus, builder::add);
             } else {
-                CorpusReader.read(corpus, f, builder::add);
+                CorpusReader.read(corpus, f, builder::add, fileBytes::set);
             }
             builder.close();
             count = builder.count();
+            bar.maxHint(count);
+            bar.stepTo(count);
         }
         double s = (System.nanoTime() - start) / 1e9;
-        System.out.printf("Indexed %,d passages from %s (%s%s) into %s in %.1f s (%,.0f passages/s)%n", count, corpus, f,
-                embedder == null ? "" : ", dense " + embedder.name(), out, s, count / Math.max(s, 1e-9));
+        System.out.printf("Indexed %,d passages from %s (%s%s) into %s in %.1f s (%,.0f passages/s)%s%n", count, corpus, f,
+                embedder == null ? "" : ", dense " + embedder.name(), out, s, (count - resumed) / Math.max(s, 1e-9),
+                resumed > 0 ? String.format(" after resuming at %,d", resumed) : "");
         System.out.println("Corpus SHA-256 " + dev.veracity.retrieval.lucene.IndexMetadata.read(out).corpusSha256()
                 + " (recorded in " + dev.veracity.retrieval.lucene.IndexMetadata.FILE + " and in eval's summary.json)");
         return 0;

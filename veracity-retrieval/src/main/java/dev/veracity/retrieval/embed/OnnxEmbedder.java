@@ -123,6 +123,7 @@ public final class OnnxEmbedder implements Embedder {
         throw new IllegalArgumentException("Unknown embedding model '" + name + "': use " + BGE_SMALL + " or " + E5_SMALL);
     }
 
+    @Override
     public String name() {
         return name;
     }
@@ -133,6 +134,7 @@ public final class OnnxEmbedder implements Embedder {
     }
 
     /** The query's vector, with the model's query prefix; run on the caller's thread (latency over throughput). */
+    @Override
     public float[] embedQuery(String query) {
         String q = queryPrefix + query;
         return normalise(encoder.encode(encoder.tokenize(List.of(q.isBlank() ? "." : q))[0]));
