@@ -4,6 +4,8 @@ package dev.veracity.sim;
 public enum Endpoint {
     CHAT_COMPLETIONS("POST", "/v1/chat/completions"),
     COMPLETIONS("POST", "/v1/completions"),
+    /** Deterministic vectors ({@link Embeddings}); subject to faults, not to latency or capacity. */
+    EMBEDDINGS("POST", "/v1/embeddings"),
     /** {@code GET /v1/models} and {@code GET /v1/models/{id}}. */
     MODELS("GET", "/v1/models");
 
@@ -33,6 +35,7 @@ public enum Endpoint {
         return switch (path) {
             case "/v1/chat/completions" -> CHAT_COMPLETIONS;
             case "/v1/completions" -> COMPLETIONS;
+            case "/v1/embeddings" -> EMBEDDINGS;
             case "/v1/models" -> MODELS;
             default -> path.startsWith("/v1/models/") && path.length() > "/v1/models/".length() ? MODELS : null;
         };

@@ -101,6 +101,9 @@ final class SimHandler implements HttpHandler {
             }
             if (endpoint == Endpoint.MODELS) {
                 serveModels(ex, path);
+            } else if (endpoint == Endpoint.EMBEDDINGS) {
+                byte[] json = Embeddings.respond(body, config);
+                send(ex, 200, drawFault() == FaultKind.MALFORMED_JSON ? Arrays.copyOf(json, json.length / 2) : json);
             } else {
                 generate(ex, endpoint, body, seq);
             }
@@ -191,9 +194,8 @@ final class SimHandler implements HttpHandler {
         send(ex, 200, OpenAiJson.model(id, startedEpochSecond));
     }
 
-    private void generate(HttpExchange ex, Endpoint endpoint, JsonNode body, long seq) throws IOException {
-        GenerationRequest req = GenerationRequest.parse(endpoint, body, config);
-
+    /** The next fault of the plan, counted; 429, 500 and reset are thrown here, a hang waits here. */
+    private FaultKind drawFault() {
         FaultKind fault = config.faults().isNone() ? FaultKind.NONE
                 : config.faults().choose(faultSeq.getAndIncrement(), config.seed());
         counters.fault(fault);
@@ -207,6 +209,12 @@ final class SimHandler implements HttpHandler {
             default -> {
             }
         }
+        return fault;
+    }
+
+    private void generate(HttpExchange ex, Endpoint endpoint, JsonNode body, long seq) throws IOException {
+        GenerationRequest req = GenerationRequest.parse(endpoint, body, config);
+        FaultKind fault = drawFault();
 
         Generator.Generation gen = Generator.generate(req, config.rules(), fault, config.reader());
         String id = (endpoint == Endpoint.CHAT_COMPLETIONS ? "chatcmpl-sim-" : "cmpl-sim-")
