@@ -5,7 +5,10 @@ import dev.veracity.qa.QaItem;
 import dev.veracity.retrieval.corpus.CorpusFormat;
 import dev.veracity.retrieval.corpus.CorpusReader;
 import dev.veracity.retrieval.corpus.Document;
+import dev.veracity.retrieval.Embedder;
 import dev.veracity.retrieval.embed.OnnxEmbedder;
+import dev.veracity.retrieval.lucene.PassageVectors;
+import dev.veracity.retrieval.lucene.PrecomputedVectors;
 import dev.veracity.retrieval.lucene.IndexBuilder;
 import dev.veracity.retrieval.react.PageFormat;
 import dev.veracity.retrieval.react.PageReader;
@@ -58,8 +61,27 @@ final class IndexCommand implements Callable<Integer> {
             description = "Commit every N passages, the points a killed build resumes from (default ${DEFAULT-VALUE}).")
     long commitEvery;
 
-    @Option(names = "--dense", description = "Also embed passages (bge-small-en-v1.5, or e5 with --onnx-model) for dense and hybrid search.")
+    @Option(names = "--dense", description = "Also embed passages (bge-small-en-v1.5, or e5 with --onnx-model, or on the"
+            + " --embedder server) for dense and hybrid search.")
     boolean dense;
+
+    @picocli.CommandLine.Mixin
+    EmbedderOptions embedding;
+
+    @Option(names = "--embeddings", paramLabel = "FILE.npy",
+            description = "Import precomputed passage vectors instead of embedding (e.g. from a GPU or FlashRAG's index"
+                    + " builder): a float32 .npy of shape (passages, dimension), C order, read by memory map; row i is the"
+                    + " i-th passage of the corpus, or of --embedding-ids. Needs --embedding-model.")
+    Path embeddings;
+
+    @Option(names = "--embedding-ids", paramLabel = "FILE",
+            description = "With --embeddings: the passage ids in row order, one per line (default: the corpus order).")
+    Path embeddingIds;
+
+    @Option(names = "--embedding-model", paramLabel = "NAME",
+            description = "With --embeddings: the model that computed them (" + OnnxEmbedder.BGE_SMALL + ", "
+                    + OnnxEmbedder.E5_SMALL + " or a server's model name), recorded so that queries use it.")
+    String embeddingModel;
 
     @Option(names = "--onnx-model", paramLabel = "FILE", description = "e5-small-v2 ONNX model instead of bge-small (with --tokenizer).")
     Path onnxModel;
@@ -73,8 +95,26 @@ final class IndexCommand implements Callable<Integer> {
             return buildPages();
         }
         CorpusFormat f = CorpusFormat.parse(format);
-        OnnxEmbedder embedder = !dense ? null
-                : onnxModel != null ? OnnxEmbedder.e5(onnxModel, requireTokenizer()) : OnnxEmbedder.bgeSmall();
+        if (embeddings != null) {
+            if (embedding.remote() || onnxModel != null) {
+                throw new IllegalArgumentException("--embeddings imports vectors: leave out --embedder and --onnx-model");
+            }
+            try (PrecomputedVectors vectors = PrecomputedVectors.open(embeddings, embeddingIds, embeddingModel)) {
+                return build(f, vectors);
+            }
+        }
+        if (embeddingIds != null || embeddingModel != null) {
+            throw new IllegalArgumentException("--embedding-ids and --embedding-model go with --embeddings FILE.npy");
+        }
+        if (embedding.remote() && !dense) {
+            throw new IllegalArgumentException("--embedder embeds passages for a dense index: add --dense");
+        }
+        Embedder embedder = !dense ? null : embedding.forIndexing(onnxModel, onnxModel == null ? null : requireTokenizer());
+        return build(f, embedder == null ? null : PassageVectors.embedded(embedder));
+    }
+
+    /** Reads the corpus into the index (with these vectors, or none), with a progress bar. */
+    private int build(CorpusFormat f, PassageVectors vectors) throws Exception {
         if (dataset != null && f != CorpusFormat.DATASET) {
             throw new IllegalArgumentException("--dataset goes with --format dataset");
         }
@@ -89,7 +129,9 @@ final class IndexCommand implements Callable<Integer> {
         // The total is not known before the corpus is read: estimated from the share of the file read so far, for the ETA.
         try (ProgressBar bar = new ProgressBarBuilder().setTaskName("Indexing").setUnit(" passages", 1)
                 .setStyle(ProgressBarStyle.ASCII).setInitialMax(-1).showSpeed().build();
-             IndexBuilder builder = IndexBuilder.builder().embedder(embedder).commitEvery(commitEvery)
+             IndexBuilder builder = IndexBuilder.builder().vectors(vectors).commitEvery(commitEvery)
+                     // enough batches in flight to keep the embedding server's requests going
+                     .threads(Math.max(Runtime.getRuntime().availableProcessors(), embedding.remote() ? embedding.concurrency : 0))
                      .progress(n -> {
                          long read = fileBytes.get();
                          if (read > 0 && fileSize > 0) {
@@ -114,7 +156,7 @@ final class IndexCommand implements Callable<Integer> {
         }
         double s = (System.nanoTime() - start) / 1e9;
         System.out.printf("Indexed %,d passages from %s (%s%s) into %s in %.1f s (%,.0f passages/s)%s%n", count, corpus, f,
-                embedder == null ? "" : ", dense " + embedder.name(), out, s, (count - resumed) / Math.max(s, 1e-9),
+                vectors == null ? "" : ", dense " + vectors.model(), out, s, (count - resumed) / Math.max(s, 1e-9),
                 resumed > 0 ? String.format(" after resuming at %,d", resumed) : "");
         System.out.println("Corpus SHA-256 " + dev.veracity.retrieval.lucene.IndexMetadata.read(out).corpusSha256()
                 + " (recorded in " + dev.veracity.retrieval.lucene.IndexMetadata.FILE + " and in eval's summary.json)");
@@ -124,8 +166,8 @@ final class IndexCommand implements Callable<Integer> {
     /** The page store: pages read from the dump (or grouped from the dataset's paragraphs), with a progress bar. */
     private int buildPages() throws Exception {
         PageFormat f = PageFormat.parse(format);
-        if (dense || onnxModel != null) {
-            throw new IllegalArgumentException("--dense and --onnx-model are for retrieval indexes, not --pages");
+        if (dense || onnxModel != null || embedding.remote()) {
+            throw new IllegalArgumentException("--dense, --onnx-model and --embedder are for retrieval indexes, not --pages");
         }
         if (f == PageFormat.DATASET && dataset == null) {
             throw new IllegalArgumentException("--pages --format dataset needs --dataset NAME (the loader that reads --corpus)");

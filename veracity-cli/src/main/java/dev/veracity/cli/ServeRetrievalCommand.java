@@ -1,6 +1,6 @@
 package dev.veracity.cli;
 
-import dev.veracity.retrieval.embed.OnnxEmbedder;
+import dev.veracity.retrieval.Embedder;
 import dev.veracity.retrieval.http.RetrievalServer;
 import dev.veracity.retrieval.lucene.LuceneIndex;
 import java.nio.file.Path;
@@ -29,11 +29,14 @@ final class ServeRetrievalCommand implements Callable<Integer> {
     @Option(names = "--tokenizer", paramLabel = "FILE", description = "The e5 model's tokenizer.json.")
     Path tokenizer;
 
+    @picocli.CommandLine.Mixin
+    EmbedderOptions embedding;
+
     @Override
     public Integer call() throws Exception {
         LuceneIndex idx = LuceneIndex.open(index);
-        OnnxEmbedder embedder = mode.equalsIgnoreCase("bm25") || !idx.metadata().dense() ? null
-                : OnnxEmbedder.byName(idx.metadata().embeddingModel(), onnxModel, tokenizer);
+        Embedder embedder = mode.equalsIgnoreCase("bm25") || !idx.metadata().dense() ? null
+                : embedding.forQueries(idx.metadata(), onnxModel, tokenizer);
         RetrievalServer server = RetrievalServer.start(idx.retriever(mode, embedder), port);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {

@@ -51,6 +51,7 @@ public final class IndexBuilder implements AutoCloseable {
     static final String PASSAGES = "veracity.passages";
     static final String SHA256 = "veracity.sha256";
     static final String MODEL = "veracity.model";
+    static final String DIMENSION = "veracity.dimension";
 
     private static final int SPARSE_BATCH = 512;
     private static final int DENSE_BATCH = 64;
@@ -85,9 +86,12 @@ public final class IndexBuilder implements AutoCloseable {
         this.commitEvery = path == null ? Long.MAX_VALUE : b.commitEvery;
         Map<String, String> resume = path == null ? Map.of() : unfinished(directory);
         String model = vectors == null ? "" : vectors.model();
-        if (resume.containsKey(PASSAGES) && !resume.getOrDefault(MODEL, "").equals(model)) {
+        String dimension = vectors == null ? "0" : Integer.toString(vectors.dimension());
+        if (resume.containsKey(PASSAGES) && (!resume.getOrDefault(MODEL, "").equals(model)
+                || !resume.getOrDefault(DIMENSION, "0").equals(dimension))) {
             throw new IllegalArgumentException(path + " holds an unfinished index of " + resume.get(PASSAGES)
-                    + " passages built " + describe(resume.getOrDefault(MODEL, "")) + ", not " + describe(model)
+                    + " passages built " + describe(resume.getOrDefault(MODEL, ""), resume.getOrDefault(DIMENSION, "0"))
+                    + ", not " + describe(model, dimension)
                     + ": build it again with the same settings to resume it, or delete the folder");
         }
         this.resumeAt = Long.parseLong(resume.getOrDefault(PASSAGES, "0"));
@@ -97,6 +101,9 @@ public final class IndexBuilder implements AutoCloseable {
                         : IndexWriterConfig.OpenMode.CREATE)
                 .setSimilarity(new BM25Similarity(Bm25Retriever.K1, Bm25Retriever.B))
                 .setRAMBufferSizeMB(256)
+                // Only our commits, which record how many passages they hold: a build that fails must not commit its
+                // uncounted rest when the writer closes.
+                .setCommitOnClose(false)
                 .setUseCompoundFile(false);
         try {
             this.writer = new IndexWriter(directory, config);
@@ -114,8 +121,8 @@ public final class IndexBuilder implements AutoCloseable {
         this.batchSize = vectors == null ? SPARSE_BATCH : DENSE_BATCH;
     }
 
-    private static String describe(String model) {
-        return model.isEmpty() ? "for BM25 only" : "with vectors of " + model;
+    private static String describe(String model, String dimension) {
+        return model.isEmpty() ? "for BM25 only" : "with " + dimension + "-dimensional vectors of " + model;
     }
 
     /**
@@ -306,7 +313,8 @@ public final class IndexBuilder implements AutoCloseable {
         try {
             rethrow();
             writer.setLiveCommitData(Map.of(PASSAGES, Long.toString(seen), SHA256, hex(corpusDigest),
-                    MODEL, vectors == null ? "" : vectors.model()).entrySet());
+                    MODEL, vectors == null ? "" : vectors.model(),
+                    DIMENSION, vectors == null ? "0" : Integer.toString(vectors.dimension())).entrySet());
             writer.commit();
         } catch (IOException e) {
             throw new UncheckedIOException("commit failed: " + e.getMessage(), e);
