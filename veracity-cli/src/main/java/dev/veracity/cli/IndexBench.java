@@ -57,20 +57,23 @@ final class IndexBench implements Callable<Integer> {
                     passages, Files.size(corpus) >> 20, (System.nanoTime() - g0) / 1e9);
             System.gc(); // the peak below is the indexing's, not the generator's
             resetPeaks();
+            AfterGc afterGc = new AfterGc();
             long t0 = System.nanoTime();
             int rc = new CommandLine(new IndexCommand()).execute("--corpus", corpus.toString(), "--format", "dpr-tsv",
                     "--out", index.toString());
             double seconds = (System.nanoTime() - t0) / 1e9;
+            afterGc.close();
             if (rc != 0) {
                 return rc;
             }
             long heapPeak = heapPeak();
             long size = sizeOf(index);
             double rate = passages / seconds;
-            System.out.printf(Locale.ROOT, "BM25 indexing: %,d passages in %.1f s = %,.0f passages/s; heap peak %,d MB of"
-                            + " %,d MB max; peak RSS %s; index %,d MB (%,.0f bytes per passage); %d cores%n", passages,
-                    seconds, rate, heapPeak >> 20, Runtime.getRuntime().maxMemory() >> 20, peakRss(), size >> 20,
-                    (double) size / passages, Runtime.getRuntime().availableProcessors());
+            System.out.printf(Locale.ROOT, "BM25 indexing: %,d passages in %.1f s = %,.0f passages/s; heap %,d MB max:"
+                            + " peak in use %,d MB (garbage included), peak after a GC %,d MB (%d GCs); peak RSS %s;"
+                            + " index %,d MB (%,.0f bytes per passage); %d cores%n", passages, seconds, rate,
+                    Runtime.getRuntime().maxMemory() >> 20, heapPeak >> 20, afterGc.peak() >> 20, afterGc.count(),
+                    peakRss(), size >> 20, (double) size / passages, Runtime.getRuntime().availableProcessors());
             System.out.printf(Locale.ROOT, "Extrapolated to DPR's %,d passages: %.1f h, index about %,.1f GB"
                             + " (linear in passages; Lucene's merges make the real rate somewhat lower)%n", DPR_PASSAGES,
                     DPR_PASSAGES / rate / 3600, (double) size / passages * DPR_PASSAGES / (1L << 30));
@@ -81,6 +84,53 @@ final class IndexBench implements Callable<Integer> {
                 Files.deleteIfExists(corpus);
                 if (workDir == null) {
                     Files.deleteIfExists(dir);
+                }
+            }
+        }
+    }
+
+    /**
+     * The heap in use just after each garbage collection (what was still reachable, plus old garbage a young
+     * collection leaves), from the collectors' notifications: the heap the work needs, where the peak in use mostly
+     * shows how far the collector let garbage grow.
+     */
+    private static final class AfterGc implements AutoCloseable {
+        private final java.util.concurrent.atomic.AtomicLong peak = new java.util.concurrent.atomic.AtomicLong();
+        private final java.util.concurrent.atomic.AtomicInteger count = new java.util.concurrent.atomic.AtomicInteger();
+        private final javax.management.NotificationListener listener = (n, handback) -> {
+            if (n.getType().equals(com.sun.management.GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION)) {
+                var info = com.sun.management.GarbageCollectionNotificationInfo.from(
+                        (javax.management.openmbean.CompositeData) n.getUserData());
+                long used = 0;
+                for (MemoryPoolMXBean p : heapPools()) {
+                    var after = info.getGcInfo().getMemoryUsageAfterGc().get(p.getName());
+                    used += after == null ? 0 : after.getUsed();
+                }
+                peak.accumulateAndGet(used, Math::max);
+                count.incrementAndGet();
+            }
+        };
+
+        AfterGc() {
+            ManagementFactory.getGarbageCollectorMXBeans().forEach(gc ->
+                    ((javax.management.NotificationEmitter) gc).addNotificationListener(listener, null, null));
+        }
+
+        long peak() {
+            return peak.get();
+        }
+
+        int count() {
+            return count.get();
+        }
+
+        @Override
+        public void close() {
+            for (var gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+                try {
+                    ((javax.management.NotificationEmitter) gc).removeNotificationListener(listener);
+                } catch (javax.management.ListenerNotFoundException e) {
+                    // not added to this one
                 }
             }
         }
