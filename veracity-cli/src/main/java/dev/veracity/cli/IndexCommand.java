@@ -127,32 +127,43 @@ final class IndexCommand implements Callable<Integer> {
         long fileSize = java.nio.file.Files.isRegularFile(corpus) ? java.nio.file.Files.size(corpus) : 0;
         java.util.concurrent.atomic.AtomicLong fileBytes = new java.util.concurrent.atomic.AtomicLong();
         // The total is not known before the corpus is read: estimated from the share of the file read so far, for the ETA.
-        try (ProgressBar bar = new ProgressBarBuilder().setTaskName("Indexing").setUnit(" passages", 1)
-                .setStyle(ProgressBarStyle.ASCII).setInitialMax(-1).showSpeed().build();
-             IndexBuilder builder = IndexBuilder.builder().vectors(vectors).commitEvery(commitEvery)
+        java.util.concurrent.atomic.AtomicReference<ProgressBar> shown = new java.util.concurrent.atomic.AtomicReference<>();
+        try (IndexBuilder builder = IndexBuilder.builder().vectors(vectors).commitEvery(commitEvery)
                      // enough batches in flight to keep the embedding server's requests going
                      .threads(Math.max(Runtime.getRuntime().availableProcessors(), embedding.remote() ? embedding.concurrency : 0))
                      .progress(n -> {
+                         ProgressBar bar = shown.get();
                          long read = fileBytes.get();
-                         if (read > 0 && fileSize > 0) {
+                         if (bar != null && read > 0 && fileSize > 0) {
                              bar.maxHint(Math.max(n, (long) ((double) n * fileSize / read)));
                          }
-                         bar.stepTo(n);
+                         if (bar != null) {
+                             bar.stepTo(n);
+                         }
                      }).open(out)) {
             resumed = builder.resumedAt();
-            if (resumed > 0) {
+            if (resumed > 0) { // before the bar, which owns the line from then on
                 System.err.printf("Resuming the unfinished index in %s: its first %,d passages are in; reading the"
                         + " corpus up to them (checked against the index) and indexing from there%n", out, resumed);
             }
-            if (dataset != null) {
-                readDataset(dataset, corpus, builder::add);
-            } else {
-                CorpusReader.read(corpus, f, builder::add, fileBytes::set);
+            try (ProgressBar bar = new ProgressBarBuilder().setTaskName("Indexing").setUnit(" passages", 1)
+                    .setStyle(ProgressBarStyle.ASCII).setInitialMax(-1).showSpeed().build()) {
+                shown.set(bar);
+                try {
+                    if (dataset != null) {
+                        readDataset(dataset, corpus, builder::add);
+                    } else {
+                        CorpusReader.read(corpus, f, builder::add, fileBytes::set);
+                    }
+                } catch (Exception | Error e) {
+                    builder.abandon(); // a bad record or a failed read must not leave a finished-looking index
+                    throw e;
+                }
+                builder.close();
+                count = builder.count();
+                bar.maxHint(count);
+                bar.stepTo(count);
             }
-            builder.close();
-            count = builder.count();
-            bar.maxHint(count);
-            bar.stepTo(count);
         }
         double s = (System.nanoTime() - start) / 1e9;
         System.out.printf("Indexed %,d passages from %s (%s%s) into %s in %.1f s (%,.0f passages/s)%s%n", count, corpus, f,

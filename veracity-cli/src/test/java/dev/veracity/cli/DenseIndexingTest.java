@@ -102,6 +102,19 @@ class DenseIndexingTest {
         assertThat(noDense.err().strip()).isEqualTo("veracity index: --embedder embeds passages for a dense index: add --dense");
     }
 
+    /** A bad record stops the build and leaves no finished-looking index of the passages before it. */
+    @Test
+    void aCorpusErrorLeavesNoFinishedIndex() throws Exception {
+        List<String> lines = new ArrayList<>(Files.readAllLines(corpus()));
+        lines.add(120, "{\"title\": \"no id\"}");
+        Path bad = Files.write(dir.resolve("bad.jsonl"), lines);
+        Path index = dir.resolve("bad-index");
+        Result r = cli("index", "--corpus", bad.toString(), "--out", index.toString(), "--commit-every", "10");
+        assertThat(r.code()).isEqualTo(2);
+        assertThat(r.err()).contains("bad.jsonl:121: no \"_id\" or \"id\" field");
+        assertThat(index.resolve(IndexMetadata.FILE)).doesNotExist();
+    }
+
     @Test
     void precomputedVectorsImportedFromNpyAndBadOnesRefusedBeforeAnyWork() throws Exception {
         Path corpus = corpus();

@@ -330,6 +330,29 @@ public final class IndexBuilder implements AutoCloseable {
         }
     }
 
+    /**
+     * Stops without finishing, after a failure while reading the corpus: the batches in flight are dropped and nothing
+     * after the last commit is kept, so that the folder holds an unfinished index (to resume), never a finished-looking
+     * one with part of the corpus. {@link #close()} afterwards does nothing.
+     */
+    public void abandon() throws IOException {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        pool.shutdownNow();
+        try {
+            pool.awaitTermination(1, TimeUnit.MINUTES);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            writer.rollback(); // closes the writer, keeping only the last commit
+            if (path != null) {
+                directory.close();
+            }
+        }
+    }
+
     /** Waits for the batches, commits, writes the metadata (for a directory on disk) and closes the writer. */
     @Override
     public void close() throws IOException {
