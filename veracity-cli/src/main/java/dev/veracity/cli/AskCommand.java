@@ -9,7 +9,6 @@ import dev.veracity.methods.Methods;
 import dev.veracity.qa.Document;
 import dev.veracity.qa.QaItem;
 import dev.veracity.retrieval.Retriever;
-import dev.veracity.retrieval.embed.OnnxEmbedder;
 import dev.veracity.retrieval.lucene.LuceneIndex;
 import dev.veracity.trace.CallContext;
 import dev.veracity.trace.CallRecord;
@@ -95,7 +94,7 @@ final class AskCommand implements Callable<Integer> {
         VeracityConfig cfg = model.resolve();
         InMemoryTraces calls = new InMemoryTraces();
         String run = "ask-" + Instant.now();
-        OnnxEmbedder embedder = retrieval.embedder(m);
+        dev.veracity.retrieval.Embedder embedder = retrieval.embedder(m);
         long t0 = System.nanoTime();
         MethodAnswer answer;
         try (LuceneIndex searchIndex = retrieval.open();

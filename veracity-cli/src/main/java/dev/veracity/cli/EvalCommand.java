@@ -14,7 +14,6 @@ import dev.veracity.method.QaMethod;
 import dev.veracity.methods.Methods;
 import dev.veracity.methods.march.MarchMethod;
 import dev.veracity.retrieval.Retriever;
-import dev.veracity.retrieval.embed.OnnxEmbedder;
 import dev.veracity.retrieval.lucene.LuceneIndex;
 import dev.veracity.trace.TraceStore;
 import java.nio.file.Files;
@@ -239,7 +238,7 @@ final class EvalCommand implements Callable<Integer> {
         }
         String traceRun = out.toAbsolutePath().normalize().getFileName() + "@" + Instant.now();
         EvalRunner.Outcome outcome;
-        OnnxEmbedder embedder = retrieval.embedder(m);
+        dev.veracity.retrieval.Embedder embedder = retrieval.embedder(m);
         try (LuceneIndex searchIndex = retrieval.open();
              dev.veracity.retrieval.react.PageStore pagesOpen = pageStore;
              TraceStore store = TraceStore.open(cfg.traceFile())) {

@@ -5,7 +5,10 @@ import dev.veracity.qa.QaItem;
 import dev.veracity.retrieval.corpus.CorpusFormat;
 import dev.veracity.retrieval.corpus.CorpusReader;
 import dev.veracity.retrieval.corpus.Document;
+import dev.veracity.retrieval.Embedder;
 import dev.veracity.retrieval.embed.OnnxEmbedder;
+import dev.veracity.retrieval.lucene.PassageVectors;
+import dev.veracity.retrieval.lucene.PrecomputedVectors;
 import dev.veracity.retrieval.lucene.IndexBuilder;
 import dev.veracity.retrieval.react.PageFormat;
 import dev.veracity.retrieval.react.PageReader;
@@ -49,11 +52,36 @@ final class IndexCommand implements Callable<Integer> {
             completionCandidates = EvalCommand.DatasetNames.class)
     String dataset;
 
-    @Option(names = "--out", required = true, paramLabel = "DIR", description = "Index directory (replaced if it exists).")
+    @Option(names = "--out", required = true, paramLabel = "DIR",
+            description = "Index directory: a finished index there is replaced; an unfinished one (a build that was"
+                    + " killed) is resumed from its last commit when built again with the same corpus and settings.")
     Path out;
 
-    @Option(names = "--dense", description = "Also embed passages (bge-small-en-v1.5, or e5 with --onnx-model) for dense and hybrid search.")
+    @Option(names = "--commit-every", defaultValue = "" + IndexBuilder.DEFAULT_COMMIT_EVERY, paramLabel = "N",
+            description = "Commit every N passages, the points a killed build resumes from (default ${DEFAULT-VALUE}).")
+    long commitEvery;
+
+    @Option(names = "--dense", description = "Also embed passages (bge-small-en-v1.5, or e5 with --onnx-model, or on the"
+            + " --embedder server) for dense and hybrid search.")
     boolean dense;
+
+    @picocli.CommandLine.Mixin
+    EmbedderOptions embedding;
+
+    @Option(names = "--embeddings", paramLabel = "FILE.npy",
+            description = "Import precomputed passage vectors instead of embedding (e.g. from a GPU or FlashRAG's index"
+                    + " builder): a float32 .npy of shape (passages, dimension), C order, read by memory map; row i is the"
+                    + " i-th passage of the corpus, or of --embedding-ids. Needs --embedding-model.")
+    Path embeddings;
+
+    @Option(names = "--embedding-ids", paramLabel = "FILE",
+            description = "With --embeddings: the passage ids in row order, one per line (default: the corpus order).")
+    Path embeddingIds;
+
+    @Option(names = "--embedding-model", paramLabel = "NAME",
+            description = "With --embeddings: the model that computed them (" + OnnxEmbedder.BGE_SMALL + ", "
+                    + OnnxEmbedder.E5_SMALL + " or a server's model name), recorded so that queries use it.")
+    String embeddingModel;
 
     @Option(names = "--onnx-model", paramLabel = "FILE", description = "e5-small-v2 ONNX model instead of bge-small (with --tokenizer).")
     Path onnxModel;
@@ -67,27 +95,80 @@ final class IndexCommand implements Callable<Integer> {
             return buildPages();
         }
         CorpusFormat f = CorpusFormat.parse(format);
-        OnnxEmbedder embedder = !dense ? null
-                : onnxModel != null ? OnnxEmbedder.e5(onnxModel, requireTokenizer()) : OnnxEmbedder.bgeSmall();
+        if (embeddings != null) {
+            if (embedding.remote() || onnxModel != null) {
+                throw new IllegalArgumentException("--embeddings imports vectors: leave out --embedder and --onnx-model");
+            }
+            try (PrecomputedVectors vectors = PrecomputedVectors.open(embeddings, embeddingIds, embeddingModel)) {
+                return build(f, vectors);
+            }
+        }
+        if (embeddingIds != null || embeddingModel != null) {
+            throw new IllegalArgumentException("--embedding-ids and --embedding-model go with --embeddings FILE.npy");
+        }
+        if (embedding.remote() && !dense) {
+            throw new IllegalArgumentException("--embedder embeds passages for a dense index: add --dense");
+        }
+        Embedder embedder = !dense ? null : embedding.forIndexing(onnxModel, onnxModel == null ? null : requireTokenizer());
+        return build(f, embedder == null ? null : PassageVectors.embedded(embedder));
+    }
+
+    /** Reads the corpus into the index (with these vectors, or none), with a progress bar. */
+    private int build(CorpusFormat f, PassageVectors vectors) throws Exception {
+        if (dataset != null && f != CorpusFormat.DATASET) {
+            throw new IllegalArgumentException("--dataset goes with --format dataset");
+        }
+        if (commitEvery < 1) {
+            throw new IllegalArgumentException("--commit-every must be >= 1, was " + commitEvery);
+        }
         long start = System.nanoTime();
         long count;
-        try (ProgressBar bar = new ProgressBarBuilder().setTaskName("Indexing").setUnit(" passages", 1)
-                .setStyle(ProgressBarStyle.ASCII).setInitialMax(-1).showSpeed().build();
-             IndexBuilder builder = IndexBuilder.create(out, embedder, bar::stepTo)) {
-            if (dataset != null) {
-                if (f != CorpusFormat.DATASET) {
-                    throw new IllegalArgumentException("--dataset goes with --format dataset");
-                }
-                readDataset(dataset, corpus, builder::add);
-            } else {
-                CorpusReader.read(corpus, f, builder::add);
+        long resumed;
+        long fileSize = java.nio.file.Files.isRegularFile(corpus) ? java.nio.file.Files.size(corpus) : 0;
+        java.util.concurrent.atomic.AtomicLong fileBytes = new java.util.concurrent.atomic.AtomicLong();
+        // The total is not known before the corpus is read: estimated from the share of the file read so far, for the ETA.
+        java.util.concurrent.atomic.AtomicReference<ProgressBar> shown = new java.util.concurrent.atomic.AtomicReference<>();
+        try (IndexBuilder builder = IndexBuilder.builder().vectors(vectors).commitEvery(commitEvery)
+                     // enough batches in flight to keep the embedding server's requests going
+                     .threads(Math.max(Runtime.getRuntime().availableProcessors(), embedding.remote() ? embedding.concurrency : 0))
+                     .progress(n -> {
+                         ProgressBar bar = shown.get();
+                         long read = fileBytes.get();
+                         if (bar != null && read > 0 && fileSize > 0) {
+                             bar.maxHint(Math.max(n, (long) ((double) n * fileSize / read)));
+                         }
+                         if (bar != null) {
+                             bar.stepTo(n);
+                         }
+                     }).open(out)) {
+            resumed = builder.resumedAt();
+            if (resumed > 0) { // before the bar, which owns the line from then on
+                System.err.printf("Resuming the unfinished index in %s: its first %,d passages are in; reading the"
+                        + " corpus up to them (checked against the index) and indexing from there%n", out, resumed);
             }
-            builder.close();
-            count = builder.count();
+            try (ProgressBar bar = new ProgressBarBuilder().setTaskName("Indexing").setUnit(" passages", 1)
+                    .setStyle(ProgressBarStyle.ASCII).setInitialMax(-1).showSpeed().build()) {
+                shown.set(bar);
+                try {
+                    if (dataset != null) {
+                        readDataset(dataset, corpus, builder::add);
+                    } else {
+                        CorpusReader.read(corpus, f, builder::add, fileBytes::set);
+                    }
+                } catch (Exception | Error e) {
+                    builder.abandon(); // a bad record or a failed read must not leave a finished-looking index
+                    throw e;
+                }
+                builder.close();
+                count = builder.count();
+                bar.maxHint(count);
+                bar.stepTo(count);
+            }
         }
         double s = (System.nanoTime() - start) / 1e9;
-        System.out.printf("Indexed %,d passages from %s (%s%s) into %s in %.1f s (%,.0f passages/s)%n", count, corpus, f,
-                embedder == null ? "" : ", dense " + embedder.name(), out, s, count / Math.max(s, 1e-9));
+        System.out.printf("Indexed %,d passages from %s (%s%s) into %s in %.1f s (%,.0f passages/s)%s%n", count, corpus, f,
+                vectors == null ? "" : ", dense " + vectors.model(), out, s, (count - resumed) / Math.max(s, 1e-9),
+                resumed > 0 ? String.format(" after resuming at %,d", resumed) : "");
         System.out.println("Corpus SHA-256 " + dev.veracity.retrieval.lucene.IndexMetadata.read(out).corpusSha256()
                 + " (recorded in " + dev.veracity.retrieval.lucene.IndexMetadata.FILE + " and in eval's summary.json)");
         return 0;
@@ -96,8 +177,8 @@ final class IndexCommand implements Callable<Integer> {
     /** The page store: pages read from the dump (or grouped from the dataset's paragraphs), with a progress bar. */
     private int buildPages() throws Exception {
         PageFormat f = PageFormat.parse(format);
-        if (dense || onnxModel != null) {
-            throw new IllegalArgumentException("--dense and --onnx-model are for retrieval indexes, not --pages");
+        if (dense || onnxModel != null || embedding.remote()) {
+            throw new IllegalArgumentException("--dense, --onnx-model and --embedder are for retrieval indexes, not --pages");
         }
         if (f == PageFormat.DATASET && dataset == null) {
             throw new IllegalArgumentException("--pages --format dataset needs --dataset NAME (the loader that reads --corpus)");

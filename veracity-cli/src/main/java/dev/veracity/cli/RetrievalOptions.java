@@ -2,6 +2,7 @@ package dev.veracity.cli;
 
 import dev.veracity.eval.run.DocumentSource;
 import dev.veracity.method.QaMethod;
+import dev.veracity.retrieval.Embedder;
 import dev.veracity.retrieval.Retriever;
 import dev.veracity.retrieval.embed.OnnxEmbedder;
 import dev.veracity.retrieval.lucene.LuceneIndex;
@@ -67,9 +68,31 @@ final class RetrievalOptions {
         }
     }
 
-    /** The embedder the method or a dense search needs, else null (loading it costs seconds). */
-    OnnxEmbedder embedder(QaMethod m) {
-        return m.usesEmbedder() || (index != null && !searchMode.equals("bm25")) ? OnnxEmbedder.bgeSmall() : null;
+    @picocli.CommandLine.Mixin
+    EmbedderOptions embedding;
+
+    /**
+     * The embedder the method or a dense search needs, else null (loading it costs seconds): the {@code --embedder}
+     * server's, else bge-small in process.
+     */
+    Embedder embedder(QaMethod m) {
+        return m.usesEmbedder() || (index != null && !searchMode.equals("bm25")) ? embedder() : null;
+    }
+
+    /** The {@code --embedder} server's embedder (its model by default the index's), else bge-small in process. */
+    Embedder embedder() {
+        if (!embedding.remote()) {
+            return OnnxEmbedder.bgeSmall();
+        }
+        String model = embedding.model;
+        if (model == null && index != null) {
+            try {
+                model = dev.veracity.retrieval.lucene.IndexMetadata.read(index).embeddingModel();
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
+        return embedding.server(model);
     }
 
     /** The index, open, or null without {@code --index}. */
@@ -77,7 +100,7 @@ final class RetrievalOptions {
         return index == null ? null : LuceneIndex.open(index);
     }
 
-    Retriever retriever(LuceneIndex open, OnnxEmbedder embedder) {
+    Retriever retriever(LuceneIndex open, Embedder embedder) {
         return open == null ? null : open.retriever(searchMode, embedder);
     }
 

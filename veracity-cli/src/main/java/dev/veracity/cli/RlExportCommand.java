@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.veracity.eval.run.DocumentSource;
 import dev.veracity.methods.RolePrompts;
 import dev.veracity.retrieval.Retriever;
-import dev.veracity.retrieval.embed.OnnxEmbedder;
 import dev.veracity.retrieval.lucene.LuceneIndex;
 import dev.veracity.rl.export.ExportFormat;
 import dev.veracity.rl.export.ExportSpec;
@@ -99,7 +98,7 @@ final class RlExportCommand implements Callable<Integer> {
                 .withSplit(split).withResponses(responses).withPairs(pairs).withLabelDocuments(!noLabelDocuments)
                 .withAgentName(agentName).withEntryName(name);
         TrainingDataExport.Summary s;
-        OnnxEmbedder embedder = retrieval.embedder(selected.method());
+        dev.veracity.retrieval.Embedder embedder = retrieval.embedder(selected.method());
         try (LuceneIndex index = retrieval.open()) {
             Retriever retriever = retrieval.retriever(index, embedder);
             DocumentSource documents = retrieval.source(index, retriever);

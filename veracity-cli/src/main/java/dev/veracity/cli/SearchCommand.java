@@ -1,7 +1,7 @@
 package dev.veracity.cli;
 
 import dev.veracity.retrieval.Passage;
-import dev.veracity.retrieval.embed.OnnxEmbedder;
+import dev.veracity.retrieval.Embedder;
 import dev.veracity.retrieval.lucene.IndexMetadata;
 import dev.veracity.retrieval.lucene.LuceneIndex;
 import java.nio.file.Path;
@@ -30,6 +30,9 @@ final class SearchCommand implements Callable<Integer> {
     @Option(names = "--tokenizer", paramLabel = "FILE", description = "The e5 model's tokenizer.json.")
     Path tokenizer;
 
+    @picocli.CommandLine.Mixin
+    EmbedderOptions embedding;
+
     @Parameters(arity = "1..*", paramLabel = "QUERY", description = "The query (words are joined).")
     List<String> query;
 
@@ -37,8 +40,8 @@ final class SearchCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         try (LuceneIndex idx = LuceneIndex.open(index)) {
             IndexMetadata meta = idx.metadata();
-            OnnxEmbedder embedder = mode.equalsIgnoreCase("bm25") || !meta.dense() ? null
-                    : OnnxEmbedder.byName(meta.embeddingModel(), onnxModel, tokenizer);
+            Embedder embedder = mode.equalsIgnoreCase("bm25") || !meta.dense() ? null
+                    : embedding.forQueries(meta, onnxModel, tokenizer);
             String q = String.join(" ", query);
             List<Passage> hits = idx.retriever(mode, embedder).search(q, k);
             if (hits.isEmpty()) {

@@ -13,7 +13,6 @@ import dev.veracity.llm.client.RetrySettings;
 import dev.veracity.llm.openai.OpenAiCompatibleBackend;
 import dev.veracity.methods.Methods;
 import dev.veracity.retrieval.Retriever;
-import dev.veracity.retrieval.embed.OnnxEmbedder;
 import dev.veracity.retrieval.lucene.LuceneIndex;
 import dev.veracity.retrieval.react.PageStore;
 import dev.veracity.server.ApiKeys;
@@ -156,7 +155,8 @@ final class ServeCommand implements Callable<Integer> {
             if (index != null) {
                 held.add(index);
             }
-            OnnxEmbedder denseEmbedder = index != null && !retrieval.searchMode.equals("bm25") ? OnnxEmbedder.bgeSmall() : null;
+            dev.veracity.retrieval.Embedder denseEmbedder = index != null && !retrieval.searchMode.equals("bm25")
+                    ? retrieval.embedder() : null;
             Retriever retriever = retrieval.retriever(index, denseEmbedder);
             DocumentSource source = retriever == null ? null : retrieval.source(index, retriever);
             PageStore pages = retrieval.pages == null ? null : PageStore.open(retrieval.pages);
@@ -174,7 +174,7 @@ final class ServeCommand implements Callable<Integer> {
                     .probe(UpstreamProbe.models(cfg.llmBaseUrl(), cfg.apiKey().orElse(null), Duration.ofSeconds(5)))
                     .traces(traces)
                     .index(source, retriever)
-                    .embedder(denseEmbedder != null ? () -> denseEmbedder : OnnxEmbedder::bgeSmall)
+                    .embedder(denseEmbedder != null ? () -> denseEmbedder : retrieval::embedder)
                     .pages(pages)
                     .log(ServerLog.to(System.err))
                     .start();

@@ -5,7 +5,7 @@ import static dev.veracity.cli.ServerCommands.seconds;
 
 import dev.veracity.http.ServerLimits;
 import dev.veracity.http.ServerLog;
-import dev.veracity.retrieval.embed.OnnxEmbedder;
+import dev.veracity.retrieval.Embedder;
 import dev.veracity.retrieval.http.RetrievalServer;
 import dev.veracity.retrieval.lucene.LuceneIndex;
 import java.nio.file.Path;
@@ -59,6 +59,9 @@ final class ServeRetrievalCommand implements Callable<Integer> {
             + " requests in flight may finish before they are cancelled (default ${DEFAULT-VALUE}).")
     double stopGraceSeconds;
 
+    @picocli.CommandLine.Mixin
+    EmbedderOptions embedding;
+
     @Override
     public Integer call() throws Exception {
         if (maxBodyMb < 1 || maxBodyMb > 1024 || !(deadlineSeconds > 0) || !(stopGraceSeconds >= 0)) {
@@ -73,8 +76,8 @@ final class ServeRetrievalCommand implements Callable<Integer> {
         held.add(idx);
         RetrievalServer server;
         try {
-            OnnxEmbedder embedder = mode.equalsIgnoreCase("bm25") || !idx.metadata().dense() ? null
-                    : OnnxEmbedder.byName(idx.metadata().embeddingModel(), onnxModel, tokenizer);
+            Embedder embedder = mode.equalsIgnoreCase("bm25") || !idx.metadata().dense() ? null
+                    : embedding.forQueries(idx.metadata(), onnxModel, tokenizer);
             server = RetrievalServer.start(idx.retriever(mode, embedder), host, port, limits, ServerLog.to(System.err));
         } catch (Exception e) {
             closeAll(held);

@@ -9,4 +9,14 @@ public interface Embedder {
     List<float[]> embed(List<String> texts);
 
     int dimension();
+
+    /** The model's name: an index records it, so that its queries are embedded by the model its passages were. */
+    default String name() {
+        return getClass().getName();
+    }
+
+    /** A query's vector: a model trained with a query instruction or prefix (bge, e5) adds it here. */
+    default float[] embedQuery(String query) {
+        return embed(List.of(query)).getFirst();
+    }
 }

@@ -4,6 +4,8 @@ package dev.veracity.sim;
 public enum Endpoint {
     CHAT_COMPLETIONS("POST", "/v1/chat/completions"),
     COMPLETIONS("POST", "/v1/completions"),
+    /** Deterministic vectors ({@link Embeddings}); subject to faults, not to latency or capacity. */
+    EMBEDDINGS("POST", "/v1/embeddings"),
     /** {@code GET /v1/models} and {@code GET /v1/models/{id}}. */
     MODELS("GET", "/v1/models"),
     /** AReaL's online-mode gateway ({@link ArealGateway}), served only when {@link SimConfig#arealAdminKey()} is set. */
@@ -43,6 +45,7 @@ public enum Endpoint {
         return switch (path) {
             case "/v1/chat/completions" -> CHAT_COMPLETIONS;
             case "/v1/completions" -> COMPLETIONS;
+            case "/v1/embeddings" -> EMBEDDINGS;
             case "/v1/models" -> MODELS;
             case "/rl/start_session" -> AREAL_START_SESSION;
             case "/chat/completions" -> AREAL_CHAT_COMPLETIONS;

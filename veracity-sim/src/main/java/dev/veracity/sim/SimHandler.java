@@ -107,6 +107,9 @@ final class SimHandler implements HttpHandler {
             }
             if (endpoint == Endpoint.MODELS) {
                 serveModels(ex, path);
+            } else if (endpoint == Endpoint.EMBEDDINGS) {
+                byte[] json = Embeddings.respond(body, config);
+                send(ex, 200, drawFault() == FaultKind.MALFORMED_JSON ? Arrays.copyOf(json, json.length / 2) : json);
             } else {
                 generate(ex, endpoint, body, seq);
             }
@@ -233,10 +236,8 @@ final class SimHandler implements HttpHandler {
                 + Long.toHexString(Mix.mix(startedEpochSecond, seq));
     }
 
-    /** Generates and answers; returns what was generated. */
-    private Generator.Generation generate(HttpExchange ex, Endpoint endpoint, JsonNode body, long seq) throws IOException {
-        GenerationRequest req = GenerationRequest.parse(endpoint, body, config);
-
+    /** The next fault of the plan, counted; 429, 500 and reset are thrown here, a hang waits here. */
+    private FaultKind drawFault() {
         FaultKind fault = config.faults().isNone() ? FaultKind.NONE
                 : config.faults().choose(faultSeq.getAndIncrement(), config.seed());
         counters.fault(fault);
@@ -250,6 +251,13 @@ final class SimHandler implements HttpHandler {
             default -> {
             }
         }
+        return fault;
+    }
+
+    /** Generates and answers; returns what was generated. */
+    private Generator.Generation generate(HttpExchange ex, Endpoint endpoint, JsonNode body, long seq) throws IOException {
+        GenerationRequest req = GenerationRequest.parse(endpoint, body, config);
+        FaultKind fault = drawFault();
 
         Generator.Generation gen = Generator.generate(req, config.rules(), fault, config.reader());
         String id = responseId(endpoint, seq);

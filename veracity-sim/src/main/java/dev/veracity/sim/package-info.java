@@ -2,7 +2,8 @@
  * An OpenAI-compatible LLM simulator served over HTTP on loopback, for tests and benchmarks.
  *
  * <p>{@link dev.veracity.sim.SimServer} answers {@code POST /v1/chat/completions},
- * {@code POST /v1/completions} and {@code GET /v1/models} with JSON shaped exactly like OpenAI's,
+ * {@code POST /v1/completions}, {@code POST /v1/embeddings} (deterministic vectors) and {@code GET /v1/models} with
+ * JSON shaped exactly like OpenAI's,
  * or with server-sent events for {@code "stream": true}, so real clients (openai-java, LangChain4j, plain HTTP) can be pointed at it unchanged. Nothing is
  * learned or random: answers come from {@linkplain dev.veracity.sim.RuleSet rules} (a regex over
  * the prompt text selects a response template), and every choice that looks random (which of a

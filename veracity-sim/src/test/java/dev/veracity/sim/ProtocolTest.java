@@ -72,8 +72,8 @@ class ProtocolTest {
 
     @Test
     void unknownPathIs404() {
-        assertThat(error(Http.post(sim, "/embeddings", "{}"), 404).get("message").asText())
-                .isEqualTo("Invalid URL (POST /v1/embeddings)");
+        assertThat(error(Http.post(sim, "/audio/speech", "{}"), 404).get("message").asText())
+                .isEqualTo("Invalid URL (POST /v1/audio/speech)");
         error(Http.get(sim, "/chat/completions/x"), 404);
     }
 

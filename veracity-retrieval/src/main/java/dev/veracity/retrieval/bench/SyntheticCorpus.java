@@ -16,20 +16,22 @@ public final class SyntheticCorpus {
 
     private final long seed;
     private final int words;
+    private final int passagesPerPage;
     private final String[] vocabulary;
     private final double[] cumulative;
 
     public SyntheticCorpus(long seed, int vocabularySize, int words) {
-        this(seed, words, pseudoWords(vocabularySize));
+        this(seed, words, 1, pseudoWords(vocabularySize));
     }
 
-    private SyntheticCorpus(long seed, int words, String[] vocabulary) {
+    private SyntheticCorpus(long seed, int words, int passagesPerPage, String[] vocabulary) {
         int vocabularySize = vocabulary.length;
         if (vocabularySize < 2 || words < 1) {
             throw new IllegalArgumentException("need a vocabulary of >= 2 words and passages of >= 1 word");
         }
         this.seed = seed;
         this.words = words;
+        this.passagesPerPage = passagesPerPage;
         this.vocabulary = vocabulary;
         this.cumulative = new double[vocabularySize];
         double sum = 0;
@@ -59,10 +61,19 @@ public final class SyntheticCorpus {
         try (var in = SyntheticCorpus.class.getResourceAsStream("english-words.txt")) {
             String[] list = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).lines()
                     .filter(l -> !l.isBlank() && !l.startsWith("#")).toArray(String[]::new);
-            return new SyntheticCorpus(seed, words, list);
+            return new SyntheticCorpus(seed, words, 1, list);
         } catch (java.io.IOException | NullPointerException e) {
             throw new IllegalStateException("english-words.txt is missing from the retrieval jar", e);
         }
+    }
+
+    /**
+     * Wikipedia-shaped passages for the indexing benchmark: DPR's 100-word passages, five consecutive ones per page (they
+     * share its title, as DPR's passages of one article do), words Zipf-distributed over a vocabulary of a million
+     * (DPR's 21M passages have millions of distinct terms; a small vocabulary would make the term dictionary too easy).
+     */
+    public static SyntheticCorpus wikipedia() {
+        return new SyntheticCorpus(42, 100, 5, pseudoWords(1_000_000));
     }
 
     /** 100-word passages over 100,000 words, seed 42. */
@@ -87,7 +98,7 @@ public final class SyntheticCorpus {
 
     public Document passage(long i) {
         SplittableRandom rnd = new SplittableRandom(seed * 0x9E3779B97F4A7C15L + i);
-        String title = draw(rnd) + " " + draw(rnd);
+        String title = passagesPerPage == 1 ? draw(rnd) + " " + draw(rnd) : pageTitle(i / passagesPerPage);
         StringBuilder sb = new StringBuilder(words * 7);
         for (int w = 0; w < words; w++) {
             if (w > 0) {
@@ -96,6 +107,33 @@ public final class SyntheticCorpus {
             sb.append(draw(rnd));
         }
         return new Document("p" + i, title, sb.toString());
+    }
+
+    private String pageTitle(long page) {
+        SplittableRandom rnd = new SplittableRandom(~(seed * 0x9E3779B97F4A7C15L) - page);
+        String a = draw(rnd);
+        String b = draw(rnd);
+        return Character.toUpperCase(a.charAt(0)) + a.substring(1) + " " + Character.toUpperCase(b.charAt(0)) + b.substring(1);
+    }
+
+    /**
+     * Writes passages {@code 0 .. n-1} as DPR's {@code psgs_w100.tsv}: a header line {@code id \t text \t title}, then one
+     * passage per line with 1-based ids, as DPR numbers them.
+     */
+    public void writeDprTsv(java.nio.file.Path file, long n) throws java.io.IOException {
+        try (var out = new java.io.BufferedWriter(new java.io.OutputStreamWriter(java.nio.file.Files.newOutputStream(file),
+                java.nio.charset.StandardCharsets.UTF_8), 1 << 20)) {
+            out.write("id\ttext\ttitle\n");
+            for (long i = 0; i < n; i++) {
+                Document d = passage(i);
+                out.write(Long.toString(i + 1));
+                out.write('\t');
+                out.write(d.text());
+                out.write('\t');
+                out.write(d.title());
+                out.write('\n');
+            }
+        }
     }
 
     /** Query {@code j}: {@code terms} words of a random passage among the first {@code passages}. */

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.BufferedInputStream;
 import java.io.BufferedReader;
+import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
@@ -17,6 +18,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
+import java.util.function.LongConsumer;
 import java.util.zip.GZIPInputStream;
 import org.apache.commons.compress.compressors.bzip2.BZip2CompressorInputStream;
 import org.jsoup.Jsoup;
@@ -35,12 +37,22 @@ public final class CorpusReader {
 
     /** Hands every document of the file to {@code sink}, in file order. */
     public static void read(Path file, CorpusFormat format, Consumer<Document> sink) throws IOException {
+        read(file, format, sink, null);
+    }
+
+    /**
+     * Hands every document of the file to {@code sink}, in file order, telling {@code fileBytes} (when not null) how
+     * many bytes of the file (compressed, for a compressed one) were read so far, about every megabyte: with the
+     * file's size, how far the reading has come.
+     */
+    public static void read(Path file, CorpusFormat format, Consumer<Document> sink, LongConsumer fileBytes)
+            throws IOException {
         switch (format) {
-            case JSONL -> readJsonl(file, sink);
-            case FLASHRAG -> readFlashRag(file, sink);
-            case DPR_TSV -> readDprTsv(file, sink);
-            case CRAG -> readCrag(file, sink);
-            case DATASET -> readDataset(file, sink);
+            case JSONL -> readJsonl(file, fileBytes, sink);
+            case FLASHRAG -> readFlashRag(file, fileBytes, sink);
+            case DPR_TSV -> readDprTsv(file, fileBytes, sink);
+            case CRAG -> readCrag(file, fileBytes, sink);
+            case DATASET -> readDataset(file, fileBytes, sink);
         }
     }
 
@@ -51,8 +63,8 @@ public final class CorpusReader {
         return out;
     }
 
-    static void readJsonl(Path file, Consumer<Document> sink) throws IOException {
-        forEachLine(file, (line, no) -> {
+    static void readJsonl(Path file, LongConsumer fileBytes, Consumer<Document> sink) throws IOException {
+        forEachLine(file, fileBytes, (line, no) -> {
             JsonNode n = parse(file, no, line);
             String id = firstText(n, "_id", "id", "docid");
             if (id == null) {
@@ -63,8 +75,8 @@ public final class CorpusReader {
         });
     }
 
-    static void readFlashRag(Path file, Consumer<Document> sink) throws IOException {
-        forEachLine(file, (line, no) -> {
+    static void readFlashRag(Path file, LongConsumer fileBytes, Consumer<Document> sink) throws IOException {
+        forEachLine(file, fileBytes, (line, no) -> {
             JsonNode n = parse(file, no, line);
             String id = firstText(n, "id", "_id", "docid");
             if (id == null) {
@@ -91,8 +103,8 @@ public final class CorpusReader {
         return new Document(id, title, contents.substring(nl + 1));
     }
 
-    static void readDprTsv(Path file, Consumer<Document> sink) throws IOException {
-        forEachLine(file, (line, no) -> {
+    static void readDprTsv(Path file, LongConsumer fileBytes, Consumer<Document> sink) throws IOException {
+        forEachLine(file, fileBytes, (line, no) -> {
             String[] cols = line.split("\t", -1);
             if (no == 1 && cols.length > 0 && cols[0].equalsIgnoreCase("id")) {
                 return; // the header
@@ -113,8 +125,8 @@ public final class CorpusReader {
         return field;
     }
 
-    static void readCrag(Path file, Consumer<Document> sink) throws IOException {
-        forEachLine(file, (line, no) -> {
+    static void readCrag(Path file, LongConsumer fileBytes, Consumer<Document> sink) throws IOException {
+        forEachLine(file, fileBytes, (line, no) -> {
             JsonNode n = parse(file, no, line);
             String qid = n.path("interaction_id").asText("line" + no);
             JsonNode results = n.path("search_results");
@@ -138,8 +150,8 @@ public final class CorpusReader {
      * {@code {text, title?}} (RAMDocs) or a HotpotQA {@code context}, either {@code [[title, [sentences]]]} or
      * HuggingFace's {@code {"title": [...], "sentences": [[...]]}}. Ids are {@code record-document}, 0-based.
      */
-    static void readDataset(Path file, Consumer<Document> sink) throws IOException {
-        try (InputStream in = open(file); JsonParser p = JSON.getFactory().createParser(in)) {
+    static void readDataset(Path file, LongConsumer fileBytes, Consumer<Document> sink) throws IOException {
+        try (InputStream in = open(file, fileBytes); JsonParser p = JSON.getFactory().createParser(in)) {
             JsonToken first = p.nextToken();
             boolean array = first == JsonToken.START_ARRAY;
             if (array) {
@@ -216,8 +228,9 @@ public final class CorpusReader {
         void accept(String line, int lineNumber);
     }
 
-    private static void forEachLine(Path file, LineHandler handler) throws IOException {
-        try (BufferedReader r = new BufferedReader(new InputStreamReader(open(file), StandardCharsets.UTF_8), 1 << 16)) {
+    private static void forEachLine(Path file, LongConsumer fileBytes, LineHandler handler) throws IOException {
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(open(file, fileBytes), StandardCharsets.UTF_8),
+                1 << 16)) {
             String line;
             int no = 0;
             while ((line = r.readLine()) != null) {
@@ -231,9 +244,14 @@ public final class CorpusReader {
 
     /** The file's bytes, decompressed by its extension. */
     public static InputStream open(Path file) throws IOException {
+        return open(file, null);
+    }
+
+    private static InputStream open(Path file, LongConsumer fileBytes) throws IOException {
         InputStream in;
         try {
-            in = new BufferedInputStream(Files.newInputStream(file), 1 << 16);
+            InputStream raw = Files.newInputStream(file);
+            in = new BufferedInputStream(fileBytes == null ? raw : new CountingStream(raw, fileBytes), 1 << 16);
         } catch (NoSuchFileException e) {
             throw new NoSuchFileException(file.toString(), null, "corpus file not found: check the path");
         }
@@ -251,6 +269,40 @@ public final class CorpusReader {
                     + e.getMessage(), e);
         }
         return in;
+    }
+
+    /** Counts the bytes read through it, telling the count about every megabyte. */
+    private static final class CountingStream extends FilterInputStream {
+        private final LongConsumer sink;
+        private long count;
+        private long told;
+
+        CountingStream(InputStream in, LongConsumer sink) {
+            super(in);
+            this.sink = sink;
+        }
+
+        @Override
+        public int read() throws IOException {
+            int b = super.read();
+            counted(b < 0 ? 0 : 1);
+            return b;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            int n = super.read(b, off, len);
+            counted(Math.max(0, n));
+            return n;
+        }
+
+        private void counted(int n) {
+            count += n;
+            if (count - told >= 1 << 20) {
+                told = count;
+                sink.accept(count);
+            }
+        }
     }
 
     /** A record that does not fit its format: names the file and line. */

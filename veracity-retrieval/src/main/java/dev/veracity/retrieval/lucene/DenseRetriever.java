@@ -2,7 +2,7 @@ package dev.veracity.retrieval.lucene;
 
 import dev.veracity.retrieval.Passage;
 import dev.veracity.retrieval.Retriever;
-import dev.veracity.retrieval.embed.OnnxEmbedder;
+import dev.veracity.retrieval.Embedder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
@@ -17,9 +17,9 @@ import org.apache.lucene.search.TopDocs;
 public final class DenseRetriever implements Retriever {
 
     private final LuceneIndex index;
-    private final OnnxEmbedder embedder;
+    private final Embedder embedder;
 
-    DenseRetriever(LuceneIndex index, OnnxEmbedder embedder) {
+    DenseRetriever(LuceneIndex index, Embedder embedder) {
         this.index = index;
         IndexMetadata m = index.metadata();
         if (!m.dense()) {

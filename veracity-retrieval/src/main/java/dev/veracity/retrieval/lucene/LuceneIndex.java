@@ -3,7 +3,7 @@ package dev.veracity.retrieval.lucene;
 import dev.veracity.retrieval.Passage;
 import dev.veracity.retrieval.Retriever;
 import dev.veracity.retrieval.corpus.Document;
-import dev.veracity.retrieval.embed.OnnxEmbedder;
+import dev.veracity.retrieval.Embedder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -54,7 +54,7 @@ public final class LuceneIndex implements AutoCloseable {
      * An in-memory index ({@link ByteBuffersDirectory}) of the given documents: per question, for datasets that
      * ship their own paragraphs. {@code embedder} null for BM25 only.
      */
-    public static LuceneIndex inMemory(Iterable<Document> docs, OnnxEmbedder embedder) {
+    public static LuceneIndex inMemory(Iterable<Document> docs, Embedder embedder) {
         try {
             Directory dir = new ByteBuffersDirectory();
             long n;
@@ -89,16 +89,16 @@ public final class LuceneIndex implements AutoCloseable {
         return new Bm25Retriever(this);
     }
 
-    public DenseRetriever dense(OnnxEmbedder embedder) {
+    public DenseRetriever dense(Embedder embedder) {
         return new DenseRetriever(this, embedder);
     }
 
-    public HybridRetriever hybrid(OnnxEmbedder embedder) {
+    public HybridRetriever hybrid(Embedder embedder) {
         return new HybridRetriever(bm25(), dense(embedder));
     }
 
     /** The retriever for a mode name ({@code bm25}, {@code dense}, {@code hybrid}); {@code embedder} for the last two. */
-    public Retriever retriever(String mode, OnnxEmbedder embedder) {
+    public Retriever retriever(String mode, Embedder embedder) {
         return switch (mode.toLowerCase(Locale.ROOT)) {
             case "bm25" -> bm25();
             case "dense" -> dense(embedder);
