@@ -50,6 +50,18 @@ class ParserPropertiesTest {
         Adversarial.assertFinishes(ActionParser::parse, s, BOUND);
     }
 
+    /**
+     * Inputs a random draw found once (a clean-clone CI run): many short lines, each of which used to rebuild the whole
+     * thought so far (6.5 s for 100,000 characters), and lines with a mid-line "Action i:" label, each of which used to
+     * copy it.
+     */
+    @org.junit.jupiter.api.Test
+    void reactTurnIsLinearOnManyLines() {
+        Adversarial.assertFinishes(ActionParser::parse, "\n}".repeat(50_000), BOUND);
+        Adversarial.assertFinishes(ActionParser::parse, "x Action 1: y\n".repeat(8_000), BOUND);
+        Adversarial.assertFinishes(ActionParser::parse, "Thought: a b c d e f g h\n".repeat(4_000), BOUND);
+    }
+
     @Property(tries = 40)
     void courtJudge(@ForAll("court") String s) {
         Adversarial.assertFinishes(JudgeOutputParser::parse, s, BOUND);

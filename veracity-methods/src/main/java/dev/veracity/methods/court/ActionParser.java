@@ -38,7 +38,8 @@ public final class ActionParser {
             int p = skipDecoration(t, line, end);
             int afterLabel = actionLabel(t, p, end);
             int verbAt = afterLabel >= 0 ? skipDecoration(t, afterLabel, end) : p;
-            AgentTurn turn = action(t, verbAt, end, oneLine(thought));
+            // the thought so far is built only for a turn that is returned: once per line it would be quadratic
+            AgentTurn turn = action(t, verbAt, end, () -> oneLine(thought));
             if (turn != null) {
                 return turn;
             }
@@ -46,9 +47,11 @@ public final class ActionParser {
                 // "Thought 2: ... Action 2: Search[x]" written on one line
                 int mid = midLineLabel(t, p + 1, end);
                 if (mid >= 0) {
-                    StringBuilder before = new StringBuilder(thought);
-                    appendThought(before, t, p, labelStart(t, p + 1, end));
-                    turn = action(t, skipDecoration(t, mid, end), end, oneLine(before));
+                    turn = action(t, skipDecoration(t, mid, end), end, () -> {
+                        StringBuilder before = new StringBuilder(thought);
+                        appendThought(before, t, p, labelStart(t, p + 1, end));
+                        return oneLine(before);
+                    });
                     if (turn != null) {
                         return turn;
                     }
@@ -70,7 +73,7 @@ public final class ActionParser {
     }
 
     /** The action at {@code p} ({@code Verb[arg]}), a failure for a recognised verb with a bad argument, or null. */
-    private static AgentTurn action(String t, int p, int end, String thought) {
+    private static AgentTurn action(String t, int p, int end, java.util.function.Supplier<String> thoughtSoFar) {
         String verb = null;
         for (String v : new String[] {"search", "lookup", "finish"}) {
             if (t.regionMatches(true, p, v, 0, v.length())) {
@@ -88,6 +91,7 @@ public final class ActionParser {
         if (b >= end || t.charAt(b) != '[') {
             return null;
         }
+        String thought = thoughtSoFar.get();
         int depth = 0;
         int close = -1;
         for (int i = b; i < end; i++) {
