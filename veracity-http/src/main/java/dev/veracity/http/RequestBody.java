@@ -75,10 +75,10 @@ final class RequestBody {
 
     private static HttpProblem tooLarge(long declared, long max) {
         String what = declared >= 0 ? String.format(Locale.ROOT, "the body has %,d bytes;", declared) : "the body is longer;";
-        // The rest of the body is not read, so the connection cannot carry another request: say so, or a client
-        // (the JDK's HttpClient) sends its next request on it and reads the close as an empty answer.
+        // No "Connection: close" here: with it Jetty closes at once, and a client still uploading a large body gets
+        // a broken pipe instead of this answer. Without it Jetty drains what it can and closes the connection only
+        // when the rest is too large to drain, which a client may notice only on its next request.
         return HttpProblem.tooLarge("body_too_large", String.format(Locale.ROOT,
-                "%s this server takes at most %,d bytes: send smaller batches or shorter texts", what, max))
-                .withHeader("Connection", "close");
+                "%s this server takes at most %,d bytes: send smaller batches or shorter texts", what, max));
     }
 }

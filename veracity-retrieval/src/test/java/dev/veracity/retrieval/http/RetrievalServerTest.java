@@ -93,10 +93,15 @@ class RetrievalServerTest {
             assertThat(JSON.readTree(batch.body()).at("/error/message").asText()).contains("4 items", "at most 3");
             var body = send(s, "{\"queries\": [\"" + "x".repeat(5000) + "\"]}");
             assertThat(body.statusCode()).isEqualTo(413);
-            // its body was left unread: the connection closes, so the next request does not land on it
-            assertThat(body.headers().firstValue("Connection")).contains("close");
             assertThat(searches).hasValue(0);
-            assertThat(send(s, "{\"queries\": [\"a\", \"b\", \"c\"]}").statusCode()).isEqualTo(200);
+            // a new connection: the refused body was left unread, so the server may close the one it came on
+            HttpResponse<String> ok;
+            try (HttpClient fresh = HttpClient.newHttpClient()) {
+                ok = fresh.send(HttpRequest.newBuilder(URI.create(s.url())).header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString("{\"queries\": [\"a\", \"b\", \"c\"]}")).build(),
+                        HttpResponse.BodyHandlers.ofString());
+            }
+            assertThat(ok.statusCode()).isEqualTo(200);
             assertThat(searches).hasValue(3);
         }
     }
