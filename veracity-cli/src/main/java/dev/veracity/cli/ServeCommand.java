@@ -120,19 +120,16 @@ final class ServeCommand implements Callable<Integer> {
             model.cache = "off"; // a server answers live questions: reuse answers only when asked to (--cache read-write)
         }
         retrieval.validate();
-        if (!(deadlineSeconds > 0) || !(keepAliveSeconds > 0) || !(stopGraceSeconds >= 0) || maxBodyMb < 1
-                || maxBodyMb > 1024 || maxItems < 1 || maxConcurrentRequests < 1) {
-            throw new IllegalArgumentException("--deadline-seconds and --keep-alive-seconds must be positive,"
-                    + " --stop-grace-seconds zero or more, --max-body-mb from 1 to 1024, --max-items and"
-                    + " --max-concurrent-requests at least 1");
+        if (!(keepAliveSeconds > 0)) {
+            throw new IllegalArgumentException("--keep-alive-seconds must be positive, got " + keepAliveSeconds);
         }
+        ServerLimits limits = ServerCommands.limits("--max-items", maxItems, maxBodyMb, maxConcurrentRequests,
+                deadlineSeconds, stopGraceSeconds);
         ApiKeys keys = ApiKeys.load(apiKeysFile, System.getenv("VERACITY_SERVE_API_KEYS"));
         ServeSettings settings = ServeSettings.defaults().withHost(host).withPort(port).withKeys(keys)
                 .withInsecureListen(insecureListen).withRequestsPerMinute(rateLimit).withMaxInFlightPerKey(maxInFlightPerKey)
                 .withKeepAlive(seconds(keepAliveSeconds))
-                .withLimits(ServerLimits.defaults().withMaxBodyBytes((long) maxBodyMb << 20).withMaxBatch(maxItems)
-                        .withMaxConcurrentRequests(maxConcurrentRequests).withRequestDeadline(seconds(deadlineSeconds))
-                        .withStopGrace(seconds(stopGraceSeconds)));
+                .withLimits(limits);
         VeracityConfig cfg = model.resolve();
         List<String> models = new ArrayList<>();
         models.add(cfg.model());

@@ -1,7 +1,6 @@
 package dev.veracity.cli;
 
 import static dev.veracity.cli.ServerCommands.closeAll;
-import static dev.veracity.cli.ServerCommands.seconds;
 
 import dev.veracity.http.ServerLimits;
 import dev.veracity.http.ServerLog;
@@ -64,13 +63,8 @@ final class ServeRetrievalCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (maxBodyMb < 1 || maxBodyMb > 1024 || !(deadlineSeconds > 0) || !(stopGraceSeconds >= 0)) {
-            throw new IllegalArgumentException("--max-body-mb must be from 1 to 1024, --deadline-seconds positive,"
-                    + " --stop-grace-seconds zero or more");
-        }
-        ServerLimits limits = ServerLimits.defaults().withMaxBodyBytes((long) maxBodyMb << 20).withMaxBatch(maxBatch)
-                .withMaxConcurrentRequests(maxConcurrentRequests).withRequestDeadline(seconds(deadlineSeconds))
-                .withStopGrace(seconds(stopGraceSeconds));
+        ServerLimits limits = ServerCommands.limits("--max-batch", maxBatch, maxBodyMb, maxConcurrentRequests,
+                deadlineSeconds, stopGraceSeconds);
         List<AutoCloseable> held = new ArrayList<>();
         LuceneIndex idx = LuceneIndex.open(index);
         held.add(idx);

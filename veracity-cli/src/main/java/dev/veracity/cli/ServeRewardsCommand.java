@@ -106,18 +106,16 @@ final class ServeRewardsCommand implements Callable<Integer> {
         if (!reward.needsModel() && !options.isEmpty()) {
             throw new IllegalArgumentException("--option sets MARCH's settings; reward " + name + " has none");
         }
-        if (!(deadlineSeconds > 0) || !(stopGraceSeconds >= 0) || maxBodyMb < 1 || maxBodyMb > 1024) {
-            throw new IllegalArgumentException("--deadline-seconds must be positive, --stop-grace-seconds zero or more,"
-                    + " --max-body-mb from 1 to 1024");
-        }
+        // the request deadline in these limits is the server's to set (a little past the reward deadline)
+        ServerLimits limits = ServerCommands.limits("--max-batch", maxBatch, maxBodyMb, maxConcurrentRequests,
+                deadlineSeconds, stopGraceSeconds);
         RewardSettings rewardSettings = RewardSettings.defaults().withMarch(MarchSettings.fromOptions(options))
                 .withFallbackScore(fallbackScore).withParallelism(rewardsAtOnce).withJudge(judge)
                 .withRunId("serve-rewards-" + name + "-" + Instant.now());
         RewardServerSettings settings = RewardServerSettings.defaults().withHost(host).withPort(port)
                 .withDeadline(seconds(deadlineSeconds)).withFallbackScore(fallbackScore).withRewardsAtOnce(rewardsAtOnce)
                 .withMaxResponseChars(maxResponseChars)
-                .withLimits(ServerLimits.defaults().withMaxBodyBytes((long) maxBodyMb << 20).withMaxBatch(maxBatch)
-                        .withMaxConcurrentRequests(maxConcurrentRequests).withStopGrace(seconds(stopGraceSeconds)));
+                .withLimits(limits);
         // What the server holds, closed in reverse order after it stops (the model stack flushes its traces).
         List<AutoCloseable> held = new ArrayList<>();
         Reward r;
