@@ -199,8 +199,7 @@ public final class ComparisonTable {
         OptionalDouble prompt = r.perQuestion("prompt_tokens_per_question", "prompt_tokens");
         OptionalDouble completion = r.perQuestion("completion_tokens_per_question", "completion_tokens");
         OptionalDouble wallMs = r.perQuestion("wall_ms_per_question", "wall_ms");
-        Path name = r.dir().toAbsolutePath().normalize().getFileName();
-        return new Row(name == null ? r.method() : name.toString(), r.method(), r.n(), metrics,
+        return new Row(r.name(), r.method(), r.n(), metrics,
                 judge(r, resamples, seed), value(r.perQuestion("calls_per_question", "calls")),
                 prompt.isPresent() || completion.isPresent() ? prompt.orElse(0) + completion.orElse(0) : null,
                 wallMs.isPresent() ? wallMs.getAsDouble() / 1000 : null, r.parseFailures());
@@ -528,7 +527,7 @@ public final class ComparisonTable {
         return s.toString();
     }
 
-    private static String fixed(Double v, int decimals) {
+    static String fixed(Double v, int decimals) {
         return v == null || v.isNaN() ? "n/a" : String.format(Locale.ROOT, "%." + decimals + "f", v);
     }
 

@@ -60,7 +60,7 @@ final class DatasetPage {
                               String css, int resamples, long seed) {
         Linked base = group.getFirst();
         for (Linked l : group) {
-            if (baseline != null && sameDir(l.run(), baseline)) {
+            if (baseline != null && HtmlReport.same(l.run().dir(), baseline.dir())) {
                 base = l;
             }
         }
@@ -87,7 +87,7 @@ final class DatasetPage {
         Map<String, double[]> byTokens = new LinkedHashMap<>();
         int k = 0;
         for (ComparisonTable.Row row : table.rows()) {
-            if (k < group.size() && row.run().equals(folder(group.get(k).run()))) {
+            if (k < group.size() && row.run().equals(group.get(k).run().name())) {
                 ComparisonTable.Cell c = row.metrics().get(main);
                 double y = c == null || c.value() == null ? Double.NaN : c.value();
                 String label = group.get(k).slug() + " (" + row.method() + ")";
@@ -120,7 +120,7 @@ final class DatasetPage {
         int k = 0;
         for (ComparisonTable.Row row : table.rows()) {
             Map<String, Object> m = new LinkedHashMap<>();
-            boolean own = k < group.size() && row.run().equals(folder(group.get(k).run()));
+            boolean own = k < group.size() && row.run().equals(group.get(k).run().name());
             m.put("slug", own ? group.get(k++).slug() : "");
             m.put("run", row.run());
             m.put("method", row.method());
@@ -130,9 +130,9 @@ final class DatasetPage {
                 return c == null ? "-" : ComparisonTable.cell(c);
             }).toList());
             m.put("judge", row.judge() == null ? "-" : ComparisonTable.cell(row.judge()));
-            m.put("calls", fixed(row.callsPerQuestion(), 2));
-            m.put("tokens", fixed(row.tokensPerQuestion(), 1));
-            m.put("seconds", fixed(row.secondsPerQuestion(), 2));
+            m.put("calls", ComparisonTable.fixed(row.callsPerQuestion(), 2));
+            m.put("tokens", ComparisonTable.fixed(row.tokensPerQuestion(), 1));
+            m.put("seconds", ComparisonTable.fixed(row.secondsPerQuestion(), 2));
             m.put("parseFailures", String.valueOf(row.parseFailures()));
             out.add(m);
         }
@@ -245,20 +245,7 @@ final class DatasetPage {
         }
     }
 
-    private static boolean sameDir(RunDir a, RunDir b) {
-        return a.dir().toAbsolutePath().normalize().equals(b.dir().toAbsolutePath().normalize());
-    }
-
-    private static String folder(RunDir r) {
-        Path name = r.dir().toAbsolutePath().normalize().getFileName();
-        return name == null ? r.method() : name.toString();
-    }
-
     private static double orNaN(Double v) {
         return v == null ? Double.NaN : v;
-    }
-
-    private static String fixed(Double v, int decimals) {
-        return v == null || v.isNaN() ? "n/a" : String.format(Locale.ROOT, "%." + decimals + "f", v);
     }
 }

@@ -85,8 +85,7 @@ public final class HtmlReport {
         Set<String> used = new HashSet<>();
         used.add("index");
         for (RunDir run : runs) {
-            Path name = run.dir().toAbsolutePath().normalize().getFileName();
-            slugs.add(unique(safeName(name == null ? run.method() : name.toString()), used));
+            slugs.add(unique(safeName(run.name()), used));
         }
         List<DatasetPage.Linked> linked = new ArrayList<>();
         for (int i = 0; i < runs.size(); i++) {
@@ -287,7 +286,8 @@ public final class HtmlReport {
 
     // ---------------------------------------------------------------- run pages
 
-    private static boolean same(Path a, Path b) {
+    /** Whether two paths name the same folder. */
+    static boolean same(Path a, Path b) {
         return a.toAbsolutePath().normalize().equals(b.toAbsolutePath().normalize());
     }
 

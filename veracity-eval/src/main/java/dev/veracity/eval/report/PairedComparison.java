@@ -69,9 +69,7 @@ public final class PairedComparison {
                 Bootstrap.Paired p = Bootstrap.paired(diffs.stream().mapToDouble(Double::doubleValue).toArray(),
                         resamples, seed);
                 if (p != null) {
-                    java.nio.file.Path name = r.dir().toAbsolutePath().normalize().getFileName();
-                    out.add(new Difference(name == null ? r.method() : name.toString(), metric, p, better, worse,
-                            betterIds, worseIds));
+                    out.add(new Difference(r.name(), metric, p, better, worse, betterIds, worseIds));
                 }
             }
         }
@@ -81,8 +79,7 @@ public final class PairedComparison {
     /** The lines {@code compare --baseline} prints under the table. */
     public static String text(RunDir baseline, List<Difference> diffs) {
         StringBuilder sb = new StringBuilder();
-        java.nio.file.Path base = baseline.dir().toAbsolutePath().normalize().getFileName();
-        sb.append("Paired differences against ").append(base == null ? baseline.method() : base.toString())
+        sb.append("Paired differences against ").append(baseline.name())
                 .append(" on the questions both answered (run - baseline; 95% paired bootstrap CI; two-sided p):\n");
         for (Difference d : diffs) {
             sb.append(String.format(Locale.ROOT, "  %-24s %-22s %+.3f [%+.3f, %+.3f]  p=%.3f  n=%d  better on %d, worse on %d",

@@ -95,6 +95,12 @@ public record RunDir(Path dir, JsonNode summary, Map<String, Double> metrics, Li
         return summary.path("method").asText();
     }
 
+    /** The run folder's name, as tables and reports call the run (the method when the folder has none, e.g. "/"). */
+    public String name() {
+        Path name = dir.toAbsolutePath().normalize().getFileName();
+        return name == null ? method() : name.toString();
+    }
+
     /** A text field of the summary, or "" when absent. */
     public String text(String field) {
         JsonNode v = summary.get(field);
