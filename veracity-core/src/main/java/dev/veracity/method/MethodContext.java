@@ -87,6 +87,16 @@ public record MethodContext(LlmClient llm, CallContext calls, String dataset, bo
         return new MethodContext(llm, calls, dataset, multiAnswer, options, retriever, embedder, pages, m);
     }
 
+    /**
+     * This context with every model client, the default and the named ones, replaced by {@code f} of it (a composite
+     * method hands its part a view of each, e.g. {@link LlmClient#resampled}).
+     */
+    public MethodContext withEveryClient(java.util.function.UnaryOperator<LlmClient> f) {
+        Map<String, LlmClient> m = new java.util.LinkedHashMap<>();
+        clients.forEach((name, c) -> m.put(name, f.apply(c)));
+        return new MethodContext(f.apply(llm), calls, dataset, multiAnswer, options, retriever, embedder, pages, m);
+    }
+
     /** This context with another set of options (a composite method hands its parts their own). */
     public MethodContext withOptions(Map<String, String> newOptions) {
         return new MethodContext(llm, calls, dataset, multiAnswer, newOptions, retriever, embedder, pages, clients);

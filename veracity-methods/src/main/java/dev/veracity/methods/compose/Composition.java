@@ -137,8 +137,9 @@ public final class Composition implements QaMethod {
         List<String> failures = new ArrayList<>();
         int attempt = 0;
         for (; attempt < tries; attempt++) {
-            MethodContext run = attempt == 0 ? ctx.withOptions(baseOptions)
-                    : resampled(ctx, attempt, settings.temperature()).withOptions(baseOptions);
+            int k = attempt;
+            MethodContext run = (k == 0 ? ctx : ctx.withEveryClient(c -> c.resampled(k, settings.temperature())))
+                    .withOptions(baseOptions);
             answered = base.answer(forBase, run);
             v = verifier.verify(ctx.llm(), ctx.calls(), attempt, "Question: " + item.question() + "\nAnswer: "
                     + answered.prediction(), item.documents());
@@ -167,13 +168,5 @@ public final class Composition implements QaMethod {
 
     private static boolean passed(Verification v) {
         return v.passed() && v.status() != Verification.Status.UNPARSEABLE;
-    }
-
-    /** The context with every model client asking for other samples: attempt k's answer is a fresh one. */
-    private static MethodContext resampled(MethodContext ctx, int attempt, double temperature) {
-        Map<String, dev.veracity.llm.client.LlmClient> clients = new LinkedHashMap<>();
-        ctx.clients().forEach((name, c) -> clients.put(name, c.resampled(attempt, temperature)));
-        return new MethodContext(ctx.llm().resampled(attempt, temperature), ctx.calls(), ctx.dataset(),
-                ctx.multiAnswer(), ctx.options(), ctx.retriever(), ctx.embedder(), ctx.pages(), clients);
     }
 }
