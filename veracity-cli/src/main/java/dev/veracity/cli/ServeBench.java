@@ -56,18 +56,23 @@ final class ServeBench implements Callable<Integer> {
     @Option(names = "--latency-ms", defaultValue = "100", description = "Simulated latency per model call (default ${DEFAULT-VALUE}).")
     int latencyMs;
 
+    @Option(names = "--jitter", defaultValue = "0", paramLabel = "FRACTION", description = "Vary each simulated call's"
+            + " latency uniformly by up to this fraction either way (default ${DEFAULT-VALUE}).")
+    double jitter;
+
     @Option(names = "--method", defaultValue = "standard-rag,madam-rag", split = ",",
             description = "Methods to measure (default ${DEFAULT-VALUE}).")
     List<String> methods;
 
     @Override
     public Integer call() throws Exception {
-        if (requests < 1 || clients < 1 || warmup < 0 || latencyMs < 0) {
-            throw new IllegalArgumentException("--requests and --clients must be positive; --warmup and --latency-ms zero or more");
+        if (requests < 1 || clients < 1 || warmup < 0 || latencyMs < 0 || !(jitter >= 0 && jitter < 1)) {
+            throw new IllegalArgumentException("--requests and --clients must be positive; --warmup and --latency-ms zero"
+                    + " or more; --jitter a fraction in [0, 1)");
         }
         long rssStart = rssKb();
         int threadsStart = ManagementFactory.getThreadMXBean().getThreadCount();
-        SimConfig cfg = SimConfig.builder().latency(LatencyModel.ofMillis(latencyMs, 0)).capacity(4096)
+        SimConfig cfg = SimConfig.builder().latency(LatencyModel.ofMillis(latencyMs, 0).withJitter(jitter)).capacity(4096)
                 .recentRequestLimit(0).build();
         try (SimServer sim = SimServer.start(cfg);
              OpenAiCompatibleBackend backend = OpenAiCompatibleBackend.builder().baseUrl(sim.baseUrl()).model("sim-model")
@@ -78,7 +83,8 @@ final class ServeBench implements Callable<Integer> {
                              .traces(traces).build())
                      .log(ServerLog.none()).start()) {
             System.out.printf(Locale.ROOT, "== veracity serve: %,d requests per method from %d clients (kept-alive"
-                    + " connections), simulator at %d ms per call; %d cores%n", requests, clients, latencyMs,
+                    + " connections), simulator at %d ms per call%s; %d cores%n", requests, clients, latencyMs,
+                    jitter == 0 ? " exactly" : String.format(Locale.ROOT, " +-%.0f%%", jitter * 100),
                     Runtime.getRuntime().availableProcessors());
             for (String method : methods) {
                 byte[] body = body(method.strip());

@@ -31,6 +31,10 @@ final class SimCommand implements Callable<Integer> {
     @Option(names = "--tpot-ms", defaultValue = "0", description = "Time per output token, ms (default ${DEFAULT-VALUE}).")
     long tpotMs;
 
+    @Option(names = "--latency-jitter", defaultValue = "0", paramLabel = "FRACTION", description = "Vary each generation's"
+            + " times uniformly by up to this fraction either way, as a real model's do; 0.1 = +-10% (default ${DEFAULT-VALUE}: exact).")
+    double latencyJitter;
+
     @Option(names = "--capacity", defaultValue = "1024", description = "Requests generated at once; the rest queue (default ${DEFAULT-VALUE}).")
     int capacity;
 
@@ -99,8 +103,11 @@ final class SimCommand implements Callable<Integer> {
 
     /** Starts the simulator the flags describe. */
     SimServer startServer() throws IOException {
+        if (!(latencyJitter >= 0 && latencyJitter < 1)) {
+            throw new IllegalArgumentException("--latency-jitter must be a fraction in [0, 1) (0.1 = +-10%), got " + latencyJitter);
+        }
         SimConfig.Builder b = SimConfig.builder().port(port)
-                .latency(new LatencyModel(Duration.ofMillis(ttftMs), Duration.ofMillis(tpotMs)))
+                .latency(new LatencyModel(Duration.ofMillis(ttftMs), Duration.ofMillis(tpotMs), latencyJitter))
                 .capacity(capacity).seed(seed).refuseN(refuseN)
                 .reader(!noReader).maxRequestBytes(maxRequestBytes)
                 .retryAfter(Duration.ofMillis(retryAfterMs))

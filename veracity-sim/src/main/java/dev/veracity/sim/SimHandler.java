@@ -261,12 +261,13 @@ final class SimHandler implements HttpHandler {
 
         Generator.Generation gen = Generator.generate(req, config.rules(), fault, config.reader());
         String id = responseId(endpoint, seq);
+        LatencyModel latency = config.latency().forGeneration(Mix.unit(Mix.mix(config.seed(), seq, 0x1a7e)));
         try (Slot slot = acquireSlot()) {
             if (req.stream()) {
-                stream(ex, req, gen, id, fault, slot);
+                stream(ex, req, gen, id, fault, slot, latency);
                 return gen;
             }
-            pause(config.latency().serviceTime(gen.maxChoiceTokens()));
+            pause(latency.serviceTime(gen.maxChoiceTokens()));
         }
 
         long created = System.currentTimeMillis() / 1000;
@@ -286,7 +287,7 @@ final class SimHandler implements HttpHandler {
      * non-streamed answer's is.
      */
     private void stream(HttpExchange ex, GenerationRequest req, Generator.Generation gen, String id, FaultKind fault,
-                        Slot slot) throws IOException {
+                        Slot slot, LatencyModel latency) throws IOException {
         long started = System.nanoTime();
         ex.getResponseHeaders().set("Content-Type", "text/event-stream; charset=utf-8");
         ex.getResponseHeaders().set("Cache-Control", "no-cache");
@@ -294,7 +295,7 @@ final class SimHandler implements HttpHandler {
         ex.getResponseBody().flush(); // the headers now, as a real server sends them, not with the first token
         long created = System.currentTimeMillis() / 1000;
         new EventStream(ex.getResponseBody(), id, created, req, gen, fault == FaultKind.MALFORMED_JSON)
-                .send(config.latency(), elapsed -> pause(elapsed.minusNanos(System.nanoTime() - started)), () -> {
+                .send(latency, elapsed -> pause(elapsed.minusNanos(System.nanoTime() - started)), () -> {
                     slot.close();
                     leave(ex);
                 });

@@ -13,6 +13,7 @@ import java.util.concurrent.Future;
 
 import static dev.veracity.sim.Http.userMessage;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class CapacityTest {
 
@@ -128,5 +129,36 @@ class CapacityTest {
             assertThat(c).failsWithin(Duration.ofSeconds(5));
         }
         assertThat(sim.counters().inFlight()).isZero();
+    }
+
+    @Test
+    void jitterScalesAGenerationsTimesByOneDrawnFactorAroundTheMean() {
+        LatencyModel m = LatencyModel.ofMillis(100, 10).withJitter(0.2);
+        assertThat(m.forGeneration(0.0).serviceTime(0)).isEqualTo(Duration.ofMillis(80));
+        assertThat(m.forGeneration(0.5).serviceTime(3)).isEqualTo(Duration.ofMillis(130));
+        LatencyModel slow = m.forGeneration(0.999);
+        assertThat(slow.timeToFirstToken().toNanos()).isBetween(119_900_000L, 120_000_000L);
+        assertThat(slow.perOutputToken().toNanos()).isBetween(11_990_000L, 12_000_000L);
+        assertThat(slow.jitter()).isZero(); // a generation's events share the one factor
+        assertThat(LatencyModel.ofMillis(100, 0).forGeneration(0.9).serviceTime(0)).isEqualTo(Duration.ofMillis(100));
+        assertThatThrownBy(() -> m.withJitter(1.0)).hasMessageContaining("[0, 1)");
+        assertThatThrownBy(() -> m.withJitter(-0.1)).hasMessageContaining("[0, 1)");
+    }
+
+    @Test
+    void jitteredCallsSpreadOverTheRangeInsteadOfEndingTogether() throws Exception {
+        SimConfig config = SimConfig.builder().latency(LatencyModel.ofMillis(200, 0).withJitter(0.5)).build();
+        try (SimServer sim = SimServer.start(config)) {
+            List<Long> ms = new ArrayList<>();
+            for (int i = 0; i < 12; i++) {
+                long start = System.nanoTime();
+                assertThat(Http.post(sim, "/chat/completions", userMessage("hi " + i, "")).statusCode()).isEqualTo(200);
+                ms.add((System.nanoTime() - start) / 1_000_000);
+            }
+            // 100-300 ms each; twelve seeded draws do not all land within 40 ms of one another.
+            assertThat(ms).allSatisfy(t -> assertThat(t).isBetween(99L, 2_000L));
+            assertThat(ms.stream().mapToLong(Long::longValue).max().orElseThrow()
+                    - ms.stream().mapToLong(Long::longValue).min().orElseThrow()).isGreaterThan(40);
+        }
     }
 }
