@@ -318,6 +318,10 @@ final class ReproduceCommand implements Callable<Integer> {
             w.println();
             w.println(r.name() + "  " + r.title());
             w.printf("  rows: %d, %d run here; split: %s%n", r.rows().size(), r.runnableRows().size(), r.split().describe());
+            if (r.subset() != null) {
+                w.println("  subset: every row scored on the questions where row " + r.subset().row() + "'s run has "
+                        + r.subset().where() + " (" + r.subset().rule().description() + ")");
+            }
             r.models().forEach((role, m) -> w.println("  model " + role + ": " + m));
             if (r.judge() != null) {
                 w.println("  judge: " + r.judge().name() + " (paper: " + r.judge().model() + ")");

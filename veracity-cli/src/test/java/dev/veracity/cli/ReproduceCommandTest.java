@@ -118,6 +118,7 @@ class ReproduceCommandTest {
             long t0 = System.nanoTime();
             Result res = cli(args.toArray(String[]::new));
             assertThat(res.code()).as(res.out() + res.err()).isZero();
+            Map<String, Integer> subsets = r.subset() == null ? Map.of() : checkSubset(r, rows, res.out());
             assertThat(res.out()).contains("Reproduction " + r.name() + ": ")
                     .contains("NOT COMPARABLE: these runs used --limit")
                     .contains("SIMULATOR: the built-in extractive reader answered")
@@ -129,10 +130,14 @@ class ReproduceCommandTest {
                     assertThat(Files.readAllLines(run.resolve("results.jsonl"))).hasSizeBetween(1, 5);
                 }
                 // every cell of a run row shows our number, except a column over a part of the run the fixture lacks
+                // (a subset the simulator's agents left empty included)
                 for (Recipe.Column c : r.columns()) {
-                    if (c.notRun() == null && c.where().isEmpty()) {
+                    if (c.notRun() == null && c.where().isEmpty() && (c.dataset() == null || subsets.getOrDefault(c.dataset(), 1) > 0)) {
                         assertThat(res.out()).containsPattern("(?m)^" + java.util.regex.Pattern.quote(row.id()) + " .*"
                                 + java.util.regex.Pattern.quote(c.label()) + " +\\S+ +-?\\d+\\.\\d\\d .*not comparable \\(--limit\\)$");
+                    } else if (c.notRun() == null && c.dataset() != null && subsets.getOrDefault(c.dataset(), 1) == 0) {
+                        assertThat(res.out()).containsPattern("(?m)^" + java.util.regex.Pattern.quote(row.id()) + " .*"
+                                + java.util.regex.Pattern.quote(c.label()) + " .* - +- +no result: the subset is empty$");
                     }
                 }
             }
@@ -161,7 +166,77 @@ class ReproduceCommandTest {
             r.rows().stream().filter(x -> x.notRun() != null).forEach(x -> assertThat(res.out()).contains(x.id()).contains("not run: " + x.notRun()));
             System.out.printf("%s: %d rows x %d datasets in %.1f s%n", r.name(), rows.size(), r.datasets().size(),
                     (System.nanoTime() - t0) / 1e9);
+            if (r.subset() != null) {
+                // the simulator's agents answer alike, so its subsets are mostly empty: make two of the subset row's
+                // questions on the first dataset disagree (the last agent answered nothing) and print the table again
+                // from the same run folders (every question is done: nothing is asked again)
+                var json = new com.fasterxml.jackson.databind.ObjectMapper();
+                String d = r.datasets().getFirst();
+                Path judged = dir.resolve("runs").resolve(r.name()).resolve(r.subset().row()).resolve(d).resolve("results.jsonl");
+                List<String> lines = new ArrayList<>(Files.readAllLines(judged));
+                for (int i = 0; i < 2; i++) {
+                    var line = (com.fasterxml.jackson.databind.node.ObjectNode) json.readTree(lines.get(i));
+                    var cands = line.path("candidates");
+                    ((com.fasterxml.jackson.databind.node.ObjectNode) cands.get(cands.size() - 1)).put("answer", "");
+                    lines.set(i, json.writeValueAsString(line));
+                }
+                Files.write(judged, lines);
+                Result again = cli(args.toArray(String[]::new));
+                assertThat(again.code()).as(again.out() + again.err()).isZero();
+                assertThat(checkSubset(r, rows, again.out()).get(d)).isGreaterThanOrEqualTo(2);
+                System.out.println(again.out().substring(again.out().indexOf("Reproduction " + r.name())));
+            }
         }));
+    }
+
+    /**
+     * A recipe scored over a subset: the table says so, with the size the subset row's run gives per dataset, and each
+     * cell over a non-empty subset is the mean of that row's per-question scores (its result lines' metrics) over
+     * exactly the subset's questions. Returns the subset's size per dataset.
+     */
+    private static Map<String, Integer> checkSubset(Recipe r, List<Recipe.Row> rows, String out) throws java.io.IOException {
+        var json = new com.fasterxml.jackson.databind.ObjectMapper();
+        assertThat(rows).extracting(Recipe.Row::id).contains(r.subset().row());
+        Path runs = dir.resolve("runs").resolve(r.name());
+        Map<String, Integer> sizes = new LinkedHashMap<>();
+        List<String> printed = new ArrayList<>();
+        for (String d : r.datasets()) {
+            java.util.Set<String> ids = new java.util.LinkedHashSet<>();
+            List<String> lines = Files.readAllLines(runs.resolve(r.subset().row()).resolve(d).resolve("results.jsonl"));
+            for (String l : lines) {
+                var n = json.readTree(l);
+                if (r.subset().rule().test(n)) {
+                    ids.add(n.path("id").asText());
+                }
+            }
+            sizes.put(d, ids.size());
+            printed.add(" " + d + " " + ids.size() + " of " + lines.size() + " questions");
+            if (ids.isEmpty()) {
+                continue;
+            }
+            for (Recipe.Row row : rows) {
+                List<com.fasterxml.jackson.databind.JsonNode> mine = new ArrayList<>();
+                for (String l : Files.readAllLines(runs.resolve(row.id()).resolve(d).resolve("results.jsonl"))) {
+                    var n = json.readTree(l);
+                    if (ids.contains(n.path("id").asText())) {
+                        mine.add(n);
+                    }
+                }
+                assertThat(mine).as(row.id() + " on " + d).hasSize(ids.size());
+                for (Recipe.Column c : r.columns()) {
+                    if (d.equals(c.dataset()) && !c.metric().contains(".")) {
+                        double mean = mine.stream().mapToDouble(n -> n.path("metrics").path(c.metric()).asDouble())
+                                .average().orElseThrow() * c.scale();
+                        assertThat(out).containsPattern("(?m)^" + java.util.regex.Pattern.quote(row.id()) + " .*"
+                                + java.util.regex.Pattern.quote(c.label()) + " +\\S+ +"
+                                + java.util.regex.Pattern.quote(String.format(java.util.Locale.ROOT, "%.2f", mean)) + " ");
+                    }
+                }
+            }
+        }
+        assertThat(out).contains("SUBSET: every cell is over the questions where row " + r.subset().row() + "'s run has "
+                + r.subset().where() + " (").contains("):" + String.join(",", printed) + "\n");
+        return sizes;
     }
 
     @Test
@@ -175,7 +250,10 @@ class ReproduceCommandTest {
                 + "d44454c9ebb0bf513d8236a03decc9fb58704cad/RAMDocs_test.jsonl, sha256 c67f699c97349f00cf1bd08d1dbf8ca1d0cc38c306715c93a10a4f961dcf28b7")
                 .contains("dataset hotpotqa: hotpot_dev_distractor_v1.json, http://curtis.ml.cmu.edu/datasets/hotpot/hotpot_dev_distractor_v1.json, sha256 unknown")
                 .contains("dataset musique: musique_ans_v1.0_dev.jsonl, no direct URL, from https://github.com/StonyBrookNLP/musique")
-                .contains("model llm-server: Qwen2-72B-Instruct").contains("needs index:");
+                .contains("model llm-server: Qwen2-72B-Instruct").contains("needs index:")
+                .contains("court-table2  Reasoning Court, Table 2: ").contains("  subset: every row scored on the questions where row"
+                        + " judge.gpt-4o-mini's run has agents-disagree (two or more agents whose answers differ after"
+                        + " normalisation, or one of them empty)");
     }
 
     @Test

@@ -27,10 +27,12 @@ import java.util.Optional;
  * @param notes     decisions where the paper is silent, and what the numbers mean
  * @param columns   the table's columns
  * @param rows      the table's rows
+ * @param subset    the questions every cell is computed over when the paper scored part of its split, chosen from
+ *                  another row's run; null: every question of each run
  */
 public record Recipe(String name, String title, Paper paper, Split split, Map<String, String> models, String sampling,
                      Judge judge, Map<String, String> documents, Map<String, String> files, double tolerance, Map<String, String> needs, List<String> notes,
-                     List<Column> columns, List<Row> rows) {
+                     List<Column> columns, List<Row> rows, Subset subset) {
 
     /**
      * Where the table is in the paper's text file, and how the extraction laid it out (the paper-numbers test reads
@@ -93,6 +95,23 @@ public record Recipe(String name, String title, Paper paper, Split split, Map<St
      */
     public record Column(String id, String label, String dataset, String metric, List<String> average, String notRun,
                          double scale, Map<String, String> where) {
+    }
+
+    /**
+     * Part of the split, picked per dataset by one row's run: every row's cells on a dataset are computed over the
+     * questions whose result line in that row's run satisfies the rule (Reasoning Court's Table 2: the questions on
+     * which its two agents disagree, {@code subset: {row: judge.gpt-4o-mini, where: agents-disagree}}). Each cell
+     * re-scores its column's metric over those questions' result lines, so every column must be a registered metric
+     * (or an average of such columns); a dataset on which the row has no run has no subset, and its cells are not run.
+     *
+     * @param row   the row whose run picks the questions (a row of this recipe that runs here)
+     * @param where the rule, one of {@link SubsetRule#ids()}
+     */
+    public record Subset(String row, String where) {
+
+        public SubsetRule rule() {
+            return SubsetRule.byId(where).orElseThrow(() -> new IllegalStateException("unknown subset rule '" + where + "'"));
+        }
     }
 
     /** Where a dataset's documents come from in this recipe. */

@@ -6,16 +6,24 @@ import dev.veracity.eval.metrics.Metric;
 import dev.veracity.eval.metrics.Metrics;
 import dev.veracity.eval.report.RunDir;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.BiFunction;
 
 /**
  * Our numbers beside the paper's, cell by cell: for every row and column the paper's number, ours (from the run's
  * {@code summary.json}, in the paper's units), the difference and a verdict. A run over the paper's whole split
  * marks each cell within or outside the recipe's tolerance (as Anserini's regressions do); a run over fewer
- * questions ({@code --limit}) is labelled "not comparable" in the heading and in every cell.
+ * questions ({@code --limit}) is labelled "not comparable" in the heading and in every cell. A recipe with a
+ * {@link Recipe.Subset} has every cell re-scored over the result lines of the questions its subset row's run picks on
+ * that dataset; the heading says so with the subset's size per dataset, a dataset without that run has its cells not
+ * run, and a cell whose run lacks some of the subset's questions says over how many it is.
  */
 public final class RecipeTable {
 
@@ -28,13 +36,25 @@ public final class RecipeTable {
     private final boolean comparable;
     private final String ourModel;
     private final String plumbing;
+    private final Map<String, Subset> subsets;
 
-    private RecipeTable(Recipe recipe, List<Cell> cells, boolean comparable, String ourModel, String plumbing) {
+    /**
+     * The recipe's subset on one dataset: the questions of the subset row's run that satisfy the rule.
+     *
+     * @param ids the questions' ids, in the run's order
+     * @param of  the questions of the subset row's run on that dataset
+     */
+    public record Subset(Set<String> ids, int of) {
+    }
+
+    private RecipeTable(Recipe recipe, List<Cell> cells, boolean comparable, String ourModel, String plumbing,
+                        Map<String, Subset> subsets) {
         this.recipe = recipe;
         this.cells = List.copyOf(cells);
         this.comparable = comparable;
         this.ourModel = ourModel;
         this.plumbing = plumbing;
+        this.subsets = subsets;
     }
 
     /**
@@ -47,18 +67,80 @@ public final class RecipeTable {
      */
     public static RecipeTable of(Recipe recipe, BiFunction<String, String, Optional<RunDir>> runs, boolean comparable,
                                  String ourModel, String plumbing) {
+        Map<String, Subset> subsets = new LinkedHashMap<>();
+        if (recipe.subset() != null) {
+            SubsetRule rule = recipe.subset().rule();
+            for (String d : recipe.datasets()) {
+                runs.apply(recipe.subset().row(), d).ifPresent(run -> subsets.put(d, subset(run, rule)));
+            }
+        }
         List<Cell> cells = new ArrayList<>();
         for (Recipe.Row row : recipe.rows()) {
             List<Double> ours = new ArrayList<>();
             for (int c = 0; c < recipe.columns().size(); c++) {
                 Recipe.Column col = recipe.columns().get(c);
-                Double v = row.notRun() != null || col.notRun() != null ? null : ours(recipe, row, col, ours, runs);
-                ours.add(v);
                 PaperValue p = c < row.paper().size() ? PaperValue.of(row.paper().get(c)) : null;
-                cells.add(new Cell(row, col, p, v, status(recipe, row, col, p, v, comparable)));
+                Double v;
+                String status;
+                if (row.notRun() != null || col.notRun() != null) {
+                    v = null;
+                    status = status(recipe, row, col, p, null, comparable);
+                } else if (recipe.subset() != null && col.dataset() != null) {
+                    Subset subset = subsets.get(col.dataset());
+                    Optional<RunDir> run = runs.apply(row.id(), col.dataset());
+                    if (subset == null) {
+                        v = null;
+                        status = "not run: no run of the subset's row " + recipe.subset().row() + " on " + col.dataset();
+                    } else if (subset.ids().isEmpty()) {
+                        v = null;
+                        status = "no result: the subset is empty";
+                    } else if (run.isEmpty()) {
+                        v = null;
+                        status = "no result";
+                    } else {
+                        List<JsonNode> lines = run.get().results().stream()
+                                .filter(l -> subset.ids().contains(l.path("id").asText(null))).toList();
+                        Double over = over(lines, col);
+                        v = over == null ? null : over * col.scale();
+                        status = status(recipe, row, col, p, v, comparable);
+                        long answered = lines.stream().map(l -> l.path("id").asText()).distinct().count();
+                        if (v != null && answered < subset.ids().size()) {
+                            status += " (over " + answered + " of the subset's " + subset.ids().size() + " questions)";
+                        }
+                    }
+                } else {
+                    v = ours(recipe, row, col, ours, runs);
+                    status = status(recipe, row, col, p, v, comparable);
+                }
+                ours.add(v);
+                cells.add(new Cell(row, col, p, v, status));
             }
         }
-        return new RecipeTable(recipe, cells, comparable, ourModel, plumbing);
+        return new RecipeTable(recipe, cells, comparable, ourModel, plumbing, subsets);
+    }
+
+    /** The questions of a run whose result lines satisfy the rule. */
+    static Subset subset(RunDir run, SubsetRule rule) {
+        Set<String> ids = new LinkedHashSet<>();
+        Set<String> all = new LinkedHashSet<>();
+        for (JsonNode l : run.results()) {
+            String id = l.path("id").asText(null);
+            if (id == null) {
+                continue;
+            }
+            all.add(id);
+            if (rule.test(l)) {
+                ids.add(id);
+            }
+        }
+        return new Subset(Collections.unmodifiableSet(ids), all.size());
+    }
+
+    /**
+     * The recipe's subset on a dataset, when the recipe has one and its row has a run there.
+     */
+    public Optional<Subset> subset(String dataset) {
+        return Optional.ofNullable(subsets.get(dataset));
     }
 
     private static Double ours(Recipe recipe, Recipe.Row row, Recipe.Column col, List<Double> earlier,
@@ -166,6 +248,18 @@ public final class RecipeTable {
         if (plumbing != null) {
             out.append(plumbing).append('\n');
         }
+        if (recipe.subset() != null) {
+            out.append("SUBSET: every cell is over the questions where row ").append(recipe.subset().row())
+                    .append("'s run has ").append(recipe.subset().where()).append(" (")
+                    .append(recipe.subset().rule().description()).append("):");
+            List<String> sizes = new ArrayList<>();
+            for (String d : recipe.datasets()) {
+                Subset s = subsets.get(d);
+                sizes.add(" " + d + " " + (s == null ? "not run (no run of " + recipe.subset().row() + ")"
+                        : s.ids().size() + " of " + s.of() + " questions"));
+            }
+            out.append(String.join(",", sizes)).append('\n');
+        }
         List<List<String>> lines = new ArrayList<>();
         lines.add(List.of("row", "paper model", "column", "paper", "ours", "diff", "status"));
         for (Cell c : cells) {
@@ -196,7 +290,7 @@ public final class RecipeTable {
         }
         long within = cells.stream().filter(c -> c.status().startsWith("within")).count();
         long outside = cells.stream().filter(c -> c.status().startsWith("OUTSIDE")).count();
-        long notRun = cells.stream().filter(c -> c.status().startsWith("not run") || c.status().equals("no result")).count();
+        long notRun = cells.stream().filter(c -> c.status().startsWith("not run") || c.status().startsWith("no result")).count();
         out.append(comparable ? within + " cells within the tolerance, " + outside + " outside, " + notRun + " not run"
                 : "not comparable: " + (cells.size() - notRun) + " cells computed on fewer questions than the paper's, "
                 + notRun + " not run").append('\n');

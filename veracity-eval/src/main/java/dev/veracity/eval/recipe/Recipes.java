@@ -193,7 +193,7 @@ public final class Recipes {
 
         Recipe recipe(JsonNode root) {
             only(root, "", "name", "title", "paper", "split", "models", "sampling", "judge", "documents", "files",
-                    "tolerance", "needs", "notes", "columns", "rows");
+                    "tolerance", "needs", "notes", "columns", "rows", "subset");
             String n = text(root, "name", "", true);
             if (n != null && !n.equals(name)) {
                 error("name", "is '" + n + "' but the file is " + name + ".yaml");
@@ -257,8 +257,40 @@ public final class Recipes {
                     }
                 }
             }
+            Recipe.Subset subset = root.hasNonNull("subset") ? subset(root.get("subset"), columns, rows) : null;
             return new Recipe(name, title, paper, split, models, sampling, judge, documents, files, tolerance, needs,
-                    notes, columns, rows);
+                    notes, columns, rows, subset);
+        }
+
+        /** {@code subset: {row: ROW, where: RULE}}: a row of this recipe that runs here, a known rule, metric columns. */
+        Recipe.Subset subset(JsonNode s, List<Recipe.Column> columns, List<Recipe.Row> rows) {
+            if (!s.isObject()) {
+                error("subset", "must be a map {row: ROW, where: RULE}");
+                return null;
+            }
+            only(s, "subset", "row", "where");
+            String row = text(s, "row", "subset.", true);
+            String where = text(s, "where", "subset.", true);
+            if (row != null) {
+                List<String> ids = rows.stream().map(Recipe.Row::id).toList();
+                Recipe.Row r = rows.stream().filter(x -> row.equals(x.id())).findFirst().orElse(null);
+                if (r == null) {
+                    error("subset.row", "no row '" + row + "' in this recipe; rows: " + String.join(", ", ids));
+                } else if (r.notRun() != null) {
+                    error("subset.row", "row '" + row + "' is not run here, so it cannot pick the questions");
+                }
+            }
+            if (where != null && SubsetRule.byId(where).isEmpty()) {
+                error("subset.where", "unknown rule '" + where + "'; known: " + String.join(", ", SubsetRule.ids()));
+            }
+            for (int i = 0; i < columns.size(); i++) {
+                String metric = columns.get(i).metric();
+                if (metric != null && (metric.equals("judge") || FIGURES.contains(metric))) {
+                    error("columns[" + i + "].metric", "'" + metric + "' is a run's summary figure and cannot be computed"
+                            + " over the recipe's subset (only a registered metric can)");
+                }
+            }
+            return new Recipe.Subset(row, where);
         }
 
         Recipe.Paper paper(JsonNode p) {
