@@ -60,6 +60,14 @@ final class ServeBench implements Callable<Integer> {
             + " latency uniformly by up to this fraction either way (default ${DEFAULT-VALUE}).")
     double jitter;
 
+    @Option(names = "--upstream-base-url", paramLabel = "URL", description = "Measure against this OpenAI-compatible"
+            + " server (a simulator in another process, a real model server) instead of an in-process simulator;"
+            + " --latency-ms and --jitter then do not apply.")
+    String upstreamBaseUrl;
+
+    @Option(names = "--upstream-model", defaultValue = "sim-model", description = "The upstream's model name (default ${DEFAULT-VALUE}).")
+    String upstreamModel;
+
     @Option(names = "--method", defaultValue = "standard-rag,madam-rag", split = ",",
             description = "Methods to measure (default ${DEFAULT-VALUE}).")
     List<String> methods;
@@ -74,17 +82,19 @@ final class ServeBench implements Callable<Integer> {
         int threadsStart = ManagementFactory.getThreadMXBean().getThreadCount();
         SimConfig cfg = SimConfig.builder().latency(LatencyModel.ofMillis(latencyMs, 0).withJitter(jitter)).capacity(4096)
                 .recentRequestLimit(0).build();
-        try (SimServer sim = SimServer.start(cfg);
-             OpenAiCompatibleBackend backend = OpenAiCompatibleBackend.builder().baseUrl(sim.baseUrl()).model("sim-model")
-                     .build();
+        try (SimServer sim = upstreamBaseUrl == null ? SimServer.start(cfg) : null;
+             OpenAiCompatibleBackend backend = OpenAiCompatibleBackend.builder()
+                     .baseUrl(sim == null ? upstreamBaseUrl : sim.baseUrl()).model(upstreamModel).build();
              ChatServer server = ChatServer.builder(ServeSettings.defaults())
-                     .upstream(backend, List.of("sim-model"), (pinned, traces) -> LlmClient.builder(pinned)
+                     .upstream(backend, List.of(upstreamModel), (pinned, traces) -> LlmClient.builder(pinned)
                              .concurrency(1024).timeout(Duration.ofSeconds(60)).cache(ResponseCache.NONE, CacheMode.OFF)
                              .traces(traces).build())
                      .log(ServerLog.none()).start()) {
+            String upstream = sim == null ? "upstream " + upstreamBaseUrl + " (another process)"
+                    : String.format(Locale.ROOT, "in-process simulator at %d ms per call%s", latencyMs,
+                    jitter == 0 ? " exactly" : String.format(Locale.ROOT, " +-%.0f%%", jitter * 100));
             System.out.printf(Locale.ROOT, "== veracity serve: %,d requests per method from %d clients (kept-alive"
-                    + " connections), simulator at %d ms per call%s; %d cores%n", requests, clients, latencyMs,
-                    jitter == 0 ? " exactly" : String.format(Locale.ROOT, " +-%.0f%%", jitter * 100),
+                    + " connections), %s; %d cores. Plumbing figures, not a model's.%n", requests, clients, upstream,
                     Runtime.getRuntime().availableProcessors());
             for (String method : methods) {
                 byte[] body = body(method.strip());
@@ -99,8 +109,9 @@ final class ServeBench implements Callable<Integer> {
                         threadsBefore, ManagementFactory.getThreadMXBean().getThreadCount());
             }
         }
-        System.out.printf(Locale.ROOT, "   process (simulator, server and clients in one JVM): RSS %,d KiB at start, %,d KiB"
-                + " at the end; platform threads %d at start, %d at the end%n", rssStart, rssKb(), threadsStart,
+        System.out.printf(Locale.ROOT, "   process (%s): RSS %,d KiB at start, %,d KiB"
+                + " at the end; platform threads %d at start, %d at the end%n",
+                upstreamBaseUrl == null ? "simulator, server and clients in one JVM" : "server and clients", rssStart, rssKb(), threadsStart,
                 ManagementFactory.getThreadMXBean().getThreadCount());
         return 0;
     }
