@@ -138,8 +138,9 @@ final class MemoryBench implements Callable<Integer> {
     private static void readers(Path root, Path run) throws IOException {
         Path other = variant(run, root.resolve("run-b"));
         Path report = root.resolve("report");
-        System.out.printf(Locale.ROOT, "== reading the run: eval's closing table, compare and report (heap after full GC"
-                + " and RSS after each)%n   %-44s %22s %10s %9s%n", "", "heap after full GC", "RSS", "seconds");
+        System.out.printf(Locale.ROOT, "== reading the run: eval's closing table, compare and report (heap after full GC,"
+                + " heap committed and RSS after each)%n   %-44s %22s %13s %10s %9s%n", "", "heap after full GC",
+                "committed", "RSS", "seconds");
         long t0 = System.nanoTime();
         RunDir loaded = RunDir.load(run);
         stage("run loaded, its table held (RunDir.load)", t0);
@@ -172,10 +173,12 @@ final class MemoryBench implements Callable<Integer> {
         System.out.printf(Locale.ROOT, "   (report: %,d files, %,d bytes in %s)%n", files[0], files[1], report);
     }
 
+    /** A stage's line; the committed heap is what the collector sized the heap to, most of the RSS beyond the JVM's own. */
     private static void stage(String what, long t0) {
         double seconds = (System.nanoTime() - t0) / 1e9;
-        System.out.printf(Locale.ROOT, "   %-44s %19d MB %7d MB %9.1f%n", what, ServeBench.heapAfterGcKb() >> 10,
-                ServeBench.rssKb() >> 10, seconds);
+        long heap = ServeBench.heapAfterGcKb();
+        System.out.printf(Locale.ROOT, "   %-44s %19d MB %10d MB %7d MB %9.1f%n", what, heap >> 10,
+                Runtime.getRuntime().totalMemory() >> 20, ServeBench.rssKb() >> 10, seconds);
     }
 
     /** Runs a veracity command in this process and returns what it printed; fails when it does. */
