@@ -3,6 +3,8 @@ package dev.veracity.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.veracity.config.VeracityConfig;
+import dev.veracity.eval.report.ComparisonTable;
+import dev.veracity.eval.report.RunDir;
 import dev.veracity.eval.run.DatasetProfile;
 import dev.veracity.eval.run.EvalRunner;
 import dev.veracity.method.QaMethod;
@@ -22,18 +24,22 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicInteger;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
  * {@code ./veracity bench memory}: an eval of many questions (a generated RAMDocs-format file) through the evaluation
  * runner as {@code veracity eval} runs it (results file, summary, trace store, response cache) against the in-process
- * simulator at zero latency, printing the heap in use after a full GC and the RSS at 10%, 50% and 100% of the run.
- * Constant memory means the heap after GC does not grow with the count; run it under a small heap to prove it:
- * {@code JAVA_TOOL_OPTIONS=-Xmx256m ./veracity bench memory}.
+ * simulator at zero latency, printing the heap in use after a full GC and the RSS at 10%, 50% and 100% of the run;
+ * then the commands that read the run, each measured the same way: eval's closing table, {@code compare} against a
+ * second run of the same questions (twice) and {@code report} of both. Constant memory means the heap after GC does
+ * not grow with the count; run it under a small heap to prove it: {@code JAVA_TOOL_OPTIONS=-Xmx256m ./veracity bench
+ * memory}.
  */
 @Command(name = "memory", mixinStandardHelpOptions = true,
-        description = "An eval of many generated questions: heap after GC and RSS as the count grows (constant memory).")
+        description = "An eval of many generated questions, then its closing table, compare and report: heap after GC"
+                + " and RSS as the count grows and after each reader (constant memory).")
 final class MemoryBench implements Callable<Integer> {
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -118,8 +124,114 @@ final class MemoryBench implements Callable<Integer> {
             System.out.printf(Locale.ROOT, "   heap after GC from %,d to %,d questions: %+d MB%n", figures[0][0],
                     figures[figures.length - 1][0], (heaps.getLast() - heaps.getFirst()) >> 10);
         }
+        readers(root, run);
         System.out.println("   files in " + root);
         return 0;
+    }
+
+    /**
+     * The commands that read the run after it, each measured as it ends: eval's closing table, {@code compare} of
+     * the run against a second run of the same questions (twice: the second must not hold more than the first) and
+     * {@code report} of both. The second run is the first with every third prediction made right, so the paired
+     * differences, disagreements and their transcript links have work to do.
+     */
+    private static void readers(Path root, Path run) throws IOException {
+        Path other = variant(run, root.resolve("run-b"));
+        Path report = root.resolve("report");
+        System.out.printf(Locale.ROOT, "== reading the run: eval's closing table, compare and report (heap after full GC,"
+                + " heap committed and RSS after each)%n   %-44s %22s %13s %10s %9s%n", "", "heap after full GC",
+                "committed", "RSS", "seconds");
+        long t0 = System.nanoTime();
+        RunDir loaded = RunDir.load(run);
+        stage("run loaded, its table held (RunDir.load)", t0);
+        System.out.printf(Locale.ROOT, "   (%,d answered questions in the table, %,d bytes of results.jsonl)%n",
+                loaded.answered(), Files.size(run.resolve("results.jsonl")));
+        loaded = null; // let the next stages start without it (a local stays reachable in an interpreted frame)
+        t0 = System.nanoTime();
+        String table = ComparisonTable.of(List.of(RunDir.load(run))).text();
+        stage("eval's closing table", t0);
+        System.out.print(table.indent(3));
+        String[] compare = {"compare", run.toString(), other.toString(), "--baseline", run.toString()};
+        for (int i = 1; i <= 2; i++) {
+            t0 = System.nanoTime();
+            String out = cli(compare);
+            stage("compare run run-b --baseline run (" + i + ")", t0);
+            if (i == 1) {
+                System.out.print(out.indent(3));
+            }
+        }
+        t0 = System.nanoTime();
+        cli("report", run.toString(), other.toString(), "--out", report.toString());
+        stage("report run run-b", t0);
+        long[] files = {0, 0};
+        try (var walk = Files.walk(report)) {
+            walk.filter(Files::isRegularFile).forEach(f -> {
+                files[0]++;
+                files[1] += f.toFile().length();
+            });
+        }
+        System.out.printf(Locale.ROOT, "   (report: %,d files, %,d bytes in %s)%n", files[0], files[1], report);
+    }
+
+    /** A stage's line; the committed heap is what the collector sized the heap to, most of the RSS beyond the JVM's own. */
+    private static void stage(String what, long t0) {
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        long heap = ServeBench.heapAfterGcKb();
+        System.out.printf(Locale.ROOT, "   %-44s %19d MB %10d MB %7d MB %9.1f%n", what, heap >> 10,
+                Runtime.getRuntime().totalMemory() >> 20, ServeBench.rssKb() >> 10, seconds);
+    }
+
+    /** Runs a veracity command in this process and returns what it printed; fails when it does. */
+    private static String cli(String... args) {
+        java.io.StringWriter err = new java.io.StringWriter();
+        java.io.ByteArrayOutputStream printed = new java.io.ByteArrayOutputStream();
+        java.io.PrintStream stdout = System.out;
+        int code;
+        // System.out first: picocli's execution strategy re-points a command's output at the System.out it was
+        // built under when that is no longer the current one
+        System.setOut(new java.io.PrintStream(printed, true, StandardCharsets.UTF_8));
+        try {
+            CommandLine cl = VeracityCli.commandLine(args);
+            cl.setErr(new java.io.PrintWriter(err, true));
+            code = cl.execute(args);
+        } finally {
+            System.out.flush();
+            System.setOut(stdout);
+        }
+        if (code != 0) {
+            throw new IllegalStateException("bench memory: '" + args[0] + "' exited " + code + ": "
+                    + err.toString().strip());
+        }
+        return printed.toString(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * A second run folder of the same questions: the first's summary and lines, every third prediction replaced by
+     * its gold answers (compare and report re-score from the prediction). Written a line at a time.
+     */
+    static Path variant(Path run, Path dir) throws IOException {
+        RunConfig.clear(dir);
+        Files.createDirectories(dir);
+        Files.copy(run.resolve("summary.json"), dir.resolve("summary.json"),
+                java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        try (java.io.BufferedReader in = Files.newBufferedReader(run.resolve("results.jsonl"), StandardCharsets.UTF_8);
+             BufferedWriter w = Files.newBufferedWriter(dir.resolve("results.jsonl"), StandardCharsets.UTF_8)) {
+            int i = 0;
+            for (String line; (line = in.readLine()) != null; ) {
+                if (line.isBlank()) {
+                    continue;
+                }
+                ObjectNode o = (ObjectNode) JSON.readTree(line);
+                if (i++ % 3 == 0 && o.path("gold").isArray()) {
+                    List<String> gold = new ArrayList<>();
+                    o.get("gold").forEach(g -> gold.add(g.asText()));
+                    o.put("prediction", String.join(", ", gold));
+                }
+                w.write(o.toString());
+                w.write('\n');
+            }
+        }
+        return dir;
     }
 
     /** {@code n} RAMDocs-format questions, each with two short documents, one of which holds its answer. */

@@ -162,7 +162,7 @@ public final class RecipeTable {
             return null;
         }
         if (!col.where().isEmpty()) {
-            Double v = over(run.get().results(), col);
+            Double v = over(run.get(), col);
             return v == null ? null : v * col.scale();
         }
         JsonNode s = run.get().summary();
@@ -173,21 +173,26 @@ public final class RecipeTable {
         return v.isNumber() ? v.asDouble() * col.scale() : null;
     }
 
-    /** A metric (or one of its extras) re-scored over the result lines that match the column's {@code where}. */
-    private static Double over(List<JsonNode> lines, Recipe.Column col) {
+    /**
+     * A metric (or one of its extras) re-scored over the result lines that match the column's {@code where}, read
+     * from the run's file and folded one line at a time.
+     */
+    private static Double over(RunDir run, Recipe.Column col) {
         int dot = col.metric().indexOf('.');
         Metric metric = Metrics.byName(dot < 0 ? col.metric() : col.metric().substring(0, dot));
-        List<dev.veracity.eval.metrics.ItemScore> scores = new ArrayList<>();
-        for (JsonNode l : lines) {
+        Metric.Tally tally = metric.tally();
+        int[] matched = {0};
+        run.forEachResult(l -> {
             boolean match = col.where().entrySet().stream().allMatch(e -> e.getValue().equals(l.path(e.getKey()).asText(null)));
             if (match) {
-                scores.add(metric.score(l.path("prediction").asText(""), strings(l.path("gold")), strings(l.path("wrong"))));
+                tally.add(metric.score(l.path("prediction").asText(""), strings(l.path("gold")), strings(l.path("wrong"))));
+                matched[0]++;
             }
-        }
-        if (scores.isEmpty()) {
+        });
+        if (matched[0] == 0) {
             return null;
         }
-        Aggregate a = metric.aggregate(scores);
+        Aggregate a = tally.result();
         if (a.n() == 0) {
             return null;
         }

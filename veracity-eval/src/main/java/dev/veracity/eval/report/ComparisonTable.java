@@ -140,7 +140,7 @@ public final class ComparisonTable {
                 rows.add(row);
                 SUBSETS.forEach((type, label) -> {
                     RunDir part = r.subset("question_type", type);
-                    if (!part.results().isEmpty() && part.results().size() < r.results().size()) {
+                    if (part.answered() > 0 && part.answered() < r.answered()) {
                         Row sub = row(part, resamples, seed);
                         rows.add(new Row(sub.run() + " [" + label + "]", sub.method(), sub.questions(), sub.metrics(),
                                 sub.judge(), sub.callsPerQuestion(), sub.tokensPerQuestion(), sub.secondsPerQuestion(),
@@ -182,7 +182,7 @@ public final class ComparisonTable {
         JsonNode summary = r.summary();
         Map<String, Cell> metrics = new LinkedHashMap<>();
         for (String name : metricNames(summary)) {
-            double[] values = values(name, r.results());
+            double[] values = r.scores(name).present();
             if (values.length > 0) {
                 metrics.put(name, Cell.of(Bootstrap.mean(values, resamples, seed)));
                 continue;
@@ -203,23 +203,6 @@ public final class ComparisonTable {
                 judge(r, resamples, seed), value(r.perQuestion("calls_per_question", "calls")),
                 prompt.isPresent() || completion.isPresent() ? prompt.orElse(0) + completion.orElse(0) : null,
                 wallMs.isPresent() ? wallMs.getAsDouble() / 1000 : null, r.parseFailures());
-    }
-
-    /**
-     * The per-question values of a metric: re-scored from the line's prediction and gold answers when the metric
-     * is known (as {@code summary.json} is, so questions a metric skips are skipped here too), else the line's
-     * stored value.
-     */
-    static double[] values(String name, List<JsonNode> lines) {
-        Metric metric = metric(name);
-        List<Double> out = new ArrayList<>();
-        for (JsonNode l : lines) {
-            Double v = value(metric, name, l);
-            if (v != null) {
-                out.add(v);
-            }
-        }
-        return out.stream().mapToDouble(Double::doubleValue).toArray();
     }
 
     /** The registered metric of that name, or null for a name only the result lines know. */
@@ -246,15 +229,16 @@ public final class ComparisonTable {
     private static Cell judge(RunDir r, int resamples, long seed) {
         List<Double> parsed = new ArrayList<>();
         int judgedLines = 0;
-        for (JsonNode l : r.results()) {
-            if (!l.has("judge")) {
+        ResultTable t = r.table();
+        for (int row = 0; row < t.size(); row++) {
+            byte outcome = t.judge(row);
+            if (outcome == ResultTable.NOT_JUDGED) {
                 continue;
             }
             judgedLines++;
-            String outcome = l.path("judge").path("outcome").asText("");
-            if (outcome.equals("CORRECT")) {
+            if (outcome == ResultTable.CORRECT) {
                 parsed.add(1.0);
-            } else if (outcome.equals("INCORRECT")) {
+            } else if (outcome == ResultTable.INCORRECT) {
                 parsed.add(0.0);
             }
         }

@@ -1,8 +1,9 @@
 package dev.veracity.eval.report;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -22,96 +23,152 @@ final class DatasetPage {
     static final int MAX_DISAGREEMENTS = 300;
 
     /**
-     * One run as the page links it.
+     * One run as the pages link it.
      *
-     * @param run   the loaded run
-     * @param slug  its folder in the report
-     * @param files question id to the file of its transcript page, inside {@code slug/q/}
+     * @param run  the loaded run
+     * @param slug its folder in the report
      */
-    record Linked(RunDir run, String slug, Map<String, String> files) {
+    record Linked(RunDir run, String slug) {
     }
 
     private DatasetPage() {
     }
 
     /**
-     * Writes the page of each dataset among {@code runs} and returns, per page, what the index links: dataset,
-     * file, run count. {@code baseline} is the run the paired differences are taken from on its dataset; the other
-     * datasets use their first run.
+     * Works out the page of each dataset among {@code runs}, before any page is written: the run pages then write
+     * the transcripts these pages link ({@link Plan#links}). {@code baseline} is the run the paired differences are
+     * taken from on its dataset; the other datasets use their first run.
      */
-    static List<Map<String, Object>> writeAll(List<Linked> runs, RunDir baseline, Path outDir, String css,
-                                              Set<String> usedNames, int resamples, long seed) {
+    static List<Plan> plan(List<Linked> runs, RunDir baseline, Set<String> usedNames, int resamples, long seed) {
         Map<String, List<Linked>> byDataset = new LinkedHashMap<>();
         for (Linked l : runs) {
             byDataset.computeIfAbsent(l.run().text("dataset"), k -> new ArrayList<>()).add(l);
         }
-        List<Map<String, Object>> pages = new ArrayList<>();
+        List<Plan> plans = new ArrayList<>();
         for (Map.Entry<String, List<Linked>> e : byDataset.entrySet()) {
             String name = HtmlReport.unique("dataset-" + HtmlReport.safeName(e.getKey().isEmpty() ? "unnamed" : e.getKey()),
                     usedNames);
-            write(e.getKey(), e.getValue(), baseline, outDir, name, css, resamples, seed);
-            pages.add(Map.of("dataset", e.getKey().isEmpty() ? "(unnamed)" : e.getKey(), "file", name + ".html",
-                    "runs", e.getValue().size()));
+            plans.add(new Plan(e.getKey(), e.getValue(), baseline, name, resamples, seed));
+        }
+        return plans;
+    }
+
+    /**
+     * Writes the pages and returns, per page, what the index links: dataset, file, run count. {@code files} maps a
+     * run's slug to its question ids' transcript files inside {@code slug/q/}.
+     */
+    static List<Map<String, Object>> writeAll(List<Plan> plans, Path outDir, String css,
+                                              Map<String, Map<String, String>> files) {
+        List<Map<String, Object>> pages = new ArrayList<>();
+        for (Plan p : plans) {
+            p.write(outDir, css, files);
+            pages.add(Map.of("dataset", p.dataset.isEmpty() ? "(unnamed)" : p.dataset, "file", p.name + ".html",
+                    "runs", p.group.size()));
         }
         return pages;
     }
 
-    private static void write(String dataset, List<Linked> group, RunDir baseline, Path outDir, String name,
-                              String css, int resamples, long seed) {
-        Linked base = group.getFirst();
-        for (Linked l : group) {
-            if (baseline != null && HtmlReport.same(l.run().dir(), baseline.dir())) {
-                base = l;
+    /** One dataset's page, worked out: its table, paired differences and disagreements, and the ids it links. */
+    static final class Plan {
+
+        private final String dataset;
+        private final List<Linked> group;
+        private final String name;
+        private final Linked base;
+        private final ComparisonTable.Table table;
+        private final String main;
+        private final List<Paired> paired = new ArrayList<>();
+        private final Disagreements disagreements;
+
+        private Plan(String dataset, List<Linked> group, RunDir baseline, String name, int resamples, long seed) {
+            this.dataset = dataset;
+            this.group = group;
+            this.name = name;
+            Linked b = group.getFirst();
+            for (Linked l : group) {
+                if (baseline != null && HtmlReport.same(l.run().dir(), baseline.dir())) {
+                    b = l;
+                }
             }
-        }
-        List<RunDir> runs = group.stream().map(Linked::run).toList();
-        ComparisonTable.Table table = ComparisonTable.of(runs, resamples, seed).tables().getFirst();
-        String main = base.run().mainMetric();
-
-        Map<String, Object> page = new LinkedHashMap<>();
-        page.put("css", css);
-        page.put("dataset", dataset.isEmpty() ? "(unnamed)" : dataset);
-        page.put("runCount", String.valueOf(group.size()));
-        page.put("metricNames", table.metrics());
-        page.put("judged", table.judged());
-        page.put("rows", rows(table, group));
-        page.put("baseline", base.slug());
-        page.put("mainMetric", main.isEmpty() ? "metric" : main);
-
-        List<Map<String, Object>> paired = paired(base, group, resamples, seed);
-        page.put("paired", paired);
-        page.put("hasPaired", !paired.isEmpty());
-
-        List<Map<String, Object>> charts = new ArrayList<>();
-        Map<String, double[]> bySeconds = new LinkedHashMap<>();
-        Map<String, double[]> byTokens = new LinkedHashMap<>();
-        int k = 0;
-        for (ComparisonTable.Row row : table.rows()) {
-            if (k < group.size() && row.run().equals(group.get(k).run().name())) {
-                ComparisonTable.Cell c = row.metrics().get(main);
-                double y = c == null || c.value() == null ? Double.NaN : c.value();
-                String label = group.get(k).slug() + " (" + row.method() + ")";
-                bySeconds.put(label, new double[] {orNaN(row.secondsPerQuestion()), y});
-                byTokens.put(label, new double[] {orNaN(row.tokensPerQuestion()), y});
-                k++;
+            this.base = b;
+            this.table = ComparisonTable.of(group.stream().map(Linked::run).toList(), resamples, seed).tables().getFirst();
+            this.main = base.run().mainMetric();
+            for (Linked l : group) {
+                if (l != base) {
+                    PairedComparison.against(base.run(), List.of(l.run()), resamples, seed)
+                            .forEach(d -> paired.add(new Paired(l, d)));
+                }
             }
+            this.disagreements = disagreements(main, group);
         }
-        scatter(charts, outDir, name + "-seconds.png", main + " against seconds per question", "seconds / question",
-                main, bySeconds);
-        scatter(charts, outDir, name + "-tokens.png", main + " against tokens per question", "tokens / question",
-                main, byTokens);
-        page.put("charts", charts);
-        page.put("hasCharts", !charts.isEmpty());
 
-        Disagreements d = disagreements(main, group);
-        page.put("runs", group.stream().map(l -> Map.of("slug", l.slug(), "method", l.run().method())).toList());
-        page.put("disagreements", d.rows());
-        page.put("hasDisagreements", !d.rows().isEmpty());
-        page.put("disagreementCount", String.valueOf(d.total()));
-        page.put("shownDisagreements", String.valueOf(d.rows().size()));
-        page.put("moreDisagreements", d.total() > d.rows().size() ? String.valueOf(d.total() - d.rows().size()) : "");
-        page.put("multipleRuns", group.size() > 1);
-        HtmlReport.render("dataset.mustache", page, outDir.resolve(name + ".html"));
+        /** The question ids of each run (by slug) whose transcripts this page links. */
+        Map<String, Set<String>> links() {
+            Map<String, Set<String>> out = new LinkedHashMap<>();
+            for (Paired p : paired) {
+                for (List<String> ids : List.of(p.d().betterIds(), p.d().worseIds())) {
+                    out.computeIfAbsent(p.run().slug(), k -> new LinkedHashSet<>()).addAll(ids);
+                    out.computeIfAbsent(base.slug(), k -> new LinkedHashSet<>()).addAll(ids);
+                }
+            }
+            for (Disagreement row : disagreements.rows()) {
+                for (int i = 0; i < group.size(); i++) {
+                    if (row.values()[i] != null) {
+                        out.computeIfAbsent(group.get(i).slug(), k -> new LinkedHashSet<>()).add(row.id());
+                    }
+                }
+            }
+            return out;
+        }
+
+        private void write(Path outDir, String css, Map<String, Map<String, String>> files) {
+            Map<String, Object> page = new LinkedHashMap<>();
+            page.put("css", css);
+            page.put("dataset", dataset.isEmpty() ? "(unnamed)" : dataset);
+            page.put("runCount", String.valueOf(group.size()));
+            page.put("metricNames", table.metrics());
+            page.put("judged", table.judged());
+            page.put("rows", rows(table, group));
+            page.put("baseline", base.slug());
+            page.put("mainMetric", main.isEmpty() ? "metric" : main);
+
+            List<Map<String, Object>> pairedRows = paired.stream().map(p -> pairedRow(p, base, files)).toList();
+            page.put("paired", pairedRows);
+            page.put("hasPaired", !pairedRows.isEmpty());
+
+            List<Map<String, Object>> charts = new ArrayList<>();
+            Map<String, double[]> bySeconds = new LinkedHashMap<>();
+            Map<String, double[]> byTokens = new LinkedHashMap<>();
+            int k = 0;
+            for (ComparisonTable.Row row : table.rows()) {
+                if (k < group.size() && row.run().equals(group.get(k).run().name())) {
+                    ComparisonTable.Cell c = row.metrics().get(main);
+                    double y = c == null || c.value() == null ? Double.NaN : c.value();
+                    String label = group.get(k).slug() + " (" + row.method() + ")";
+                    bySeconds.put(label, new double[] {orNaN(row.secondsPerQuestion()), y});
+                    byTokens.put(label, new double[] {orNaN(row.tokensPerQuestion()), y});
+                    k++;
+                }
+            }
+            scatter(charts, outDir, name + "-seconds.png", main + " against seconds per question", "seconds / question",
+                    main, bySeconds);
+            scatter(charts, outDir, name + "-tokens.png", main + " against tokens per question", "tokens / question",
+                    main, byTokens);
+            page.put("charts", charts);
+            page.put("hasCharts", !charts.isEmpty());
+
+            List<Map<String, Object>> shown = disagreements.rows().stream().map(d -> disagreementRow(d, group, files))
+                    .toList();
+            page.put("runs", group.stream().map(l -> Map.of("slug", l.slug(), "method", l.run().method())).toList());
+            page.put("disagreements", shown);
+            page.put("hasDisagreements", !shown.isEmpty());
+            page.put("disagreementCount", String.valueOf(disagreements.total()));
+            page.put("shownDisagreements", String.valueOf(shown.size()));
+            page.put("moreDisagreements", disagreements.total() > shown.size()
+                    ? String.valueOf(disagreements.total() - shown.size()) : "");
+            page.put("multipleRuns", group.size() > 1);
+            HtmlReport.render("dataset.mustache", page, outDir.resolve(name + ".html"));
+        }
     }
 
     /** The comparison table's rows; a run's own row links to its page, a subset row (CRAG's comparison) does not. */
@@ -139,63 +196,64 @@ final class DatasetPage {
         return out;
     }
 
-    /** Each other run's paired difference from the baseline, per metric, with links to the questions behind it. */
-    private static List<Map<String, Object>> paired(Linked base, List<Linked> group, int resamples, long seed) {
-        List<Map<String, Object>> out = new ArrayList<>();
-        for (Linked l : group) {
-            if (l == base) {
-                continue;
-            }
-            for (PairedComparison.Difference d : PairedComparison.against(base.run(), List.of(l.run()), resamples, seed)) {
-                Map<String, Object> m = new LinkedHashMap<>();
-                m.put("slug", l.slug());
-                m.put("metric", d.metric());
-                m.put("diff", String.format(Locale.ROOT, "%+.3f", d.paired().mean()));
-                m.put("interval", String.format(Locale.ROOT, "[%+.3f, %+.3f]", d.paired().lo(), d.paired().hi()));
-                m.put("p", String.format(Locale.ROOT, "%.3f", d.paired().p()));
-                m.put("significant", d.paired().lo() > 0 || d.paired().hi() < 0);
-                m.put("n", String.valueOf(d.paired().n()));
-                m.put("better", String.valueOf(d.better()));
-                m.put("worse", String.valueOf(d.worse()));
-                m.put("betterIds", links(d.betterIds(), l, base));
-                m.put("worseIds", links(d.worseIds(), l, base));
-                out.add(m);
-            }
-        }
-        return out;
+    /** A run's paired difference from the page's baseline on one metric. */
+    private record Paired(Linked run, PairedComparison.Difference d) {
     }
 
-    private static List<Map<String, Object>> links(List<String> ids, Linked run, Linked base) {
-        return ids.stream().map(id -> Map.<String, Object>of("id", id, "run", href(run, id), "base", href(base, id)))
-                .toList();
+    /** A paired difference as the page shows it, with links to the questions behind it. */
+    private static Map<String, Object> pairedRow(Paired p, Linked base, Map<String, Map<String, String>> files) {
+        PairedComparison.Difference d = p.d();
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("slug", p.run().slug());
+        m.put("metric", d.metric());
+        m.put("diff", String.format(Locale.ROOT, "%+.3f", d.paired().mean()));
+        m.put("interval", String.format(Locale.ROOT, "[%+.3f, %+.3f]", d.paired().lo(), d.paired().hi()));
+        m.put("p", String.format(Locale.ROOT, "%.3f", d.paired().p()));
+        m.put("significant", d.paired().lo() > 0 || d.paired().hi() < 0);
+        m.put("n", String.valueOf(d.paired().n()));
+        m.put("better", String.valueOf(d.better()));
+        m.put("worse", String.valueOf(d.worse()));
+        m.put("betterIds", links(d.betterIds(), p.run(), base, files));
+        m.put("worseIds", links(d.worseIds(), p.run(), base, files));
+        return m;
     }
 
-    private record Disagreements(List<Map<String, Object>> rows, int total) {
+    private static List<Map<String, Object>> links(List<String> ids, Linked run, Linked base,
+                                                   Map<String, Map<String, String>> files) {
+        return ids.stream().map(id -> Map.<String, Object>of("id", id, "run", href(run, id, files),
+                "base", href(base, id, files))).toList();
+    }
+
+    /** A question the runs disagree on: its text and each run's value (null where the run has none). */
+    private record Disagreement(String id, String question, Double[] values) {
+    }
+
+    /** The disagreements shown (at most {@link #MAX_DISAGREEMENTS}) and how many there are. */
+    private record Disagreements(List<Disagreement> rows, int total) {
     }
 
     /**
      * The questions on which the runs that answered them do not all score the same on the main metric (for a 0/1
-     * metric: some got it right and some wrong), in the order the runs first list them.
+     * metric: some got it right and some wrong), in the order the runs first list them. Only the questions shown
+     * are read back from the files, for their text.
      */
     private static Disagreements disagreements(String main, List<Linked> group) {
+        if (group.size() < 2) {
+            return new Disagreements(List.of(), 0);
+        }
         List<Map<String, Double>> values = new ArrayList<>();
-        Map<String, String> questions = new LinkedHashMap<>();
         Set<String> ids = new LinkedHashSet<>();
         for (Linked l : group) {
-            values.add(PairedComparison.byId(main, l.run().results()));
-            for (JsonNode r : l.run().results()) {
-                String id = r.path("id").asText(null);
-                if (id != null) {
-                    ids.add(id);
-                    questions.putIfAbsent(id, r.path("question").asText(""));
+            values.add(PairedComparison.byId(main, l.run()));
+            ResultTable t = l.run().table();
+            for (int row = 0; row < t.size(); row++) {
+                if (t.id(row) != null) {
+                    ids.add(t.id(row));
                 }
             }
         }
-        List<Map<String, Object>> rows = new ArrayList<>();
+        List<String> shown = new ArrayList<>();
         int total = 0;
-        if (group.size() < 2) {
-            return new Disagreements(rows, 0);
-        }
         for (String id : ids) {
             double lo = Double.POSITIVE_INFINITY;
             double hi = Double.NEGATIVE_INFINITY;
@@ -212,28 +270,52 @@ final class DatasetPage {
                 continue;
             }
             total++;
-            if (rows.size() >= MAX_DISAGREEMENTS) {
-                continue;
+            if (shown.size() < MAX_DISAGREEMENTS) {
+                shown.add(id);
             }
-            List<Map<String, Object>> cells = new ArrayList<>();
+        }
+        Map<String, String> questions = questions(group, new HashSet<>(shown));
+        List<Disagreement> rows = new ArrayList<>();
+        for (String id : shown) {
+            Double[] v = new Double[group.size()];
             for (int i = 0; i < group.size(); i++) {
-                Double x = values.get(i).get(id);
-                String href = x == null ? null : href(group.get(i), id);
-                Map<String, Object> c = new LinkedHashMap<>();
-                c.put("value", x == null ? "-" : x == Math.rint(x) ? String.valueOf(x.longValue())
-                        : String.format(Locale.ROOT, "%.2f", x));
-                c.put("href", href == null ? "" : href);
-                c.put("cls", x == null ? "" : x >= 0.999 ? "good" : x <= 0 ? "bad" : "partial");
-                cells.add(c);
+                v[i] = values.get(i).get(id);
             }
-            rows.add(Map.of("id", id, "question", questions.getOrDefault(id, ""), "cells", cells));
+            rows.add(new Disagreement(id, questions.getOrDefault(id, ""), v));
         }
         return new Disagreements(rows, total);
     }
 
+    /** The question text of each of {@code ids}, from the first run that answered it. */
+    private static Map<String, String> questions(List<Linked> group, Set<String> ids) {
+        Map<String, String> out = new HashMap<>();
+        for (Linked l : group) {
+            l.run().forEachRow(l.run().table().rowsOf(ids),
+                    (row, line) -> out.putIfAbsent(l.run().table().id(row), line.path("question").asText("")));
+        }
+        return out;
+    }
+
+    /** A disagreement as the page shows it: each run's value linking to its transcript. */
+    private static Map<String, Object> disagreementRow(Disagreement d, List<Linked> group,
+                                                       Map<String, Map<String, String>> files) {
+        List<Map<String, Object>> cells = new ArrayList<>();
+        for (int i = 0; i < group.size(); i++) {
+            Double x = d.values()[i];
+            String href = x == null ? null : href(group.get(i), d.id(), files);
+            Map<String, Object> c = new LinkedHashMap<>();
+            c.put("value", x == null ? "-" : x == Math.rint(x) ? String.valueOf(x.longValue())
+                    : String.format(Locale.ROOT, "%.2f", x));
+            c.put("href", href == null ? "" : href);
+            c.put("cls", x == null ? "" : x >= 0.999 ? "good" : x <= 0 ? "bad" : "partial");
+            cells.add(c);
+        }
+        return Map.of("id", d.id(), "question", d.question(), "cells", cells);
+    }
+
     /** The transcript page of question {@code id} in {@code run}, relative to the report folder, or null. */
-    private static String href(Linked run, String id) {
-        String file = run.files().get(id);
+    private static String href(Linked run, String id, Map<String, Map<String, String>> files) {
+        String file = files.getOrDefault(run.slug(), Map.of()).get(id);
         return file == null ? null : run.slug() + "/q/" + file;
     }
 

@@ -19,6 +19,7 @@ import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
@@ -48,6 +49,8 @@ public final class HtmlReport {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Pattern UNSAFE = Pattern.compile("[^A-Za-z0-9_-]");
     private static final int MAX_NAME = 80;
+    /** Questions (and failures) a run page lists at most: a page of 100,000 questions must still open in a browser. */
+    static final int MAX_LISTED = 1000;
     private static final String RESOURCES = "/dev/veracity/eval/report/";
     private static final Mustache.Compiler MUSTACHE = Mustache.compiler().escapeHTML(true).defaultValue("")
             .zeroIsFalse(true).emptyStringIsFalse(true);
@@ -89,11 +92,19 @@ public final class HtmlReport {
         }
         List<DatasetPage.Linked> linked = new ArrayList<>();
         for (int i = 0; i < runs.size(); i++) {
-            Map<String, String> files = writeRun(runs.get(i), slugs.get(i), outDir.resolve(slugs.get(i)), css);
-            linked.add(new DatasetPage.Linked(runs.get(i), slugs.get(i), files));
+            linked.add(new DatasetPage.Linked(runs.get(i), slugs.get(i)));
         }
-        List<Map<String, Object>> datasets = DatasetPage.writeAll(linked, baseline, outDir, css, used,
-                Bootstrap.DEFAULT_RESAMPLES, Bootstrap.DEFAULT_SEED);
+        // the dataset pages first: a run page writes the transcripts they link besides those it lists
+        List<DatasetPage.Plan> plans = DatasetPage.plan(linked, baseline, used, Bootstrap.DEFAULT_RESAMPLES,
+                Bootstrap.DEFAULT_SEED);
+        Map<String, Set<String>> links = new LinkedHashMap<>();
+        plans.forEach(p -> p.links().forEach((slug, ids) -> links.computeIfAbsent(slug, k -> new HashSet<>()).addAll(ids)));
+        Map<String, Map<String, String>> files = new LinkedHashMap<>();
+        for (int i = 0; i < runs.size(); i++) {
+            files.put(slugs.get(i), writeRun(runs.get(i), slugs.get(i), outDir.resolve(slugs.get(i)), css,
+                    links.getOrDefault(slugs.get(i), Set.of())));
+        }
+        List<Map<String, Object>> datasets = DatasetPage.writeAll(plans, outDir, css, files);
         List<Map<String, Object>> charts = writeCharts(runs, slugs, outDir);
         List<String> metricNames = new ArrayList<>(new LinkedHashSet<>(runs.stream()
                 .flatMap(r -> r.summary().path("metrics").properties().stream()
@@ -291,8 +302,13 @@ public final class HtmlReport {
         return a.toAbsolutePath().normalize().equals(b.toAbsolutePath().normalize());
     }
 
-    /** Writes the run's pages and returns each question id's transcript file name inside {@code dir/q}. */
-    private static Map<String, String> writeRun(RunDir run, String slug, Path dir, String css) {
+    /**
+     * Writes the run's pages and returns each written question id's transcript file name inside {@code dir/q}. The
+     * run page lists the first {@link #MAX_LISTED} questions and failures; transcripts are written for those and
+     * for the questions in {@code linked} (the dataset pages' links), so a run of 100,000 questions makes a page
+     * that opens and a bounded number of files.
+     */
+    private static Map<String, String> writeRun(RunDir run, String slug, Path dir, String css, Set<String> linked) {
         Map<String, String> files = new LinkedHashMap<>();
         Path qDir = dir.resolve("q");
         try {
@@ -300,47 +316,28 @@ public final class HtmlReport {
         } catch (IOException e) {
             throw new UncheckedIOException("creating " + qDir + ": " + e.getMessage(), e);
         }
-        String traceRun = run.text("trace_run");
-        String traceNote = "";
-        TraceStore store = null;
-        if (!Files.isRegularFile(run.traces())) {
-            traceNote = "No traces.db in " + run.dir() + ": transcripts are not available for this run.";
-        } else {
-            try {
-                store = TraceStore.open(run.traces());
-                if (traceRun.isEmpty()) {
-                    List<String> ids = store.runs();
-                    if (ids.size() == 1) {
-                        traceRun = ids.get(0);
-                    } else {
-                        traceNote = "summary.json names no trace_run and traces.db holds " + ids.size()
-                                + " runs: transcripts are not available for this run.";
-                    }
-                }
-            } catch (RuntimeException e) {
-                traceNote = "traces.db could not be read: " + e.getMessage();
-                closeQuietly(store);
-                store = null;
-            }
-        }
+        RunTraces traces = RunTraces.open(run);
         try {
             String main = run.mainMetric();
             List<Map<String, Object>> questions = new ArrayList<>();
             Set<String> usedFiles = new HashSet<>();
-            int index = 0;
-            for (JsonNode r : run.results()) {
-                index++;
+            int listed = Math.min(MAX_LISTED, run.answered());
+            BitSet rows = run.table().rowsOf(linked);
+            rows.set(0, listed);
+            run.forEachRow(rows, (row, r) -> {
+                int index = row + 1;
                 String id = text(r.get("id"));
                 String file = unique(safeName(id.isEmpty() ? "q" + index : id), usedFiles) + ".html";
                 files.putIfAbsent(id, file);
                 List<CallRecord> calls = List.of();
                 // A resumed run answers questions in several invocations: each line names the one that answered it.
                 String lineRun = text(r.get("trace_run"));
-                String questionRun = lineRun.isEmpty() ? traceRun : lineRun;
-                String questionNote = lineRun.isEmpty() ? traceNote : traceNote.startsWith("No traces.db") ? traceNote : "";
-                if (store != null && questionNote.isEmpty()) {
+                String questionRun = lineRun.isEmpty() ? traces.run() : lineRun;
+                String questionNote = lineRun.isEmpty() ? traces.note()
+                        : traces.note().startsWith("No traces.db") ? traces.note() : "";
+                if (traces.store() != null && questionNote.isEmpty()) {
                     try {
-                        calls = store.calls(questionRun, id);
+                        calls = traces.store().calls(questionRun, id);
                         if (calls.isEmpty()) {
                             questionNote = "No traced calls for this question in run " + questionRun + ".";
                         }
@@ -348,21 +345,24 @@ public final class HtmlReport {
                         questionNote = "Reading the calls of this question failed: " + e.getMessage();
                     }
                 }
-                JsonNode m = r.path("metrics").path(main);
-                Map<String, Object> q = new LinkedHashMap<>();
-                q.put("index", index);
-                q.put("id", id);
-                q.put("file", file);
-                q.put("question", text(r.get("question")));
-                q.put("prediction", text(r.get("prediction")));
-                q.put("gold", String.join("; ", texts(r.get("gold"))));
-                q.put("metric", m.isNumber() ? plain(m.asDouble()) : "");
-                q.put("metricClass", m.isNumber() ? (m.asDouble() >= 0.999 ? "good" : m.asDouble() <= 0 ? "bad" : "partial") : "");
-                q.put("calls", r.path("calls").isNumber() ? r.get("calls").asText() : store != null ? String.valueOf(calls.size()) : "");
-                q.put("error", text(r.get("error")));
-                questions.add(q);
+                if (row < listed) {
+                    JsonNode m = r.path("metrics").path(main);
+                    Map<String, Object> q = new LinkedHashMap<>();
+                    q.put("index", index);
+                    q.put("id", id);
+                    q.put("file", file);
+                    q.put("question", text(r.get("question")));
+                    q.put("prediction", text(r.get("prediction")));
+                    q.put("gold", String.join("; ", texts(r.get("gold"))));
+                    q.put("metric", m.isNumber() ? plain(m.asDouble()) : "");
+                    q.put("metricClass", m.isNumber() ? (m.asDouble() >= 0.999 ? "good" : m.asDouble() <= 0 ? "bad" : "partial") : "");
+                    q.put("calls", r.path("calls").isNumber() ? r.get("calls").asText()
+                            : traces.store() != null ? String.valueOf(calls.size()) : "");
+                    q.put("error", text(r.get("error")));
+                    questions.add(q);
+                }
                 writeQuestion(run, slug, r, id, calls, questionNote, questionRun, css, qDir.resolve(file));
-            }
+            });
             Map<String, Object> page = new LinkedHashMap<>();
             page.put("css", css);
             page.put("slug", slug);
@@ -373,18 +373,54 @@ public final class HtmlReport {
             page.put("mainMetric", main.isEmpty() ? "metric" : main);
             page.put("mainValue", main.isEmpty() ? "" : metric(run.metrics().get(main)));
             page.put("skipped", run.skippedLines());
-            page.put("failed", run.failed().stream().map(f -> Map.of("id", f.path("id").asText(),
+            List<String> failed = run.failed();
+            page.put("failed", run.failures(MAX_LISTED).stream().map(f -> Map.of("id", f.path("id").asText(),
                     "question", f.path("question").asText(), "reason", f.path(ResultsFile.FAILED).asText())).toList());
-            page.put("hasFailed", !run.failed().isEmpty());
-            page.put("traceNote", traceNote);
+            page.put("hasFailed", !failed.isEmpty());
+            page.put("moreFailed", failed.size() > MAX_LISTED ? String.valueOf(failed.size() - MAX_LISTED) : "");
+            page.put("traceNote", traces.note());
             page.put("questions", questions);
+            page.put("listed", String.valueOf(listed));
+            page.put("answered", String.valueOf(run.answered()));
+            page.put("moreQuestions", run.answered() > listed ? String.valueOf(run.answered() - listed) : "");
             List<Map<String, Object>> provenance = provenance(run.summary());
             page.put("provenance", provenance);
             page.put("hasProvenance", !provenance.isEmpty());
             render("run.mustache", page, dir.resolve("index.html"));
             return files;
         } finally {
-            closeQuietly(store);
+            closeQuietly(traces.store());
+        }
+    }
+
+    /**
+     * A run's trace store as its pages read it: the store (null when absent or unreadable), the trace run its
+     * questions are under, and a note saying why transcripts are missing ("" when they are not).
+     */
+    private record RunTraces(TraceStore store, String run, String note) {
+
+        static RunTraces open(RunDir run) {
+            String traceRun = run.text("trace_run");
+            if (!Files.isRegularFile(run.traces())) {
+                return new RunTraces(null, traceRun,
+                        "No traces.db in " + run.dir() + ": transcripts are not available for this run.");
+            }
+            TraceStore store = null;
+            try {
+                store = TraceStore.open(run.traces());
+                if (traceRun.isEmpty()) {
+                    List<String> ids = store.runs();
+                    if (ids.size() != 1) {
+                        return new RunTraces(store, traceRun, "summary.json names no trace_run and traces.db holds "
+                                + ids.size() + " runs: transcripts are not available for this run.");
+                    }
+                    traceRun = ids.get(0);
+                }
+                return new RunTraces(store, traceRun, "");
+            } catch (RuntimeException e) {
+                closeQuietly(store);
+                return new RunTraces(null, traceRun, "traces.db could not be read: " + e.getMessage());
+            }
         }
     }
 

@@ -1,7 +1,5 @@
 package dev.veracity.eval.report;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import dev.veracity.eval.metrics.Metric;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -40,8 +38,8 @@ public final class PairedComparison {
                 continue;
             }
             for (String metric : metrics) {
-                Map<String, Double> base = byId(metric, baseline.results());
-                Map<String, Double> other = byId(metric, r.results());
+                Map<String, Double> base = byId(metric, baseline);
+                Map<String, Double> other = byId(metric, r);
                 List<Double> diffs = new ArrayList<>();
                 List<String> betterIds = new ArrayList<>();
                 List<String> worseIds = new ArrayList<>();
@@ -97,15 +95,14 @@ public final class PairedComparison {
         return sb.toString();
     }
 
-    /** Per-question values of a metric keyed by question id, re-scored as the table does. */
-    static Map<String, Double> byId(String name, List<JsonNode> lines) {
-        Metric metric = ComparisonTable.metric(name);
+    /** Per-question values of a metric keyed by question id, re-scored as the table does; lines without an id left out. */
+    static Map<String, Double> byId(String name, RunDir run) {
+        NumberColumn scores = run.scores(name);
+        ResultTable t = run.table();
         Map<String, Double> out = new LinkedHashMap<>();
-        for (JsonNode l : lines) {
-            String id = l.path("id").asText(null);
-            Double v = id == null ? null : ComparisonTable.value(metric, name, l);
-            if (v != null) {
-                out.put(id, v);
+        for (int row = 0; row < t.size(); row++) {
+            if (t.id(row) != null && scores.has(row)) {
+                out.put(t.id(row), scores.get(row));
             }
         }
         return out;

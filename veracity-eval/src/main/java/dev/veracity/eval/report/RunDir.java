@@ -2,42 +2,61 @@ package dev.veracity.eval.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.BufferedReader;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.veracity.eval.metrics.Metric;
+import dev.veracity.eval.run.ResultsFile;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.OptionalDouble;
-import dev.veracity.eval.run.ResultsFile;
+import java.util.Set;
+import java.util.function.Consumer;
 
 /**
  * One evaluation run directory as the report reads it: {@code summary.json} (only {@code method} and
- * {@code metrics} required), {@code results.jsonl} (unparseable lines, such as a line cut off when the run was
- * killed, are skipped and counted) and the path of {@code traces.db} (which may be absent).
+ * {@code metrics} required), {@code results.jsonl} and the path of {@code traces.db} (which may be absent).
  *
- * @param dir            the run directory
- * @param summary        the summary object
- * @param metrics        the run's metrics in file order
- * @param results        the parsed result lines of answered questions in file order
- * @param skippedLines   result lines that could not be parsed
- * @param traces         where the trace store should be
- * @param failed         questions whose last record is a failure ({@code "failed": reason}), not answered since
+ * <p>Constant memory in the size of a line: {@code results.jsonl} is read once into a compact table of the answered
+ * questions ({@link ResultTable}: ids, scores, figures, flags), never into JSON trees, since a line carries prompts,
+ * documents and transcripts. A consumer that needs whole lines streams them again with {@link #forEachResult}.
+ *
+ * <p>The rules of the file: a line that cannot be parsed (such as a line cut off when the run was killed) is skipped
+ * and counted; of an id answered more than once the last line wins; a question whose last record is a failure
+ * ({@code "failed": reason}) and that no later line answered is failed, not answered.
  */
-public record RunDir(Path dir, JsonNode summary, Map<String, Double> metrics, List<JsonNode> results,
-                     int skippedLines, Path traces, List<JsonNode> failed) {
+public final class RunDir {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    public RunDir {
-        metrics = Collections.unmodifiableMap(new LinkedHashMap<>(metrics));
-        results = List.copyOf(results);
-        failed = failed == null ? List.of() : List.copyOf(failed);
+    private final Path dir;
+    private final JsonNode summary;
+    private final Map<String, Double> metrics;
+    private final Path traces;
+    private final ResultTable table;
+    private final int skippedLines;
+    /** Failed question ids to the line of their last failure record, in order of first failure. */
+    private final Map<String, Integer> failed;
+
+    private RunDir(Path dir, JsonNode summary, Map<String, Double> metrics, ResultTable table, int skippedLines,
+                   Map<String, Integer> failed) {
+        this.dir = dir;
+        this.summary = summary;
+        this.metrics = Collections.unmodifiableMap(new LinkedHashMap<>(metrics));
+        this.traces = dir.resolve("traces.db");
+        this.table = table;
+        this.skippedLines = skippedLines;
+        this.failed = Collections.unmodifiableMap(failed);
     }
 
     /** Reads a run directory. Fails when {@code summary.json} is missing, unreadable or lacks method or metrics. */
@@ -59,36 +78,65 @@ public record RunDir(Path dir, JsonNode summary, Map<String, Double> metrics, Li
                 metrics.put(e.getKey(), e.getValue().asDouble());
             }
         });
-        List<JsonNode> results = new ArrayList<>();
-        java.util.Map<String, JsonNode> failed = new java.util.LinkedHashMap<>();
-        int skipped = 0;
+        // scored while reading: the run's own metrics (the table's columns) and its main one (the pages')
+        Set<String> scored = new LinkedHashSet<>(ComparisonTable.metricNames(summary));
+        metrics.keySet().stream().findFirst().ifPresent(scored::add);
+        ResultTable.Builder rows = new ResultTable.Builder(scored);
+        Map<String, Integer> failed = new LinkedHashMap<>();
+        int[] skipped = {0};
         Path resultsFile = dir.resolve("results.jsonl");
         if (Files.isRegularFile(resultsFile)) {
-            try (BufferedReader in = Files.newBufferedReader(resultsFile, StandardCharsets.UTF_8)) {
-                String line;
-                while ((line = in.readLine()) != null) {
-                    if (line.isBlank()) {
-                        continue;
-                    }
-                    try {
-                        JsonNode node = JSON.readTree(line);
-                        if (node != null && node.isObject() && node.has(ResultsFile.FAILED)) {
-                            failed.put(node.path("id").asText(), node);
-                        } else if (node != null && node.isObject()) {
-                            failed.remove(node.path("id").asText());
-                            results.add(node);
-                        } else {
-                            skipped++;
-                        }
-                    } catch (IOException e) {
-                        skipped++;
-                    }
+            ResultsJsonl.forEachLine(resultsFile, (lineNo, line) -> {
+                if (line.isBlank()) {
+                    return true;
                 }
-            } catch (IOException e) {
-                throw new UncheckedIOException("reading " + resultsFile + ": " + e.getMessage(), e);
-            }
+                JsonNode node = ResultsJsonl.parse(line);
+                if (node == null) {
+                    skipped[0]++;
+                } else if (node.has(ResultsFile.FAILED)) {
+                    failed.put(node.path("id").asText(), lineNo);
+                } else {
+                    failed.remove(node.path("id").asText());
+                    rows.add(lineNo, node);
+                }
+                return true;
+            });
         }
-        return new RunDir(dir, summary, metrics, results, skipped, dir.resolve("traces.db"), List.copyOf(failed.values()));
+        return new RunDir(dir, summary, metrics, rows.build(), skipped[0], failed);
+    }
+
+    public Path dir() {
+        return dir;
+    }
+
+    /** The summary object. */
+    public JsonNode summary() {
+        return summary;
+    }
+
+    /** The run's metrics in file order. */
+    public Map<String, Double> metrics() {
+        return metrics;
+    }
+
+    /** Result lines that could not be parsed. */
+    public int skippedLines() {
+        return skippedLines;
+    }
+
+    /** Where the trace store should be. */
+    public Path traces() {
+        return traces;
+    }
+
+    /** The ids of the questions whose last record is a failure and that no later line answered, in file order. */
+    public List<String> failed() {
+        return List.copyOf(failed.keySet());
+    }
+
+    /** The answered questions in the table (each id once). */
+    public int answered() {
+        return table.size();
     }
 
     public String method() {
@@ -116,25 +164,38 @@ public record RunDir(Path dir, JsonNode summary, Map<String, Double> metrics, Li
     /**
      * The same run restricted to the answered questions whose result line has {@code field} = {@code value} (CRAG's
      * {@code question_type}): the summary keeps the run's identity and metric names, and every count and
-     * per-question figure is recomputed from those lines.
+     * per-question figure is recomputed from those lines. A field the table does not keep is read from the file.
      */
     public RunDir subset(String field, String value) {
-        List<JsonNode> lines = results.stream().filter(r -> value.equals(r.path(field).asText(null))).toList();
-        com.fasterxml.jackson.databind.node.ObjectNode s = JSON.createObjectNode();
+        BitSet rows = new BitSet();
+        if (table.hasLabel(field)) {
+            for (int row = 0; row < table.size(); row++) {
+                if (value.equals(table.label(field, row))) {
+                    rows.set(row);
+                }
+            }
+        } else {
+            forEachRow(null, (row, line) -> {
+                if (value.equals(line.path(field).asText(null))) {
+                    rows.set(row);
+                }
+            });
+        }
+        ObjectNode s = JSON.createObjectNode();
         for (String keep : List.of("method", "dataset", "data", "model", "llm_base_url", "metrics_n")) {
             if (summary.has(keep)) {
                 s.set(keep, summary.get(keep));
             }
         }
         s.set("metrics", summary.path("metrics"));
-        s.put("n", lines.size());
-        return new RunDir(dir, s, metrics, lines, 0, traces, List.of());
+        s.put("n", rows.cardinality());
+        return new RunDir(dir, s, metrics, table.select(rows.stream().toArray()), 0, Map.of());
     }
 
-    /** The question count: the summary's {@code n}, else the parsed results. */
+    /** The question count: the summary's {@code n}, else the answered questions. */
     public int n() {
         OptionalDouble n = number("n");
-        return n.isPresent() ? (int) n.getAsDouble() : results.size();
+        return n.isPresent() ? (int) n.getAsDouble() : table.size();
     }
 
     /** The main metric: the first in the summary, or "" when there is none. */
@@ -142,25 +203,21 @@ public record RunDir(Path dir, JsonNode summary, Map<String, Double> metrics, Li
         return metrics.isEmpty() ? "" : metrics.keySet().iterator().next();
     }
 
-    /** A per-question figure: the summary's field, else the mean of {@code resultField} over the results. */
-    public OptionalDouble perQuestion(String summaryField, String... resultFields) {
+    /**
+     * A per-question figure: the summary's field, else the mean of the result lines' {@code resultField} (one of
+     * calls, prompt_tokens, completion_tokens, wall_ms, critical_path_ms) over the lines that have it.
+     */
+    public OptionalDouble perQuestion(String summaryField, String resultField) {
         OptionalDouble v = number(summaryField);
-        if (v.isPresent() || results.isEmpty()) {
+        if (v.isPresent() || table.size() == 0) {
             return v;
         }
+        NumberColumn c = table.figure(resultField);
         double sum = 0;
         int count = 0;
-        for (JsonNode r : results) {
-            boolean any = false;
-            double x = 0;
-            for (String f : resultFields) {
-                if (r.path(f).isNumber()) {
-                    x += r.get(f).asDouble();
-                    any = true;
-                }
-            }
-            if (any) {
-                sum += x;
+        for (int row = 0; row < c.size(); row++) {
+            if (c.has(row)) {
+                sum += c.get(row);
                 count++;
             }
         }
@@ -174,9 +231,8 @@ public record RunDir(Path dir, JsonNode summary, Map<String, Double> metrics, Li
             return (int) v.getAsDouble();
         }
         int n = 0;
-        for (JsonNode r : results) {
-            JsonNode p = r.path("parse_failures");
-            n += p.isArray() ? p.size() : p.isNumber() ? p.asInt() : 0;
+        for (int row = 0; row < table.size(); row++) {
+            n += table.parseFailures(row);
         }
         return n;
     }
@@ -188,10 +244,105 @@ public record RunDir(Path dir, JsonNode summary, Map<String, Double> metrics, Li
             return (int) v.getAsDouble();
         }
         int n = 0;
-        for (JsonNode r : results) {
-            JsonNode e = r.get("error");
-            n += e != null && !e.isNull() ? 1 : 0;
+        for (int row = 0; row < table.size(); row++) {
+            n += table.error(row) ? 1 : 0;
         }
         return n;
+    }
+
+    /**
+     * Streams the answered questions' lines in table order, one in memory at a time: the lines the table was built
+     * from (the last record of each id, no failure record, no torn line).
+     *
+     * @throws IllegalStateException when {@code results.jsonl} changed since the run was loaded
+     */
+    public void forEachResult(Consumer<JsonNode> each) {
+        forEachRow(null, (row, line) -> each.accept(line));
+    }
+
+    /** Receives a row of the table with its line. */
+    @FunctionalInterface
+    interface RowVisitor {
+        void visit(int row, JsonNode line);
+    }
+
+    ResultTable table() {
+        return table;
+    }
+
+    /** Streams the lines of {@code rows} (null: every row) in row order; only those lines are parsed. */
+    void forEachRow(BitSet rows, RowVisitor each) {
+        int first = rows == null ? 0 : rows.nextSetBit(0);
+        if (first < 0 || first >= table.size()) {
+            return;
+        }
+        Path file = dir.resolve("results.jsonl");
+        int[] next = {first};
+        ResultsJsonl.forEachLine(file, (lineNo, text) -> {
+            int row = next[0];
+            if (lineNo < table.line(row)) {
+                return true;
+            }
+            JsonNode line = ResultsJsonl.parse(text);
+            if (line == null || !Objects.equals(line.path("id").asText(null), table.id(row))) {
+                throw changed(file, table.line(row));
+            }
+            each.visit(row, line);
+            next[0] = rows == null ? row + 1 : rows.nextSetBit(row + 1);
+            return next[0] >= 0 && next[0] < table.size();
+        });
+        if (next[0] >= 0 && next[0] < table.size()) {
+            throw changed(file, table.line(next[0]));
+        }
+    }
+
+    private static IllegalStateException changed(Path file, int lineNo) {
+        return new IllegalStateException(file + " changed since it was read (line " + lineNo + " is not the answer it"
+                + " was); run the command again once the eval writing it has finished");
+    }
+
+    /**
+     * A metric's per-question scores, re-scored as the comparison table does ({@link ComparisonTable#value}): the
+     * run's own metrics were scored while loading; another (a baseline's metric) is read from the file once.
+     */
+    NumberColumn scores(String metric) {
+        NumberColumn c = table.scores(metric);
+        if (c == null) {
+            Metric m = ComparisonTable.metric(metric);
+            NumberColumn read = new NumberColumn(table.size());
+            forEachResult(line -> read.add(ComparisonTable.value(m, metric, line)));
+            table.putScores(metric, read);
+            c = table.scores(metric);
+        }
+        return c;
+    }
+
+    /** The first {@code max} failure records (id, question, reason), read from the file in {@link #failed} order. */
+    List<JsonNode> failures(int max) {
+        List<Integer> wanted = failed.values().stream().limit(max).toList();
+        Map<Integer, JsonNode> byLine = new HashMap<>();
+        Set<Integer> lines = new HashSet<>(wanted);
+        if (!lines.isEmpty()) {
+            Path file = dir.resolve("results.jsonl");
+            ResultsJsonl.forEachLine(file, (lineNo, text) -> {
+                if (lines.contains(lineNo)) {
+                    JsonNode node = ResultsJsonl.parse(text);
+                    if (node == null || !node.has(ResultsFile.FAILED)) {
+                        throw changed(file, lineNo);
+                    }
+                    byLine.put(lineNo, node);
+                }
+                return byLine.size() < lines.size();
+            });
+        }
+        List<JsonNode> out = new ArrayList<>();
+        for (Integer line : wanted) {
+            JsonNode f = byLine.get(line);
+            if (f == null) {
+                throw changed(dir.resolve("results.jsonl"), line);
+            }
+            out.add(f);
+        }
+        return out;
     }
 }

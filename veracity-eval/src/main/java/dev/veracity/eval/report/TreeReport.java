@@ -39,47 +39,52 @@ public final class TreeReport {
         return Files.isRegularFile(dir.resolve("trees.jsonl")) && !Files.exists(dir.resolve("summary.json"));
     }
 
-    /** Writes the report of the rollout folder into {@code outDir}; returns its index.html. */
+    /**
+     * Writes the report of the rollout folder into {@code outDir}; returns its index.html. The trees are read one at
+     * a time: each page is written as its line is read, and the index keeps a row per question.
+     */
     public static Path write(Path rolloutDir, Path outDir) {
-        List<JsonNode> trees = new ArrayList<>();
+        StringBuilder rows = new StringBuilder();
+        int count = 0;
+        Set<String> used = new HashSet<>();
         try (BufferedReader r = Files.newBufferedReader(rolloutDir.resolve("trees.jsonl"), StandardCharsets.UTF_8)) {
+            Files.createDirectories(outDir);
             for (String line = r.readLine(); line != null; line = r.readLine()) {
                 if (line.isBlank()) {
                     continue;
                 }
+                JsonNode t;
                 try {
-                    trees.add(JSON.readTree(line));
+                    t = JSON.readTree(line);
                 } catch (IOException e) {
-                    // a torn last line of a killed rollout: the rollout drops it on resume, the report skips it
+                    continue; // a torn last line of a killed rollout: the rollout drops it on resume, the report skips it
                 }
+                count++;
+                String name = HtmlReport.safeName(t.path("id").asText("q"));
+                String file = name;
+                for (int i = 2; !used.add(file); i++) {
+                    file = name + "-" + i;
+                }
+                file += ".html";
+                write(outDir.resolve(file), page("tree " + t.path("id").asText()) + question(t) + "</body></html>");
+                JsonNode root = t.path("nodes").path(0);
+                rows.append("<tr><td><a href=\"").append(esc(file)).append("\">").append(esc(t.path("question").asText()))
+                        .append("</a></td><td>").append(t.path("nodes").size()).append("</td><td>")
+                        .append(t.path("leaf_count").asInt()).append("</td><td>").append(t.path("correct_leaves").asInt())
+                        .append("</td><td>").append(t.path("failed_leaves").asInt()).append("</td><td>")
+                        .append(fmt(root.path("credit").asDouble())).append("</td><td>")
+                        .append(t.path("calls").path("proxy").asInt()).append(" + ").append(t.path("calls").path("llm").asInt())
+                        .append("</td></tr>");
             }
-            Files.createDirectories(outDir);
         } catch (IOException e) {
             throw new UncheckedIOException(rolloutDir + ": cannot read trees.jsonl: " + e.getMessage(), e);
         }
         StringBuilder index = new StringBuilder(page("C-3PO rollout trees: " + rolloutDir.getFileName()));
         index.append("<h1>C-3PO rollout trees</h1><p>").append(esc(rolloutDir.toAbsolutePath().normalize().toString()))
-                .append(" &middot; ").append(trees.size()).append(" questions</p>")
+                .append(" &middot; ").append(count).append(" questions</p>")
                 .append("<table><tr><th>question</th><th>nodes</th><th>leaves</th><th>correct</th><th>failed</th>"
-                        + "<th>root credit</th><th>calls (proxy + LLM)</th></tr>");
-        Set<String> used = new HashSet<>();
-        for (JsonNode t : trees) {
-            String name = HtmlReport.safeName(t.path("id").asText("q"));
-            String file = name;
-            for (int i = 2; !used.add(file); i++) {
-                file = name + "-" + i;
-            }
-            file += ".html";
-            write(outDir.resolve(file), page("tree " + t.path("id").asText()) + question(t) + "</body></html>");
-            JsonNode root = t.path("nodes").path(0);
-            index.append("<tr><td><a href=\"").append(esc(file)).append("\">").append(esc(t.path("question").asText()))
-                    .append("</a></td><td>").append(t.path("nodes").size()).append("</td><td>")
-                    .append(t.path("leaf_count").asInt()).append("</td><td>").append(t.path("correct_leaves").asInt())
-                    .append("</td><td>").append(t.path("failed_leaves").asInt()).append("</td><td>")
-                    .append(fmt(root.path("credit").asDouble())).append("</td><td>")
-                    .append(t.path("calls").path("proxy").asInt()).append(" + ").append(t.path("calls").path("llm").asInt())
-                    .append("</td></tr>");
-        }
+                        + "<th>root credit</th><th>calls (proxy + LLM)</th></tr>")
+                .append(rows);
         index.append("</table></body></html>");
         Path out = outDir.resolve("index.html");
         write(out, index.toString());

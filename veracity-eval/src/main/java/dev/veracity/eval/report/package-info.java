@@ -3,7 +3,10 @@
  * ({@code summary.json}, {@code results.jsonl}, {@code traces.db} through {@link dev.veracity.trace.TraceStore})
  * and writes static, self-contained pages: a comparison table with XChart bar charts as PNG, each run's
  * questions, and each question's full agent transcript. Templates are jmustache resources with HTML escaping
- * on; every piece of run content is treated as untrusted and escaped. {@link dev.veracity.eval.report.TreeReport}
- * draws a rollout folder's trees ({@code trees.jsonl}) as SVG, one page per question.
+ * on; every piece of run content is treated as untrusted and escaped. {@link dev.veracity.eval.report.RunDir} reads a
+ * run into a compact table of its questions (ids, scores, figures) and streams {@code results.jsonl} again for what
+ * needs whole lines, so the report, {@code compare} and eval's closing table read a run of any length in bounded
+ * memory. {@link dev.veracity.eval.report.TreeReport} draws a rollout folder's trees ({@code trees.jsonl}) as SVG,
+ * one page per question.
  */
 package dev.veracity.eval.report;

@@ -3,14 +3,15 @@ package dev.veracity.eval.recipe;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.veracity.eval.report.RunDir;
 import dev.veracity.method.MethodSpec;
 import dev.veracity.method.OptionSpec;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Recipe YAML read into typed records; every problem reported at once, one line each. */
 class RecipesTest {
@@ -79,11 +80,12 @@ class RecipesTest {
     }
 
     @Test
-    void marksEachCellWithinOrOutsideTheToleranceOnlyOnTheWholeSplit() throws Exception {
+    void marksEachCellWithinOrOutsideTheToleranceOnlyOnTheWholeSplit(@TempDir Path tmp) throws Exception {
         Recipe r = RECIPES.parse("demo", GOOD);
-        ObjectMapper json = new ObjectMapper();
-        RunDir run = new RunDir(java.nio.file.Path.of("standard"), json.readTree(
-                "{\"method\": \"no-rag\", \"metrics\": {\"em\": 0.295, \"f1\": 0.39}}"), Map.of(), List.of(), 0, null, null);
+        // a run folder with only its summary (RunDir holds no result lines of its own to construct it from)
+        Path dir = Files.createDirectories(tmp.resolve("standard"));
+        Files.writeString(dir.resolve("summary.json"), "{\"method\": \"no-rag\", \"metrics\": {\"em\": 0.295, \"f1\": 0.39}}");
+        RunDir run = RunDir.load(dir);
         RecipeTable full = RecipeTable.of(r, (row, d) -> row.equals("standard") ? Optional.of(run) : Optional.empty(), true,
                 "gpt-4o-mini", null);
         assertThat(full.cells()).extracting(RecipeTable.Cell::status).containsExactly(

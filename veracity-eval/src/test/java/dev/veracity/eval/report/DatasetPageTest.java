@@ -132,6 +132,35 @@ class DatasetPageTest {
                 + " are shown; 7 more are left out.");
     }
 
+    @Test
+    void aHugeRunPageListsTheFirstQuestionsAndWritesTheTranscriptsThePagesLinkBeyondThem() throws IOException {
+        int n = HtmlReport.MAX_LISTED + 20;
+        Map<String, Boolean> a = new java.util.LinkedHashMap<>();
+        Map<String, Boolean> b = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < n; i++) {
+            a.put("q" + i, true);
+            b.put("q" + i, i != n - 5); // the runs disagree on one question only, past the listed ones
+        }
+        Path index = HtmlReport.write(List.of(run("a", "no-rag", "nq", 1, a), run("b", "cot", "nq", 1, b)),
+                tmp.resolve("report"));
+        Path out = index.getParent();
+
+        String page = Files.readString(out.resolve("b/index.html"));
+        assertThat(page.split("<a href=\"q/", -1)).hasSize(HtmlReport.MAX_LISTED + 1);
+        assertThat(page).contains("The first " + HtmlReport.MAX_LISTED + " of " + n + " answered questions are listed",
+                "the other 20 are left out of this page");
+        String last = "q" + (n - 5);
+        assertThat(page).doesNotContain("<a href=\"q/" + last + ".html\"");
+        // the dataset page links both runs' transcripts of the disagreement, so they are written though not listed
+        assertThat(disagreementIds(Files.readString(out.resolve("dataset-nq.html")))).containsExactly(last);
+        for (String run : List.of("a", "b")) {
+            assertThat(out.resolve(run + "/q/" + last + ".html")).isRegularFile();
+            try (var files = Files.list(out.resolve(run + "/q"))) {
+                assertThat(files.count()).isEqualTo(HtmlReport.MAX_LISTED + 1);
+            }
+        }
+    }
+
     private static List<String> disagreementIds(String html) {
         String section = html.substring(html.indexOf("Questions the runs disagree on"));
         Matcher m = Pattern.compile("<tr><td><b>([^<]*)</b>").matcher(section);

@@ -1,0 +1,164 @@
+package dev.veracity.eval.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** RunDir: a compact table of the answered questions, the whole lines streamed again on demand. */
+class RunDirTest {
+
+    @TempDir
+    Path tmp;
+
+    private Path run(String name, String summaryMetrics, List<String> lines) throws IOException {
+        Path dir = Files.createDirectories(tmp.resolve(name));
+        Files.writeString(dir.resolve("summary.json"), "{\"method\": \"no-rag\", \"dataset\": \"crag\", \"metrics\": "
+                + summaryMetrics + "}");
+        Files.write(dir.resolve("results.jsonl"), lines);
+        return dir;
+    }
+
+    /** An answered line of question {@code id} (gold "Paris"); {@code v} marks which record of the id it is. */
+    private static String answer(String id, String prediction, int calls, String v) {
+        return "{" + (id == null ? "" : "\"id\": \"" + id + "\", ") + "\"question\": \"Capital of France?\", "
+                + "\"question_type\": \"" + (calls % 2 == 0 ? "comparison" : "simple") + "\", \"topic\": \"t" + calls % 2
+                + "\", \"prediction\": \"" + prediction + "\", \"gold\": [\"Paris\"], \"wrong\": [], \"metrics\": {\"em\": "
+                + (prediction.equals("Paris") ? "1.0" : "0.0") + "}, \"calls\": " + calls + ", \"parse_failures\": "
+                + (calls > 2 ? "[\"x\"]" : "[]") + ", \"error\": " + (calls == 1 ? "\"boom\"" : "null") + ", \"v\": \"" + v
+                + "\"}";
+    }
+
+    private static String failure(String id, String reason) {
+        return "{\"id\": \"" + id + "\", \"question\": \"" + id + "?\", \"failed\": \"" + reason
+                + "\", \"failed_kind\": \"TIMEOUT\"}";
+    }
+
+    private static List<String> streamed(RunDir run) {
+        List<String> out = new ArrayList<>();
+        run.forEachResult(l -> out.add(l.path("v").asText()));
+        return out;
+    }
+
+    /** Lines of 20 KB each: a RunDir that kept the lines (or any JSON tree of them) would hold 40 MB here. */
+    @Test
+    void keepsAFewBytesAQuestionAndNoJsonTreeOfALineWhateverTheLinesCarry() throws IOException {
+        int n = 2_000;
+        Path dir = Files.createDirectories(tmp.resolve("big"));
+        Files.writeString(dir.resolve("summary.json"), "{\"method\": \"no-rag\", \"metrics\": {\"em\": 0.5, \"f1\": 0.5}}");
+        String documents = "lorem ipsum ".repeat(20_000 / 12);
+        try (BufferedWriter w = Files.newBufferedWriter(dir.resolve("results.jsonl"), StandardCharsets.UTF_8)) {
+            for (int i = 0; i < n; i++) {
+                String line = answer("q" + i, i % 2 == 0 ? "Paris" : "Rome", 1 + i % 4, "x");
+                w.write(line.substring(0, line.length() - 1) + ", \"documents\": \"" + documents + "\"}\n");
+            }
+        }
+        assertThat(Files.size(dir.resolve("results.jsonl"))).isGreaterThan(n * 20_000L);
+
+        RunDir run = RunDir.load(dir);
+
+        assertThat(run.answered()).isEqualTo(n);
+        RetainedSize kept = RetainedSize.of(run, run.summary());
+        assertThat(kept.reaches(JsonNode.class)).as("a JSON tree of a result line is kept").isFalse();
+        assertThat(kept.bytes()).as("bytes kept for %d questions", n).isLessThan(200L * n);
+        // the figures come from the table
+        assertThat(run.perQuestion("calls_per_question", "calls").getAsDouble()).isEqualTo(2.5);
+        ComparisonTable.Cell em = ComparisonTable.of(List.of(run)).tables().getFirst().rows().getFirst().metrics().get("em");
+        assertThat(em.value()).isEqualTo(0.5);
+        assertThat(em.n()).isEqualTo(n);
+        // streaming hands every line back whole, one at a time
+        long[] chars = {0};
+        run.forEachResult(l -> chars[0] += l.path("documents").asText().length());
+        assertThat(chars[0]).isEqualTo((long) n * documents.length());
+    }
+
+    @Test
+    void lastRecordWinsTornLinesAreSkippedAndAFailureAnsweredLaterIsNotFailedInTheTableAndTheStream()
+            throws IOException {
+        RunDir run = RunDir.load(run("rules", "{\"em\": 0.5}", List.of(
+                answer("a", "Rome", 1, "a1"),
+                failure("b", "timeout"),
+                answer("c", "Paris", 2, "c1"),
+                answer("a", "Paris", 3, "a2"),     // a answered again: this line wins
+                answer("b", "Paris", 4, "b1"),     // b failed, then answered: answered
+                "",
+                failure("d", "server error"),      // d never answered: failed
+                failure("c", "late"),              // a failure after an answer: both, as the report always had it
+                answer(null, "Rome", 5, "no-id"),  // a line without an id counts, once, but pairs with nothing
+                "{\"id\": \"e\", \"question\": \"torn")));
+
+        assertThat(run.answered()).isEqualTo(4);
+        assertThat(streamed(run)).containsExactly("c1", "a2", "b1", "no-id");
+        assertThat(run.failed()).containsExactly("d", "c");
+        assertThat(run.failures(10)).extracting(f -> f.path("failed").asText()).containsExactly("server error", "late");
+        assertThat(run.failures(1)).hasSize(1);
+        assertThat(run.skippedLines()).isEqualTo(1);
+        assertThat(run.n()).isEqualTo(4);
+        assertThat(run.perQuestion("calls_per_question", "calls").getAsDouble()).isEqualTo((2 + 3 + 4 + 5) / 4.0);
+        assertThat(run.parseFailures()).isEqualTo(3); // a2, b1, no-id have one each
+        assertThat(run.errors()).isZero();            // a1 had the error, and a2 replaced it
+        assertThat(PairedComparison.byId("em", run)).containsExactly(Map.entry("c", 1.0), Map.entry("a", 1.0),
+                Map.entry("b", 1.0));
+        ComparisonTable.Cell em = ComparisonTable.of(List.of(run)).tables().getFirst().rows().getFirst().metrics().get("em");
+        assertThat(em.n()).isEqualTo(4);
+        assertThat(em.value()).isEqualTo(0.75);
+    }
+
+    @Test
+    void aSubsetHasItsRowsWhetherTheFieldIsKeptOrReadFromTheFile() throws IOException {
+        List<String> lines = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            lines.add(answer("q" + i, i < 3 ? "Paris" : "Rome", i, "v" + i));
+        }
+        RunDir run = RunDir.load(run("sub", "{\"em\": 0.3}", lines));
+
+        RunDir byType = run.subset("question_type", "comparison"); // a column of the table
+        RunDir byTopic = run.subset("topic", "t0");                // not kept: the file is read
+        for (RunDir part : List.of(byType, byTopic)) {
+            assertThat(part.answered()).isEqualTo(5);
+            assertThat(part.n()).isEqualTo(5);
+            assertThat(streamed(part)).containsExactly("v0", "v2", "v4", "v6", "v8");
+            assertThat(part.perQuestion("calls_per_question", "calls").getAsDouble()).isEqualTo(4.0);
+            assertThat(part.failed()).isEmpty();
+            assertThat(PairedComparison.byId("em", part)).containsOnlyKeys("q0", "q2", "q4", "q6", "q8");
+        }
+        assertThat(run.subset("question_type", "none").answered()).isZero();
+    }
+
+    @Test
+    void aMetricTheRunDidNotScoreWhileLoadingIsScoredFromTheFile() throws IOException {
+        RunDir run = RunDir.load(run("other", "{\"em\": 0.5}", List.of(answer("a", "Paris", 1, "a"),
+                answer("b", "the city of Paris", 2, "b"))));
+        // f1 is a baseline's metric, not this run's: re-scored from prediction and gold as the table does
+        assertThat(PairedComparison.byId("f1", run).get("a")).isEqualTo(1.0);
+        assertThat(PairedComparison.byId("f1", run).get("b")).isCloseTo(0.5, within(1e-9));
+        // a name no registry knows: the lines' stored value, or none
+        assertThat(PairedComparison.byId("rounds", run)).isEmpty();
+    }
+
+    @Test
+    void streamingAFileRewrittenSinceLoadingFailsInOneLineInsteadOfMixingQuestions() throws IOException {
+        Path dir = run("changed", "{\"em\": 0.5}", List.of(answer("a", "Paris", 1, "a"), answer("b", "Rome", 2, "b")));
+        RunDir run = RunDir.load(dir);
+        Files.write(dir.resolve("results.jsonl"), List.of(answer("b", "Rome", 2, "b"), answer("a", "Paris", 1, "a")));
+
+        assertThatThrownBy(() -> run.forEachResult(l -> { }))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("changed since it was read")
+                .hasMessageContaining("run the command again")
+                .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
+        Files.write(dir.resolve("results.jsonl"), List.of(answer("a", "Paris", 1, "a")));
+        assertThatThrownBy(() -> run.forEachResult(l -> { })).hasMessageContaining("line 2");
+    }
+}
