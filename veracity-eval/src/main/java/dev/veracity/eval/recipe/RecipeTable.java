@@ -98,12 +98,11 @@ public final class RecipeTable {
                         v = null;
                         status = "no result";
                     } else {
-                        List<JsonNode> lines = run.get().results().stream()
-                                .filter(l -> subset.ids().contains(l.path("id").asText(null))).toList();
-                        Double over = over(lines, col);
+                        Set<String> matched = new java.util.HashSet<>();
+                        Double over = over(run.get(), col, l -> subset.ids().contains(l.path("id").asText(null)), matched);
                         v = over == null ? null : over * col.scale();
                         status = status(recipe, row, col, p, v, comparable);
-                        long answered = lines.stream().map(l -> l.path("id").asText()).distinct().count();
+                        long answered = matched.size();
                         if (v != null && answered < subset.ids().size()) {
                             status += " (over " + answered + " of the subset's " + subset.ids().size() + " questions)";
                         }
@@ -123,16 +122,15 @@ public final class RecipeTable {
     static Subset subset(RunDir run, SubsetRule rule) {
         Set<String> ids = new LinkedHashSet<>();
         Set<String> all = new LinkedHashSet<>();
-        for (JsonNode l : run.results()) {
+        run.forEachResult(l -> {
             String id = l.path("id").asText(null);
-            if (id == null) {
-                continue;
+            if (id != null) {
+                all.add(id);
+                if (rule.test(l)) {
+                    ids.add(id);
+                }
             }
-            all.add(id);
-            if (rule.test(l)) {
-                ids.add(id);
-            }
-        }
+        });
         return new Subset(Collections.unmodifiableSet(ids), all.size());
     }
 
@@ -162,7 +160,7 @@ public final class RecipeTable {
             return null;
         }
         if (!col.where().isEmpty()) {
-            Double v = over(run.get(), col);
+            Double v = over(run.get(), col, l -> true, new java.util.HashSet<>());
             return v == null ? null : v * col.scale();
         }
         JsonNode s = run.get().summary();
@@ -174,19 +172,22 @@ public final class RecipeTable {
     }
 
     /**
-     * A metric (or one of its extras) re-scored over the result lines that match the column's {@code where}, read
-     * from the run's file and folded one line at a time.
+     * A metric (or one of its extras) re-scored over the result lines that {@code keep} and the column's {@code where}
+     * accept, read from the run's file and folded one line at a time; the ids of those lines go to {@code matchedIds}.
      */
-    private static Double over(RunDir run, Recipe.Column col) {
+    private static Double over(RunDir run, Recipe.Column col, java.util.function.Predicate<JsonNode> keep,
+                               Set<String> matchedIds) {
         int dot = col.metric().indexOf('.');
         Metric metric = Metrics.byName(dot < 0 ? col.metric() : col.metric().substring(0, dot));
         Metric.Tally tally = metric.tally();
         int[] matched = {0};
         run.forEachResult(l -> {
-            boolean match = col.where().entrySet().stream().allMatch(e -> e.getValue().equals(l.path(e.getKey()).asText(null)));
+            boolean match = keep.test(l)
+                    && col.where().entrySet().stream().allMatch(e -> e.getValue().equals(l.path(e.getKey()).asText(null)));
             if (match) {
                 tally.add(metric.score(l.path("prediction").asText(""), strings(l.path("gold")), strings(l.path("wrong"))));
                 matched[0]++;
+                matchedIds.add(l.path("id").asText());
             }
         });
         if (matched[0] == 0) {

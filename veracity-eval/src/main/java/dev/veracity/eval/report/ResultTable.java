@@ -156,8 +156,8 @@ final class ResultTable {
     }
 
     /**
-     * Builds the table line by line. An id answered again replaces its earlier row (the last record wins): the
-     * earlier row is dropped when the table is built, so rows stay in the order of the lines they come from.
+     * Builds the table line by line. An id answered again keeps its first row, as {@code ResultsFile} (and so the
+     * run's summary) does: the eval runner never answers a question twice, so a repeat comes from files joined by hand.
      */
     static final class Builder {
 
@@ -169,7 +169,6 @@ final class ResultTable {
         private final Map<String, String> labelTexts = new HashMap<>();
         /** The row of each id so far: only while building. */
         private final Map<String, Integer> rowOf = new HashMap<>();
-        private final BitSet dropped = new BitSet();
         private final BitSet errors = new BitSet();
         private String[] ids = new String[16];
         private int[] lines = new int[16];
@@ -187,17 +186,19 @@ final class ResultTable {
             LABELS.forEach(l -> labels.put(l, new String[16]));
         }
 
-        /** Adds an answered question's line. */
-        void add(int lineNo, JsonNode line) {
+        /** Whether a line answered this question already. */
+        boolean answered(String id) {
+            return rowOf.containsKey(id);
+        }
+
+        /** Adds an answered question's line; false, adding nothing, when its id was answered already. */
+        boolean add(int lineNo, JsonNode line) {
+            String id = line.path("id").asText(null);
+            if (id != null && rowOf.putIfAbsent(id, size) != null) {
+                return false;
+            }
             if (size == ids.length) {
                 grow();
-            }
-            String id = line.path("id").asText(null);
-            if (id != null) {
-                Integer earlier = rowOf.put(id, size);
-                if (earlier != null) {
-                    dropped.set(earlier);
-                }
             }
             ids[size] = id;
             lines[size] = lineNo;
@@ -215,6 +216,7 @@ final class ResultTable {
             });
             metrics.forEach((name, metric) -> scores.get(name).add(ComparisonTable.value(metric, name, line)));
             size++;
+            return true;
         }
 
         private static byte judgeOf(JsonNode line) {
@@ -238,12 +240,9 @@ final class ResultTable {
         }
 
         ResultTable build() {
-            int[] kept = new int[size - dropped.cardinality()];
-            int k = 0;
+            int[] kept = new int[size];
             for (int row = 0; row < size; row++) {
-                if (!dropped.get(row)) {
-                    kept[k++] = row;
-                }
+                kept[row] = row;
             }
             ResultTable all = new ResultTable(size, ids, lines, parseFailures, errors, judge, figures, labels, scores);
             // select copies at the exact size: no spare capacity is kept either way

@@ -32,8 +32,9 @@ import java.util.function.Consumer;
  * documents and transcripts. A consumer that needs whole lines streams them again with {@link #forEachResult}.
  *
  * <p>The rules of the file: a line that cannot be parsed (such as a line cut off when the run was killed) is skipped
- * and counted; of an id answered more than once the last line wins; a question whose last record is a failure
- * ({@code "failed": reason}) and that no later line answered is failed, not answered.
+ * and counted; the rest follow {@code ResultsFile}, which the summary is folded from: of an id answered more than once
+ * the first answer counts, a failure record ({@code "failed": reason}) after an answer is ignored, and a question
+ * whose failure no later line answered is failed, not answered.
  */
 public final class RunDir {
 
@@ -94,10 +95,11 @@ public final class RunDir {
                 if (node == null) {
                     skipped[0]++;
                 } else if (node.has(ResultsFile.FAILED)) {
-                    failed.put(node.path("id").asText(), lineNo);
-                } else {
+                    if (!rows.answered(node.path("id").asText())) {
+                        failed.put(node.path("id").asText(), lineNo); // the run asks again; a later answer clears it
+                    }
+                } else if (rows.add(lineNo, node)) {
                     failed.remove(node.path("id").asText());
-                    rows.add(lineNo, node);
                 }
                 return true;
             });

@@ -84,35 +84,34 @@ class RunDirTest {
     }
 
     @Test
-    void lastRecordWinsTornLinesAreSkippedAndAFailureAnsweredLaterIsNotFailedInTheTableAndTheStream()
+    void theFirstAnswerCountsTornLinesAreSkippedAndAFailureAnsweredLaterIsNotFailedInTheTableAndTheStream()
             throws IOException {
         RunDir run = RunDir.load(run("rules", "{\"em\": 0.5}", List.of(
                 answer("a", "Rome", 1, "a1"),
                 failure("b", "timeout"),
                 answer("c", "Paris", 2, "c1"),
-                answer("a", "Paris", 3, "a2"),     // a answered again: this line wins
+                answer("a", "Paris", 3, "a2"),     // a answered again (a file joined by hand): the first answer counts
                 answer("b", "Paris", 4, "b1"),     // b failed, then answered: answered
                 "",
                 failure("d", "server error"),      // d never answered: failed
-                failure("c", "late"),              // a failure after an answer: both, as the report always had it
+                failure("c", "late"),              // a failure after an answer: ignored, as ResultsFile ignores it
                 answer(null, "Rome", 5, "no-id"),  // a line without an id counts, once, but pairs with nothing
                 "{\"id\": \"e\", \"question\": \"torn")));
 
         assertThat(run.answered()).isEqualTo(4);
-        assertThat(streamed(run)).containsExactly("c1", "a2", "b1", "no-id");
-        assertThat(run.failed()).containsExactly("d", "c");
-        assertThat(run.failures(10)).extracting(f -> f.path("failed").asText()).containsExactly("server error", "late");
-        assertThat(run.failures(1)).hasSize(1);
+        assertThat(streamed(run)).containsExactly("a1", "c1", "b1", "no-id");
+        assertThat(run.failed()).containsExactly("d");
+        assertThat(run.failures(10)).extracting(f -> f.path("failed").asText()).containsExactly("server error");
         assertThat(run.skippedLines()).isEqualTo(1);
         assertThat(run.n()).isEqualTo(4);
-        assertThat(run.perQuestion("calls_per_question", "calls").getAsDouble()).isEqualTo((2 + 3 + 4 + 5) / 4.0);
-        assertThat(run.parseFailures()).isEqualTo(3); // a2, b1, no-id have one each
-        assertThat(run.errors()).isZero();            // a1 had the error, and a2 replaced it
-        assertThat(PairedComparison.byId("em", run)).containsExactly(Map.entry("c", 1.0), Map.entry("a", 1.0),
+        assertThat(run.perQuestion("calls_per_question", "calls").getAsDouble()).isEqualTo((1 + 2 + 4 + 5) / 4.0);
+        assertThat(run.parseFailures()).isEqualTo(2); // b1 and no-id have one each; a2 is not counted
+        assertThat(run.errors()).isEqualTo(1);         // a1's
+        assertThat(PairedComparison.byId("em", run)).containsExactly(Map.entry("a", 0.0), Map.entry("c", 1.0),
                 Map.entry("b", 1.0));
         ComparisonTable.Cell em = ComparisonTable.of(List.of(run)).tables().getFirst().rows().getFirst().metrics().get("em");
         assertThat(em.n()).isEqualTo(4);
-        assertThat(em.value()).isEqualTo(0.75);
+        assertThat(em.value()).isEqualTo(0.5);
     }
 
     @Test
