@@ -49,6 +49,10 @@ final class ServeBench implements Callable<Integer> {
     @Option(names = "--clients", defaultValue = "50", description = "Concurrent clients (default ${DEFAULT-VALUE}).")
     int clients;
 
+    @Option(names = "--warmup-max", defaultValue = "30000", description = "After --warmup, more warm-up rounds of 1,000"
+            + " requests while the JIT compiles more than 1%% of a round's time, up to this many (default ${DEFAULT-VALUE}).")
+    int warmupMax;
+
     @Option(names = "--warmup", defaultValue = "3000", description = "Requests per method before measuring, for the JIT"
             + " to settle (default ${DEFAULT-VALUE}; with a few hundred, p50 and p99 are several times higher).")
     int warmup;
@@ -74,9 +78,9 @@ final class ServeBench implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (requests < 1 || clients < 1 || warmup < 0 || latencyMs < 0 || !(jitter >= 0 && jitter < 1)) {
-            throw new IllegalArgumentException("--requests and --clients must be positive; --warmup and --latency-ms zero"
-                    + " or more; --jitter a fraction in [0, 1)");
+        if (requests < 1 || clients < 1 || warmup < 0 || warmupMax < 0 || latencyMs < 0 || !(jitter >= 0 && jitter < 1)) {
+            throw new IllegalArgumentException("--requests and --clients must be positive; --warmup, --warmup-max and"
+                    + " --latency-ms zero or more; --jitter a fraction in [0, 1)");
         }
         long rssStart = rssKb();
         int threadsStart = ManagementFactory.getThreadMXBean().getThreadCount();
@@ -98,7 +102,7 @@ final class ServeBench implements Callable<Integer> {
                     Runtime.getRuntime().availableProcessors());
             for (String method : methods) {
                 byte[] body = body(method.strip());
-                run(server.port(), body, warmup, clients);
+                warmUp(server.port(), body, method.strip());
                 long rssBefore = rssKb();
                 long heapBefore = heapAfterGcKb();
                 int threadsBefore = ManagementFactory.getThreadMXBean().getThreadCount();
@@ -181,6 +185,31 @@ final class ServeBench implements Callable<Integer> {
         }
         return new Result(n, System.nanoTime() - t0, latencies, overheads, serverOverheads, errors.get(),
                 (double) calls.get() / n);
+    }
+
+    /**
+     * Warms up with {@code --warmup} requests, then in rounds of 1,000 until the JIT compiled for under 1% of a round's
+     * wall time (a compiling C2 thread takes one of the machine's cores from the server, and its methods change speed
+     * mid-run) or {@code --warmup-max} requests have gone.
+     */
+    private void warmUp(int port, byte[] body, String method) throws Exception {
+        var jit = ManagementFactory.getCompilationMXBean();
+        boolean timed = jit != null && jit.isCompilationTimeMonitoringSupported();
+        run(port, body, warmup, clients);
+        int done = warmup;
+        double share = Double.NaN;
+        while (timed && done < warmupMax) {
+            long compiled = jit.getTotalCompilationTime();
+            long t0 = System.nanoTime();
+            run(port, body, 1000, clients);
+            done += 1000;
+            share = (jit.getTotalCompilationTime() - compiled) / ((System.nanoTime() - t0) / 1e6);
+            if (share < 0.01) {
+                break;
+            }
+        }
+        System.out.printf(Locale.ROOT, "   %-14s warm-up %,d requests%s%n", method, done, Double.isNaN(share) ? ""
+                : String.format(Locale.ROOT, "; the JIT compiled %.1f%% of the last round's time", share * 100));
     }
 
     /** The answer's veracity report, or null. */
