@@ -72,6 +72,12 @@ final class ServeBench implements Callable<Integer> {
     @Option(names = "--upstream-model", defaultValue = "sim-model", description = "The upstream's model name (default ${DEFAULT-VALUE}).")
     String upstreamModel;
 
+    @Option(names = "--stagger", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "Start the clients spread over one request's mean latency (measured in the warm-up), as"
+                    + " independent clients arrive, rather than all at one instant (default ${DEFAULT-VALUE};"
+                    + " --no-stagger starts them together).")
+    boolean stagger;
+
     @Option(names = "--method", defaultValue = "standard-rag,madam-rag", split = ",",
             description = "Methods to measure (default ${DEFAULT-VALUE}).")
     List<String> methods;
@@ -102,11 +108,11 @@ final class ServeBench implements Callable<Integer> {
                     Runtime.getRuntime().availableProcessors());
             for (String method : methods) {
                 byte[] body = body(method.strip());
-                warmUp(server.port(), body, method.strip());
+                long spread = warmUp(server.port(), body, method.strip());
                 long rssBefore = rssKb();
                 long heapBefore = heapAfterGcKb();
                 int threadsBefore = ManagementFactory.getThreadMXBean().getThreadCount();
-                Result r = run(server.port(), body, requests, clients);
+                Result r = run(server.port(), body, requests, clients, spread);
                 System.out.printf(Locale.ROOT, "   %-14s %s%n", method.strip(), r.line());
                 System.out.printf(Locale.ROOT, "   %-14s RSS %,d -> %,d KiB, heap in use after a GC %,d -> %,d KiB,"
                         + " platform threads %d -> %d%n", "", rssBefore, rssKb(), heapBefore, heapAfterGcKb(),
@@ -134,6 +140,10 @@ final class ServeBench implements Callable<Integer> {
     private record Result(int requests, long wallNanos, long[] latencies, long[] overheads, long[] serverOverheads,
                           long errors, double callsPerRequest) {
 
+        long meanLatency() {
+            return (long) Arrays.stream(latencies).average().orElse(0);
+        }
+
         String line() {
             return String.format(Locale.ROOT, "%.1f calls/request; latency p50 %.1f ms, p99 %.1f ms; overhead over the"
                             + " critical path p50 %.2f ms, p99 %.2f ms, max %.2f ms (inside the server: p50 %.2f ms, p99"
@@ -146,7 +156,7 @@ final class ServeBench implements Callable<Integer> {
     }
 
     /** {@code n} requests from {@code clients} concurrent clients, each taking the next request as it finishes one. */
-    private Result run(int port, byte[] body, int n, int clients) throws Exception {
+    private Result run(int port, byte[] body, int n, int clients, long spreadNanos) throws Exception {
         long[] latencies = new long[n];
         long[] overheads = new long[n];
         long[] serverOverheads = new long[n];
@@ -156,7 +166,12 @@ final class ServeBench implements Callable<Integer> {
         long t0 = System.nanoTime();
         try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
             for (int c = 0; c < clients; c++) {
+                long startAt = t0 + (stagger ? c * spreadNanos / clients : 0);
                 pool.submit(() -> {
+                    long wait = startAt - System.nanoTime();
+                    if (wait > 0) {
+                        Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
+                    }
                     try (LoopbackHttp http = new LoopbackHttp(port, false)) {
                         for (int i = next.getAndIncrement(); i < n; i = next.getAndIncrement()) {
                             long s = System.nanoTime();
@@ -190,26 +205,30 @@ final class ServeBench implements Callable<Integer> {
     /**
      * Warms up with {@code --warmup} requests, then in rounds of 1,000 until the JIT compiled for under 1% of a round's
      * wall time (a compiling C2 thread takes one of the machine's cores from the server, and its methods change speed
-     * mid-run) or {@code --warmup-max} requests have gone.
+     * mid-run) or {@code --warmup-max} requests have gone. Returns the last round's mean latency: the measured run
+     * starts its clients spread over it, so that they do not all call at one instant.
      */
-    private void warmUp(int port, byte[] body, String method) throws Exception {
+    private long warmUp(int port, byte[] body, String method) throws Exception {
         var jit = ManagementFactory.getCompilationMXBean();
         boolean timed = jit != null && jit.isCompilationTimeMonitoringSupported();
-        run(port, body, warmup, clients);
+        Result last = run(port, body, warmup, clients, latencyMs * 1_000_000L);
         int done = warmup;
         double share = Double.NaN;
         while (timed && done < warmupMax) {
             long compiled = jit.getTotalCompilationTime();
             long t0 = System.nanoTime();
-            run(port, body, 1000, clients);
+            last = run(port, body, 1000, clients, last.meanLatency());
             done += 1000;
             share = (jit.getTotalCompilationTime() - compiled) / ((System.nanoTime() - t0) / 1e6);
             if (share < 0.01) {
                 break;
             }
         }
-        System.out.printf(Locale.ROOT, "   %-14s warm-up %,d requests%s%n", method, done, Double.isNaN(share) ? ""
-                : String.format(Locale.ROOT, "; the JIT compiled %.1f%% of the last round's time", share * 100));
+        System.out.printf(Locale.ROOT, "   %-14s warm-up %,d requests%s%s%n", method, done, Double.isNaN(share) ? ""
+                : String.format(Locale.ROOT, "; the JIT compiled %.1f%% of the last round's time", share * 100),
+                stagger ? String.format(Locale.ROOT, "; clients start %.2f ms apart (mean latency / clients)",
+                        last.meanLatency() / 1e6 / clients) : "; clients start together");
+        return last.meanLatency();
     }
 
     /** The answer's veracity report, or null. */
