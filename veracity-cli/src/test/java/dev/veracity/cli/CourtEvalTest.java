@@ -1,18 +1,18 @@
 package dev.veracity.cli;
 
+import static dev.veracity.cli.CliRun.run;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.veracity.cli.CliRun.Result;
 import dev.veracity.sim.SimConfig;
 import dev.veracity.sim.SimServer;
 import dev.veracity.trace.CallRecord;
 import dev.veracity.trace.TraceStore;
 import java.io.InputStream;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -32,27 +32,6 @@ class CourtEvalTest {
 
     @TempDir
     Path dir;
-
-    private record Result(int code, String out, String err) {
-    }
-
-    private static Result cli(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        picocli.CommandLine cl = VeracityCli.commandLine();
-        cl.setOut(new PrintWriter(out));
-        cl.setErr(new PrintWriter(err));
-        java.io.PrintStream stdout = System.out;
-        java.io.ByteArrayOutputStream captured = new java.io.ByteArrayOutputStream();
-        System.setOut(new java.io.PrintStream(captured, true, java.nio.charset.StandardCharsets.UTF_8));
-        int code;
-        try {
-            code = cl.execute(args);
-        } finally {
-            System.setOut(stdout);
-        }
-        return new Result(code, out + captured.toString(java.nio.charset.StandardCharsets.UTF_8), err.toString());
-    }
 
     private List<String> model(SimServer sim) {
         return List.of("--llm-base-url", sim.baseUrl(), "--model", "sim-model", "--cache", "off", "--concurrency", "8");
@@ -81,7 +60,7 @@ class CourtEvalTest {
                 data.toString(), "--out", out.toString()));
         args.addAll(List.of(more));
         args.addAll(model(sim));
-        return cli(args.toArray(String[]::new));
+        return run(args.toArray(String[]::new));
     }
 
     /** Every agent turn of the run, read back from its traces: the outputs of calls made in agent roles. */
@@ -96,7 +75,7 @@ class CourtEvalTest {
     void hotpotQaOverAPageStoreOfItsOwnParagraphs() throws Exception {
         Path data = hotpot();
         Path pages = dir.resolve("pages");
-        Result built = cli("index", "--pages", "--corpus", data.toString(), "--format", "dataset", "--dataset", "hotpotqa",
+        Result built = run("index", "--pages", "--corpus", data.toString(), "--format", "dataset", "--dataset", "hotpotqa",
                 "--out", pages.toString());
         assertThat(built.code()).as(built.err()).isZero();
         assertThat(built.out()).contains("Stored 12 pages from");
@@ -139,7 +118,7 @@ class CourtEvalTest {
             Path baseline = dir.resolve("react-cot-sc");
             Result b = eval(sim, "react-cot-sc", "hotpotqa", data, baseline, "--pages", pages.toString());
             assertThat(b.code()).as(b.err()).isZero();
-            Result report = cli("report", run.toString(), baseline.toString(), "--out", dir.resolve("report").toString());
+            Result report = run("report", run.toString(), baseline.toString(), "--out", dir.resolve("report").toString());
             assertThat(report.code()).as(report.err()).isZero();
             String html = Files.readString(dir.resolve("report/index.html"));
             assertThat(html).contains("Calls and time per question, by role").contains("<td>judge</td>")
@@ -178,7 +157,7 @@ class CourtEvalTest {
         Path wikiFile = dir.resolve("wiki-001.jsonl");
         Files.writeString(wikiFile, wiki);
         Path pages = dir.resolve("fever-pages");
-        Result built = cli("index", "--pages", "--corpus", wikiFile.toString(), "--format", "fever", "--out", pages.toString());
+        Result built = run("index", "--pages", "--corpus", wikiFile.toString(), "--format", "fever", "--out", pages.toString());
         assertThat(built.code()).as(built.err()).isZero();
         try (SimServer sim = SimServer.start(SimConfig.builder().build())) {
             Path run = dir.resolve("court-fever");
@@ -223,7 +202,7 @@ class CourtEvalTest {
 
     @Test
     void theBenchPrintsSearchesPerSecond() {
-        Result r = cli("bench", "pages", "--pages", "3000", "--searches", "2000", "--work-dir", dir.resolve("b").toString());
+        Result r = run("bench", "pages", "--pages", "3000", "--searches", "2000", "--work-dir", dir.resolve("b").toString());
         assertThat(r.code()).as(r.err()).isZero();
         assertThat(r.out()).containsPattern("Page store: 3,000 generated pages built at [\\d,]+ pages/s; opened in [\\d.]+ ms")
                 .containsPattern("ReAct Search: [\\d,]+ searches/s on one thread");
@@ -234,11 +213,11 @@ class CourtEvalTest {
         Path bad = dir.resolve("abstracts.jsonl");
         Files.writeString(bad, "{\"title\": \"Ed Wood\", \"text\": [\"Ed Wood was a filmmaker.\"]}\n"
                 + "{\"title\": \"Scott Derrickson\", \"text\": [\"A director.\"\n");
-        Result r = cli("index", "--pages", "--corpus", bad.toString(), "--format", "hotpotqa-abstracts", "--out",
+        Result r = run("index", "--pages", "--corpus", bad.toString(), "--format", "hotpotqa-abstracts", "--out",
                 dir.resolve("p").toString());
         assertThat(r.code()).isEqualTo(2);
         assertThat(r.err()).contains(bad + ":2: not a JSON object").contains("(check --format)");
-        Result unknown = cli("index", "--pages", "--corpus", bad.toString(), "--format", "wikitext", "--out",
+        Result unknown = run("index", "--pages", "--corpus", bad.toString(), "--format", "wikitext", "--out",
                 dir.resolve("q").toString());
         assertThat(unknown.code()).isEqualTo(2);
         assertThat(unknown.err()).contains("unknown page format 'wikitext': use one of hotpotqa-abstracts, kilt, fever, jsonl, dataset");

@@ -1,14 +1,12 @@
 package dev.veracity.cli;
 
+import static dev.veracity.cli.CliRun.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.veracity.cli.CliRun.Result;
 import dev.veracity.retrieval.lucene.IndexMetadata;
 import dev.veracity.sim.Endpoint;
 import dev.veracity.sim.SimServer;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,27 +20,6 @@ class DenseIndexingTest {
 
     @TempDir
     Path dir;
-
-    private record Result(int code, String out, String err) {
-    }
-
-    private static Result cli(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        picocli.CommandLine cl = VeracityCli.commandLine();
-        cl.setOut(new PrintWriter(out));
-        cl.setErr(new PrintWriter(err));
-        PrintStream old = System.out;
-        ByteArrayOutputStream captured = new ByteArrayOutputStream();
-        System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
-        int code;
-        try {
-            code = cl.execute(args);
-        } finally {
-            System.setOut(old);
-        }
-        return new Result(code, out + captured.toString(StandardCharsets.UTF_8), err.toString());
-    }
 
     /** A version 1 .npy of float32 rows, as np.save writes it: magic, version, header length, padded dict, data. */
     private static Path npy(Path file, float[][] rows) throws Exception {
@@ -76,7 +53,7 @@ class DenseIndexingTest {
         Path corpus = corpus();
         Path index = dir.resolve("index");
         try (SimServer sim = SimServer.start()) {
-            Result built = cli("index", "--corpus", corpus.toString(), "--out", index.toString(), "--dense",
+            Result built = run("index", "--corpus", corpus.toString(), "--out", index.toString(), "--dense",
                     "--embedder", sim.baseUrl(), "--embedder-model", "sim-model", "--embedder-concurrency", "3");
             assertThat(built.code()).as(built.err()).isZero();
             assertThat(built.out()).contains("Indexed 151 passages", "dense sim-model");
@@ -86,18 +63,18 @@ class DenseIndexingTest {
             // 151 passages in batches of at most 64, plus the probe that learnt the dimension
             assertThat(sim.counters().requests(Endpoint.EMBEDDINGS)).isEqualTo(1 + 3);
 
-            Result found = cli("search", "--index", index.toString(), "--mode", "dense", "--embedder", sim.baseUrl(),
+            Result found = run("search", "--index", index.toString(), "--mode", "dense", "--embedder", sim.baseUrl(),
                     "-k", "1", "wrought", "iron", "lattice", "tower", "Paris");
             assertThat(found.code()).as(found.err()).isZero();
             assertThat(found.out()).contains("[eiffel] Eiffel Tower");
 
-            Result otherModel = cli("search", "--index", index.toString(), "--mode", "dense", "--embedder", sim.baseUrl(),
+            Result otherModel = run("search", "--index", index.toString(), "--mode", "dense", "--embedder", sim.baseUrl(),
                     "--embedder-model", "other", "tower");
             assertThat(otherModel.code()).isEqualTo(2);
             assertThat(otherModel.err().strip()).isEqualTo("veracity search: this index was embedded with sim-model, not"
                     + " --embedder-model other: queries must use the passages' model");
         }
-        Result noDense = cli("index", "--corpus", corpus.toString(), "--out", dir.resolve("x").toString(),
+        Result noDense = run("index", "--corpus", corpus.toString(), "--out", dir.resolve("x").toString(),
                 "--embedder", "http://127.0.0.1:9/v1", "--embedder-model", "m");
         assertThat(noDense.err().strip()).isEqualTo("veracity index: --embedder embeds passages for a dense index: add --dense");
     }
@@ -109,7 +86,7 @@ class DenseIndexingTest {
         lines.add(120, "{\"title\": \"no id\"}");
         Path bad = Files.write(dir.resolve("bad.jsonl"), lines);
         Path index = dir.resolve("bad-index");
-        Result r = cli("index", "--corpus", bad.toString(), "--out", index.toString(), "--commit-every", "10");
+        Result r = run("index", "--corpus", bad.toString(), "--out", index.toString(), "--commit-every", "10");
         assertThat(r.code()).isEqualTo(2);
         assertThat(r.err()).contains("bad.jsonl:121: no \"_id\" or \"id\" field");
         assertThat(index.resolve(IndexMetadata.FILE)).doesNotExist();
@@ -125,7 +102,7 @@ class DenseIndexingTest {
         }
         Path npy = npy(dir.resolve("emb.npy"), rows);
         Path index = dir.resolve("imported");
-        Result built = cli("index", "--corpus", corpus.toString(), "--out", index.toString(), "--embeddings", npy.toString(),
+        Result built = run("index", "--corpus", corpus.toString(), "--out", index.toString(), "--embeddings", npy.toString(),
                 "--embedding-model", "my-gpu-model");
         assertThat(built.code()).as(built.err()).isZero();
         assertThat(built.out()).contains("Indexed 151 passages", "dense my-gpu-model");
@@ -133,14 +110,14 @@ class DenseIndexingTest {
 
         Path shortIds = Files.write(dir.resolve("ids.txt"), List.of("p0", "p1"));
         Path refused = dir.resolve("refused");
-        Result bad = cli("index", "--corpus", corpus.toString(), "--out", refused.toString(), "--embeddings", npy.toString(),
+        Result bad = run("index", "--corpus", corpus.toString(), "--out", refused.toString(), "--embeddings", npy.toString(),
                 "--embedding-ids", shortIds.toString(), "--embedding-model", "my-gpu-model");
         assertThat(bad.code()).isEqualTo(2);
         assertThat(bad.err().strip()).isEqualTo("veracity index: " + shortIds + " lists 2 passage ids but " + npy
                 + " has 151 rows: one id per row, in row order");
         assertThat(refused).doesNotExist(); // refused before any work
 
-        Result wrongDim = cli("index", "--corpus", corpus.toString(), "--out", refused.toString(), "--embeddings",
+        Result wrongDim = run("index", "--corpus", corpus.toString(), "--out", refused.toString(), "--embeddings",
                 npy.toString(), "--embedding-model", "bge-small-en-v1.5-q");
         assertThat(wrongDim.err()).contains("holds 16-dimensional vectors, but bge-small-en-v1.5-q makes 384-dimensional");
         assertThat(refused).doesNotExist();

@@ -1,7 +1,9 @@
 package dev.veracity.cli;
 
+import static dev.veracity.cli.CliRun.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.veracity.cli.CliRun.Result;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -17,19 +19,6 @@ class ErrorsTest {
     @TempDir
     Path dir;
 
-    private record Run(int code, String out, String err) {
-    }
-
-    private static Run run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        CommandLine cl = VeracityCli.commandLine();
-        cl.setOut(new PrintWriter(out));
-        cl.setErr(new PrintWriter(err));
-        int code = cl.execute(VeracityCli.withoutDebug(args));
-        return new Run(code, out.toString(), err.toString());
-    }
-
     @AfterEach
     void noDebug() {
         VeracityCli.debug = false;
@@ -39,7 +28,7 @@ class ErrorsTest {
     void aMalformedDatasetLineIsOneLineNamingFileAndLine() throws Exception {
         Path bad = dir.resolve("bad.jsonl");
         Files.writeString(bad, "{\"question\": \"a\", \"answer\": [\"b\"]}\n{bad json\n");
-        Run r = run("eval", "--method", "no-rag", "--dataset", "nq-open", "--data", bad.toString(), "--out",
+        Result r = run("eval", "--method", "no-rag", "--dataset", "nq-open", "--data", bad.toString(), "--out",
                 dir.resolve("out").toString(), "--llm-base-url", "http://127.0.0.1:9/v1", "--cache", "off");
         assertThat(r.code()).isEqualTo(2);
         assertThat(r.err().strip().lines().filter(l -> l.startsWith("veracity eval:")).toList()).singleElement()
@@ -49,11 +38,11 @@ class ErrorsTest {
 
     @Test
     void aBadServerUrlIsRejectedBeforeAnyWork() {
-        Run r = run("verify", "--question", "q", "--response", "r", "--docs", dir.resolve("none.jsonl").toString(),
+        Result r = run("verify", "--question", "q", "--response", "r", "--docs", dir.resolve("none.jsonl").toString(),
                 "--llm-base-url", "not-a-url");
         assertThat(r.code()).isEqualTo(2);
         assertThat(r.err()).doesNotContain("\tat ");
-        Run e = run("eval", "--method", "no-rag", "--dataset", "nq-open", "--data", SharedData.file("nq-open/NQ-open.dev.jsonl")
+        Result e = run("eval", "--method", "no-rag", "--dataset", "nq-open", "--data", SharedData.file("nq-open/NQ-open.dev.jsonl")
                 .orElseThrow().toString(), "--out", dir.resolve("o").toString(), "--limit", "1", "--llm-base-url", "not-a-url");
         assertThat(e.code()).isEqualTo(2);
         assertThat(e.err()).contains("llm-base-url").contains("not-a-url").contains("http://127.0.0.1:8000/v1")
@@ -63,14 +52,14 @@ class ErrorsTest {
     @Test
     void aServerThatIsDownOrLacksTheModelStopsTheRunBeforeAnyQuestion() throws Exception {
         Path nq = SharedData.file("nq-open/NQ-open.dev.jsonl").orElseThrow();
-        Run down = run("eval", "--method", "no-rag", "--dataset", "nq-open", "--data", nq.toString(), "--out",
+        Result down = run("eval", "--method", "no-rag", "--dataset", "nq-open", "--data", nq.toString(), "--out",
                 dir.resolve("down").toString(), "--limit", "3", "--llm-base-url", "http://127.0.0.1:9/v1");
         assertThat(down.code()).isEqualTo(2);
         assertThat(down.err().strip().lines()).singleElement().asString().contains("cannot reach the model server")
                 .contains("nothing was run");
         assertThat(dir.resolve("down")).doesNotExist();
         try (dev.veracity.sim.SimServer sim = dev.veracity.sim.SimServer.start(dev.veracity.sim.SimConfig.builder().build())) {
-            Run wrong = run("eval", "--method", "no-rag", "--dataset", "nq-open", "--data", nq.toString(), "--out",
+            Result wrong = run("eval", "--method", "no-rag", "--dataset", "nq-open", "--data", nq.toString(), "--out",
                     dir.resolve("wrong").toString(), "--limit", "3", "--llm-base-url", sim.baseUrl(), "--model", "qwen-72b");
             assertThat(wrong.code()).isEqualTo(2);
             assertThat(wrong.err()).contains("does not serve model 'qwen-72b'").contains("sim-model");

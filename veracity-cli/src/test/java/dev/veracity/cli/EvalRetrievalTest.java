@@ -1,11 +1,13 @@
 package dev.veracity.cli;
 
+import static dev.veracity.cli.CliRun.run;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.veracity.cli.CliRun.Result;
 import dev.veracity.retrieval.Passage;
 import dev.veracity.retrieval.lucene.IndexMetadata;
 import dev.veracity.retrieval.lucene.LuceneIndex;
@@ -13,8 +15,6 @@ import dev.veracity.sim.RecordedRequest;
 import dev.veracity.sim.Rule;
 import dev.veracity.sim.SimConfig;
 import dev.veracity.sim.SimServer;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -73,19 +73,6 @@ class EvalRetrievalTest {
         return JSON.writeValueAsString(n) + "\n";
     }
 
-    private record Result(int code, String out, String err) {
-    }
-
-    private static Result cli(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        picocli.CommandLine cl = VeracityCli.commandLine();
-        cl.setOut(new PrintWriter(out));
-        cl.setErr(new PrintWriter(err));
-        int code = cl.execute(args);
-        return new Result(code, out.toString(), err.toString());
-    }
-
     private List<String> model(SimServer sim) {
         return List.of("--llm-base-url", sim.baseUrl(), "--model", "sim-model", "--cache", "off",
                 "--trace-file", dir.resolve("traces.db").toString(), "--concurrency", "4");
@@ -96,7 +83,7 @@ class EvalRetrievalTest {
                 "--limit", Integer.toString(QUESTIONS), "--out", dir.resolve("run-" + method).toString()));
         args.addAll(List.of(more));
         args.addAll(model(sim));
-        return cli(args.toArray(String[]::new));
+        return run(args.toArray(String[]::new));
     }
 
     private static String prompt(RecordedRequest r) {
@@ -108,7 +95,7 @@ class EvalRetrievalTest {
 
     private Path index() {
         Path idx = dir.resolve("idx");
-        Result r = cli("index", "--corpus", dir.resolve("corpus.jsonl").toString(), "--format", "flashrag", "--out", idx.toString());
+        Result r = run("index", "--corpus", dir.resolve("corpus.jsonl").toString(), "--format", "flashrag", "--out", idx.toString());
         assertThat(r.code()).as(r.err()).isZero();
         return idx;
     }
@@ -222,7 +209,7 @@ class EvalRetrievalTest {
         try (SimServer sim = SimServer.start(SimConfig.builder().rules(Rule.of("(?s).*", "William Shakespeare")).build())) {
             List<String> args = new ArrayList<>(List.of("ask", "who wrote hamlet", "--method", "standard-rag", "--docs", docs.toString()));
             args.addAll(model(sim));
-            Result r = cli(args.toArray(String[]::new));
+            Result r = run(args.toArray(String[]::new));
             assertThat(r.code()).as(r.err()).isZero();
             assertThat(r.out()).contains("documents (--docs): 2").contains("transcript:").contains("--- answerer #0")
                     .contains("Hamlet is a tragedy").contains("output: William Shakespeare")
@@ -233,13 +220,13 @@ class EvalRetrievalTest {
             List<String> withIndex = new ArrayList<>(List.of("ask", questions.getFirst().get("question").asText(),
                     "--method", "standard-rag", "--index", idx.toString(), "--k", "2"));
             withIndex.addAll(model(sim));
-            Result viaIndex = cli(withIndex.toArray(String[]::new));
+            Result viaIndex = run(withIndex.toArray(String[]::new));
             assertThat(viaIndex.code()).as(viaIndex.err()).isZero();
             assertThat(viaIndex.out()).contains("documents (index): 2").contains("[a0]");
 
             List<String> missing = new ArrayList<>(List.of("ask", "who wrote hamlet", "--method", "madam-rag"));
             missing.addAll(model(sim));
-            Result none = cli(missing.toArray(String[]::new));
+            Result none = run(missing.toArray(String[]::new));
             assertThat(none.code()).isEqualTo(2);
             assertThat(none.err()).contains("--docs FILE").contains("--index DIR");
         }
@@ -250,7 +237,7 @@ class EvalRetrievalTest {
         Path ramdocs = SharedData.file("ramdocs/RAMDocs_test.jsonl").orElse(null);
         assumeTrue(ramdocs != null, "../shared/data/ramdocs is not beside the repository");
         Path idx = dir.resolve("ram-idx");
-        Result r = cli("index", "--corpus", ramdocs.toString(), "--format", "dataset", "--dataset", "ramdocs", "--out", idx.toString());
+        Result r = run("index", "--corpus", ramdocs.toString(), "--format", "dataset", "--dataset", "ramdocs", "--out", idx.toString());
         assertThat(r.code()).as(r.err()).isZero();
         assertThat(IndexMetadata.read(idx).passages()).isPositive();
         assertThat(IndexMetadata.read(idx).corpusSha256()).isNotBlank();

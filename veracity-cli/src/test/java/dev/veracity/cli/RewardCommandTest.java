@@ -1,10 +1,12 @@
 package dev.veracity.cli;
 
+import static dev.veracity.cli.CliRun.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.veracity.cli.CliRun.Result;
 import dev.veracity.llm.cache.CacheMode;
 import dev.veracity.llm.cache.ResponseCache;
 import dev.veracity.llm.client.LlmClient;
@@ -18,8 +20,6 @@ import dev.veracity.sim.FaultPlan;
 import dev.veracity.sim.Rule;
 import dev.veracity.sim.SimConfig;
 import dev.veracity.sim.SimServer;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -35,19 +35,6 @@ class RewardCommandTest {
 
     @TempDir
     Path dir;
-
-    private record Run(int code, String out, String err) {
-    }
-
-    private Run run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        picocli.CommandLine cl = VeracityCli.commandLine();
-        cl.setOut(new PrintWriter(out));
-        cl.setErr(new PrintWriter(err));
-        int code = cl.execute(args);
-        return new Run(code, out.toString(), err.toString());
-    }
 
     private List<String> modelArgs(SimServer sim) {
         return List.of("--llm-base-url", sim.baseUrl(), "--model", "sim-model", "--cache", "off",
@@ -72,7 +59,7 @@ class RewardCommandTest {
                 if (Rewards.spec(name).needsModel()) {
                     args.addAll(modelArgs(sim));
                 }
-                Run r = run(args.toArray(String[]::new));
+                Result r = run(args.toArray(String[]::new));
                 assertThat(r.code()).as(name + ": " + r.err()).isZero();
                 assertThat(JSON.readTree(r.out()).get("rows").asInt()).isEqualTo(rows.size());
                 List<ObjectNode> api = RewardsTable.javaApi(Rewards.byName(name, RewardSettings.defaults().withLlm(client)), rows);
@@ -104,7 +91,7 @@ class RewardCommandTest {
             Path in = dir.resolve("bad.jsonl");
             Files.write(in, List.of(good, "", c[0], good));
             Path out = dir.resolve("out.jsonl");
-            Run r = run("reward", "em", "--in", in.toString(), "--out", out.toString());
+            Result r = run("reward", "em", "--in", in.toString(), "--out", out.toString());
             assertThat(r.code()).as(c[0]).isEqualTo(2);
             assertThat(r.err()).startsWith("veracity reward: " + in + ":3: ").contains(c[1]);
             assertThat(r.err().strip()).doesNotContain("\n");
@@ -116,13 +103,13 @@ class RewardCommandTest {
     void unknownRewardsAndMisplacedOptionsAreRefused() throws Exception {
         Path in = dir.resolve("in.jsonl");
         Files.writeString(in, "{\"question\": \"q\", \"response\": \"Paris\", \"label\": \"Paris\"}\n");
-        Run unknown = run("reward", "exact-match", "--in", in.toString(), "--out", dir.resolve("o.jsonl").toString());
+        Result unknown = run("reward", "exact-match", "--in", in.toString(), "--out", dir.resolve("o.jsonl").toString());
         assertThat(unknown.code()).isEqualTo(2);
         assertThat(unknown.err()).contains("unknown reward 'exact-match'").contains("truthrl-ternary");
-        Run option = run("reward", "em", "--in", in.toString(), "--out", dir.resolve("o.jsonl").toString(), "--option", "samples=5");
+        Result option = run("reward", "em", "--in", in.toString(), "--out", dir.resolve("o.jsonl").toString(), "--option", "samples=5");
         assertThat(option.code()).isEqualTo(2);
         assertThat(option.err()).contains("--option sets MARCH's settings");
-        Run judge = run("reward", "truthrl-ternary", "--judge", "crag", "--in", in.toString(), "--out", dir.resolve("o.jsonl").toString());
+        Result judge = run("reward", "truthrl-ternary", "--judge", "crag", "--in", in.toString(), "--out", dir.resolve("o.jsonl").toString());
         assertThat(judge.code()).isEqualTo(2);
         assertThat(judge.err()).contains("judge 'crag'");
         assertThat(dir.resolve("o.jsonl")).doesNotExist();
@@ -136,7 +123,7 @@ class RewardCommandTest {
             List<String> args = new ArrayList<>(List.of("reward", "march-ztr", "--in", in.toString(), "--out",
                     dir.resolve("o.jsonl").toString()));
             args.addAll(modelArgs(sim));
-            Run r = run(args.toArray(String[]::new));
+            Result r = run(args.toArray(String[]::new));
             assertThat(r.code()).isEqualTo(2);
             assertThat(r.err()).contains(in + ":1: ").contains("no \"documents\"");
             assertThat(sim.counters().generationRequests()).isZero();
@@ -150,7 +137,7 @@ class RewardCommandTest {
             port = free.getLocalPort();
         }
         Path in = appendixCInput(1);
-        Run r = run("reward", "march-ztr", "--in", in.toString(), "--out", dir.resolve("o.jsonl").toString(),
+        Result r = run("reward", "march-ztr", "--in", in.toString(), "--out", dir.resolve("o.jsonl").toString(),
                 "--llm-base-url", "http://127.0.0.1:" + port + "/v1", "--model", "m", "--cache", "off",
                 "--trace-file", dir.resolve("t.db").toString());
         assertThat(r.code()).isEqualTo(2);
@@ -171,7 +158,7 @@ class RewardCommandTest {
             List<String> args = new ArrayList<>(List.of("reward", "march-ztr", "--in", in.toString(), "--out", out.toString(),
                     "--fallback-score", "-0.25", "--config", config.toString()));
             args.addAll(modelArgs(sim));
-            Run r = run(args.toArray(String[]::new));
+            Result r = run(args.toArray(String[]::new));
             assertThat(r.code()).as(r.err()).isZero();
             assertThat(JSON.readTree(r.out()).get("fallbacks").asInt()).isEqualTo(1);
             assertThat(r.err()).contains("1 of 1 rows got the fallback score -0.25");

@@ -1,12 +1,12 @@
 package dev.veracity.cli;
 
+import static dev.veracity.cli.CliRun.run;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.PrintWriter;
-import java.io.StringWriter;
+import dev.veracity.cli.CliRun.Result;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -20,19 +20,6 @@ class RlAdvantagesCommandTest {
 
     @TempDir
     Path dir;
-
-    private record Run(int code, String out, String err) {
-    }
-
-    private Run run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        picocli.CommandLine cl = VeracityCli.commandLine();
-        cl.setOut(new PrintWriter(out));
-        cl.setErr(new PrintWriter(err));
-        int code = cl.execute(args);
-        return new Run(code, out.toString(), err.toString());
-    }
 
     private Path grpoInput() throws Exception {
         Path in = dir.resolve("grpo.jsonl");
@@ -49,7 +36,7 @@ class RlAdvantagesCommandTest {
         String[] flavors = {"verl", "trl", "openrlhf"};
         for (int f = 0; f < 3; f++) {
             Path out = dir.resolve(flavors[f] + ".jsonl");
-            Run r = run("rl", "advantages", "--estimator", "grpo", "--flavor", flavors[f], "--in", in.toString(), "--out", out.toString());
+            Result r = run("rl", "advantages", "--estimator", "grpo", "--flavor", flavors[f], "--in", in.toString(), "--out", out.toString());
             assertThat(r.code()).as(r.err()).isZero();
             JsonNode summary = JSON.readTree(r.out());
             assertThat(summary.get("rows").asInt()).isEqualTo(6);
@@ -65,7 +52,7 @@ class RlAdvantagesCommandTest {
         Path in = dir.resolve("gae.jsonl");
         Files.writeString(in, "{\"rewards\": [0, 0, 1], \"values\": [0.5, 0.6, 0.7]}\n");
         Path out = dir.resolve("gae-out.jsonl");
-        Run r = run("rl", "advantages", "--estimator", "gae", "--gamma", "1", "--lambda", "0.95", "--in", in.toString(),
+        Result r = run("rl", "advantages", "--estimator", "gae", "--gamma", "1", "--lambda", "0.95", "--in", in.toString(),
                 "--out", out.toString());
         assertThat(r.code()).as(r.err()).isZero();
         JsonNode row = read(Files.readAllLines(out).getFirst());
@@ -91,13 +78,13 @@ class RlAdvantagesCommandTest {
         for (int i = 0; i < cases.length; i++) {
             List<String> args = new java.util.ArrayList<>(List.of("rl", "advantages", "--in", in.toString(), "--out", out.toString()));
             args.addAll(List.of(cases[i]));
-            Run r = run(args.toArray(String[]::new));
+            Result r = run(args.toArray(String[]::new));
             assertThat(r.code()).as(String.join(" ", cases[i])).isEqualTo(2);
             assertThat(r.err()).as(String.join(" ", cases[i])).startsWith("veracity rl advantages: ").contains(says[i]);
         }
         Path bad = dir.resolve("bad.jsonl");
         Files.write(bad, List.of("{\"group\": \"a\", \"reward\": 1}", "{\"group\": \"a\", \"reward\": oops}"));
-        Run r = run("rl", "advantages", "--estimator", "grpo", "--flavor", "trl", "--in", bad.toString(), "--out", out.toString());
+        Result r = run("rl", "advantages", "--estimator", "grpo", "--flavor", "trl", "--in", bad.toString(), "--out", out.toString());
         assertThat(r.code()).isEqualTo(2);
         assertThat(r.err()).startsWith("veracity rl advantages: " + bad + ":2: not JSON");
         assertThat(out).doesNotExist();

@@ -1,12 +1,12 @@
 package dev.veracity.cli;
 
+import static dev.veracity.cli.CliRun.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.veracity.cli.CliRun.Result;
 import java.io.InputStream;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -25,19 +25,6 @@ class RlExportCommandTest {
 
     @TempDir
     Path dir;
-
-    private record Run(int code, String out, String err) {
-    }
-
-    private static Run run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        picocli.CommandLine cl = VeracityCli.commandLine();
-        cl.setOut(new PrintWriter(out));
-        cl.setErr(new PrintWriter(err));
-        int code = cl.execute(args);
-        return new Run(code, out.toString(), err.toString());
-    }
 
     /** The 20 RAMDocs questions the demo ships. */
     private Path ramdocs() throws Exception {
@@ -58,7 +45,7 @@ class RlExportCommandTest {
     void writesVerlParquetAndSaysWhatItWrote() throws Exception {
         Path data = ramdocs();
         Path out = dir.resolve("train.parquet");
-        Run r = run("rl", "export", "--format", "verl", "--dataset", "ramdocs", "--data", data.toString(), "--prompt",
+        Result r = run("rl", "export", "--format", "verl", "--dataset", "ramdocs", "--data", data.toString(), "--prompt",
                 "march:solver", "--out", out.toString(), "--limit", "5", "--split", "test");
         assertThat(r.code()).as(r.err()).isZero();
         assertThat(r.err()).isEmpty();
@@ -75,7 +62,7 @@ class RlExportCommandTest {
     void madamAgentsAreOneRowPerDocument() throws Exception {
         Path data = ramdocs();
         Path out = dir.resolve("slime.jsonl");
-        Run r = run("rl", "export", "--format", "slime", "--dataset", "ramdocs", "--data", data.toString(), "--prompt",
+        Result r = run("rl", "export", "--format", "slime", "--dataset", "ramdocs", "--data", data.toString(), "--prompt",
                 "madam-rag:agent", "--out", out.toString(), "--limit", "2");
         assertThat(r.code()).as(r.err()).isZero();
         List<String> lines = Files.readAllLines(out);
@@ -92,10 +79,10 @@ class RlExportCommandTest {
                 "{\"id\": \"a0\", \"contents\": \"\\\"Apollo 17\\\"\\nThe last time anyone was on the moon was December 1972.\"}",
                 "{\"id\": \"a1\", \"contents\": \"\\\"He Ain't Heavy\\\"\\nHe ain't heavy he's my brother was written by Bobby Scott and Bob Russell.\"}",
                 "{\"id\": \"f0\", \"contents\": \"\\\"Tides\\\"\\nA report about rain, wind and tides in a harbour town.\"}") + "\n");
-        Run idx = run("index", "--corpus", corpus.toString(), "--format", "flashrag", "--out", dir.resolve("idx").toString());
+        Result idx = run("index", "--corpus", corpus.toString(), "--format", "flashrag", "--out", dir.resolve("idx").toString());
         assertThat(idx.code()).as(idx.err()).isZero();
         Path out = dir.resolve("o.jsonl");
-        Run r = run("rl", "export", "--format", "openrlhf", "--dataset", "nq", "--data", nq.toString(), "--prompt",
+        Result r = run("rl", "export", "--format", "openrlhf", "--dataset", "nq", "--data", nq.toString(), "--prompt",
                 "standard-rag", "--out", out.toString(), "--index", dir.resolve("idx").toString(), "--k", "1");
         assertThat(r.code()).as(r.err()).isZero();
         assertThat(JSON.readTree(r.out()).get("documents").asText()).endsWith("idx k=1 bm25");
@@ -133,7 +120,7 @@ class RlExportCommandTest {
             List<String> args = new java.util.ArrayList<>(List.of("rl", "export"));
             args.addAll(c.args());
             List<String> before = files();
-            Run r = run(args.toArray(String[]::new));
+            Result r = run(args.toArray(String[]::new));
             assertThat(r.code()).as(r.err()).isEqualTo(2);
             assertThat(r.err()).startsWith("veracity rl export: " + c.message()).endsWith("\n");
             assertThat(r.err().strip()).doesNotContain("\n");

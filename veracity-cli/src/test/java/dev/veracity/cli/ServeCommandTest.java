@@ -1,17 +1,15 @@
 package dev.veracity.cli;
 
+import static dev.veracity.cli.CliRun.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.veracity.cli.CliRun.Result;
 import dev.veracity.sim.LatencyModel;
 import dev.veracity.sim.SimConfig;
 import dev.veracity.sim.SimServer;
 import java.io.BufferedReader;
-import java.io.ByteArrayOutputStream;
 import java.io.InputStreamReader;
-import java.io.PrintStream;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -35,19 +33,6 @@ class ServeCommandTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String BODY = "{\"model\": \"standard-rag\", \"messages\": [{\"role\": \"user\", \"content\":"
             + " \"Where is the Eiffel Tower?\"}], \"documents\": [\"The Eiffel Tower is located in Paris.\"]}";
-
-    private record Run(int code, String out, String err) {
-    }
-
-    private static Run run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        picocli.CommandLine cl = VeracityCli.commandLine(args);
-        cl.setOut(new PrintWriter(out));
-        cl.setErr(new PrintWriter(err));
-        int code = cl.execute(args);
-        return new Run(code, out.toString(), err.toString());
-    }
 
     @Test
     void theCommandStartsPrintsItsUrlAnswersAndOnSigtermFinishesTheRequestInFlight() throws Exception {
@@ -108,20 +93,20 @@ class ServeCommandTest {
 
     @Test
     void refusalsAreOneLineWithExitTwo(@TempDir Path dir) throws Exception {
-        Run open = run("serve", "--host", "0.0.0.0", "--port", "0", "--llm-base-url", "http://127.0.0.1:9/v1");
+        Result open = run("serve", "--host", "0.0.0.0", "--port", "0", "--llm-base-url", "http://127.0.0.1:9/v1");
         assertThat(open.code()).isEqualTo(2);
         assertThat(open.err().strip()).startsWith("veracity serve: no API keys are configured").contains("--insecure-listen")
                 .doesNotContain("\n");
-        Run twice = run("serve", "--port", "0", "--upstream-base-url", "http://a/v1", "--llm-base-url", "http://b/v1");
+        Result twice = run("serve", "--port", "0", "--upstream-base-url", "http://a/v1", "--llm-base-url", "http://b/v1");
         assertThat(twice.code()).isEqualTo(2);
         assertThat(twice.err()).contains("give the upstream once");
         Path keys = dir.resolve("keys");
         Files.writeString(keys, "tooshort\n");
-        Run badKeys = run("serve", "--port", "0", "--api-keys-file", keys.toString());
+        Result badKeys = run("serve", "--port", "0", "--api-keys-file", keys.toString());
         assertThat(badKeys.code()).isEqualTo(2);
         assertThat(badKeys.err()).contains("line 1").contains("at least 16 characters").doesNotContain("tooshort");
         try (ServerSocket taken = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
-            Run busy = run("serve", "--port", Integer.toString(taken.getLocalPort()), "--llm-base-url", "http://127.0.0.1:9/v1");
+            Result busy = run("serve", "--port", Integer.toString(taken.getLocalPort()), "--llm-base-url", "http://127.0.0.1:9/v1");
             assertThat(busy.code()).isEqualTo(2);
             assertThat(busy.err()).contains("cannot listen on that port");
         }
@@ -129,18 +114,10 @@ class ServeCommandTest {
 
     @Test
     void aTinyBenchRunMeasuresOverheadWithoutErrors() {
-        PrintStream saved = System.out;
-        ByteArrayOutputStream buf = new ByteArrayOutputStream();
-        int code;
-        try {
-            System.setOut(new PrintStream(buf, true, StandardCharsets.UTF_8));
-            code = VeracityCli.commandLine().execute("bench", "serve", "--requests", "40", "--clients", "4", "--warmup", "10",
-                    "--latency-ms", "5", "--method", "standard-rag,madam-rag");
-        } finally {
-            System.setOut(saved);
-        }
-        String out = buf.toString(StandardCharsets.UTF_8);
-        assertThat(code).as(out).isZero();
+        Result r = run("bench", "serve", "--requests", "40", "--clients", "4", "--warmup", "10",
+                "--latency-ms", "5", "--method", "standard-rag,madam-rag");
+        String out = r.out();
+        assertThat(r.code()).as(out).isZero();
         assertThat(out).contains("== veracity serve: 40 requests per method from 4 clients");
         assertThat(out.lines().filter(l -> l.contains("overhead over the critical path")).toList()).hasSize(2)
                 .allSatisfy(l -> assertThat(l).endsWith("errors 0"));

@@ -1,12 +1,12 @@
 package dev.veracity.cli;
 
+import static dev.veracity.cli.CliRun.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.veracity.cli.CliRun.Result;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -26,19 +26,6 @@ import org.junit.jupiter.api.Test;
 class ServeRewardsCommandTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-
-    private record Run(int code, String out, String err) {
-    }
-
-    private static Run run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        picocli.CommandLine cl = VeracityCli.commandLine(args);
-        cl.setOut(new PrintWriter(out));
-        cl.setErr(new PrintWriter(err));
-        int code = cl.execute(args);
-        return new Run(code, out.toString(), err.toString());
-    }
 
     @Test
     void theCommandServesTheRewardAndStopsWithinSecondsOnSigtermFreeingThePort() throws Exception {
@@ -97,15 +84,15 @@ class ServeRewardsCommandTest {
     @Test
     void aTakenPortAnUnknownRewardAndMisplacedOptionsAreOneLineWithExitTwo() throws Exception {
         try (ServerSocket taken = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
-            Run busy = run("serve-rewards", "--reward", "em", "--port", Integer.toString(taken.getLocalPort()));
+            Result busy = run("serve-rewards", "--reward", "em", "--port", Integer.toString(taken.getLocalPort()));
             assertThat(busy.code()).isEqualTo(2);
             assertThat(busy.err().strip()).startsWith("veracity serve-rewards: cannot listen on that port (127.0.0.1:"
                     + taken.getLocalPort() + ": ").endsWith("pick another --port or stop what uses it").doesNotContain("\n");
         }
-        Run unknown = run("serve-rewards", "--reward", "exact", "--port", "0");
+        Result unknown = run("serve-rewards", "--reward", "exact", "--port", "0");
         assertThat(unknown.code()).isEqualTo(2);
         assertThat(unknown.err()).startsWith("veracity serve-rewards: unknown reward 'exact'; valid rewards: em, f1");
-        Run option = run("serve-rewards", "--reward", "em", "--port", "0", "--option", "samples=3");
+        Result option = run("serve-rewards", "--reward", "em", "--port", "0", "--option", "samples=3");
         assertThat(option.code()).isEqualTo(2);
         assertThat(option.err()).contains("--option sets MARCH's settings; reward em has none");
     }
@@ -116,7 +103,7 @@ class ServeRewardsCommandTest {
         try (ServerSocket free = new ServerSocket(0)) {
             port = free.getLocalPort();
         }
-        Run r = run("serve-rewards", "--reward", "march-ztr", "--port", "0", "--llm-base-url", "http://127.0.0.1:" + port + "/v1",
+        Result r = run("serve-rewards", "--reward", "march-ztr", "--port", "0", "--llm-base-url", "http://127.0.0.1:" + port + "/v1",
                 "--model", "m", "--cache", "off", "--trace-file", Path.of(System.getProperty("java.io.tmpdir"),
                         "veracity-serve-rewards-test-" + ProcessHandle.current().pid() + ".db").toString());
         assertThat(r.code()).isEqualTo(2);

@@ -1,0 +1,53 @@
+package dev.veracity.cli;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Runs the {@code veracity} command line in this JVM, as {@link VeracityCli#main} does but without the exit, and keeps
+ * what it printed: the one way the CLI's tests run a command in-process.
+ */
+final class CliRun {
+
+    /**
+     * What a run gave: the exit code; {@code out}, what went to picocli's output writer followed by what went to
+     * {@code System.out} (commands print either way); {@code err}, what went to picocli's error writer (the one-line
+     * errors and usage messages).
+     */
+    record Result(int code, String out, String err) {
+    }
+
+    private CliRun() {
+    }
+
+    /**
+     * Runs these arguments as {@code ./veracity} would: {@code --debug} is taken out and sets {@link VeracityCli#debug}
+     * for this run only (it is put back as it was afterwards), the command line is built for the arguments, and its
+     * writers and {@code System.out} are captured. {@code System.err} is left alone: whatever a test has pointed it at
+     * receives the progress lines that commands print there.
+     */
+    static Result run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        ByteArrayOutputStream printed = new ByteArrayOutputStream();
+        PrintStream stdout = System.out;
+        boolean debug = VeracityCli.debug;
+        // System.out first: picocli points a command's output at the System.out it was built under
+        System.setOut(new PrintStream(printed, true, StandardCharsets.UTF_8));
+        int code;
+        try {
+            String[] rest = VeracityCli.withoutDebug(args);
+            picocli.CommandLine cl = VeracityCli.commandLine(rest);
+            cl.setOut(new PrintWriter(out, true));
+            cl.setErr(new PrintWriter(err, true));
+            code = cl.execute(rest);
+        } finally {
+            System.setOut(stdout);
+            VeracityCli.debug = debug;
+        }
+        return new Result(code, out + printed.toString(StandardCharsets.UTF_8), err.toString());
+    }
+}
