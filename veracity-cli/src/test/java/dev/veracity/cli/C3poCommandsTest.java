@@ -8,8 +8,6 @@ import dev.veracity.rl.rollout.HotpotSample;
 import dev.veracity.sim.RecordedRequest;
 import dev.veracity.sim.SimConfig;
 import dev.veracity.sim.SimServer;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -33,17 +31,10 @@ class C3poCommandsTest {
     private String out;
 
     private int run(String... args) {
-        StringWriter e = new StringWriter();
-        StringWriter o = new StringWriter();
-        picocli.CommandLine cl = VeracityCli.commandLine();
-        cl.setErr(new PrintWriter(e, true));
-        cl.setOut(new PrintWriter(o, true));
-        try {
-            return cl.execute(args);
-        } finally {
-            err = e.toString();
-            out = o.toString();
-        }
+        CliRun.Result r = CliRun.run(args);
+        err = r.err();
+        out = r.out();
+        return r.code();
     }
 
     private Path nq() throws Exception {

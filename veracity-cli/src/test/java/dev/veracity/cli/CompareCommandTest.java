@@ -4,14 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 class CompareCommandTest {
 
@@ -22,18 +19,13 @@ class CompareCommandTest {
     private String err;
 
     private int compare(String... args) {
-        StringWriter o = new StringWriter();
-        StringWriter e = new StringWriter();
-        CommandLine cl = VeracityCli.commandLine();
-        cl.setOut(new PrintWriter(o));
-        cl.setErr(new PrintWriter(e));
         String[] all = new String[args.length + 1];
         all[0] = "compare";
         System.arraycopy(args, 0, all, 1, args.length);
-        int code = cl.execute(all);
-        out = o.toString();
-        err = e.toString();
-        return code;
+        CliRun.Result r = CliRun.run(all);
+        out = r.out();
+        err = r.err();
+        return r.code();
     }
 
     /** A run folder as eval writes it: two nq-open questions, the first right. */

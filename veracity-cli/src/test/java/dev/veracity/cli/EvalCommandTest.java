@@ -125,13 +125,10 @@ class EvalCommandTest {
     @Test
     void badArgumentsAreClearErrors() throws Exception {
         Path out = dir.resolve("x");
-        java.io.StringWriter err = new java.io.StringWriter();
-        picocli.CommandLine cl = VeracityCli.commandLine();
-        cl.setErr(new java.io.PrintWriter(err));
-        int code = cl.execute("eval", "--method", "nope", "--dataset", "ramdocs", "--data", "missing.jsonl",
+        CliRun.Result r = CliRun.run("eval", "--method", "nope", "--dataset", "ramdocs", "--data", "missing.jsonl",
                 "--out", out.toString());
-        assertThat(code).isEqualTo(2);
-        assertThat(err.toString()).contains("unknown method 'nope'").contains("standard-rag");
+        assertThat(r.code()).isEqualTo(2);
+        assertThat(r.err()).contains("unknown method 'nope'").contains("standard-rag");
         File none = out.toFile();
         assertThat(none).doesNotExist();
     }

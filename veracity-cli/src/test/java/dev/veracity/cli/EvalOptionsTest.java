@@ -2,8 +2,6 @@ package dev.veracity.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -25,12 +23,9 @@ class EvalOptionsTest {
         String[] args = new String[base.length + extra.length];
         System.arraycopy(base, 0, args, 0, base.length);
         System.arraycopy(extra, 0, args, base.length, extra.length);
-        StringWriter w = new StringWriter();
-        picocli.CommandLine cl = VeracityCli.commandLine();
-        cl.setErr(new PrintWriter(w));
-        int code = cl.execute(args);
-        err = w.toString();
-        return code;
+        CliRun.Result r = CliRun.run(args);
+        err = r.err();
+        return r.code();
     }
 
     @Test

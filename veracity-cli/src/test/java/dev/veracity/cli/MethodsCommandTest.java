@@ -3,8 +3,6 @@ package dev.veracity.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.veracity.methods.Methods;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import org.junit.jupiter.api.Test;
 
 class MethodsCommandTest {
@@ -13,15 +11,10 @@ class MethodsCommandTest {
     private String err;
 
     private int run(String... args) {
-        StringWriter o = new StringWriter();
-        StringWriter e = new StringWriter();
-        picocli.CommandLine cl = VeracityCli.commandLine();
-        cl.setOut(new PrintWriter(o));
-        cl.setErr(new PrintWriter(e));
-        int code = cl.execute(args);
-        out = o.toString();
-        err = e.toString();
-        return code;
+        CliRun.Result r = CliRun.run(args);
+        out = r.out();
+        err = r.err();
+        return r.code();
     }
 
     @Test

@@ -8,8 +8,6 @@ import dev.veracity.sim.Rule;
 import dev.veracity.sim.RuleMatch;
 import dev.veracity.sim.SimConfig;
 import dev.veracity.sim.SimServer;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -51,12 +49,9 @@ class ProbeCommandTest {
                 "--out", dir.resolve("probe").toString(), "--samples", "8", "--samples-per-call", String.valueOf(PER_CALL),
                 "--llm-base-url", sim.baseUrl(), "--model", "sim-model", "--cache-file", dir.resolve("cache.db").toString()));
         args.addAll(List.of(extra));
-        StringWriter err = new StringWriter();
-        picocli.CommandLine cl = VeracityCli.commandLine();
-        cl.setErr(new PrintWriter(err));
-        int code = cl.execute(args.toArray(String[]::new));
-        assertThat(code).as(err.toString()).isZero();
-        return code;
+        CliRun.Result r = CliRun.run(args.toArray(String[]::new));
+        assertThat(r.code()).as(r.err()).isZero();
+        return r.code();
     }
 
     @Test
@@ -156,12 +151,9 @@ class ProbeCommandTest {
     }
 
     private int cli(String... args) {
-        StringWriter err = new StringWriter();
-        picocli.CommandLine cl = VeracityCli.commandLine();
-        cl.setErr(new PrintWriter(err));
-        int code = cl.execute(args);
-        assertThat(code).as(err.toString()).isZero();
-        return code;
+        CliRun.Result r = CliRun.run(args);
+        assertThat(r.code()).as(r.err()).isZero();
+        return r.code();
     }
 
     private static Map<String, String> byId(Path file, String field) throws Exception {

@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.veracity.sim.SimConfig;
 import dev.veracity.sim.SimServer;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -30,12 +28,9 @@ class RunFolderTest {
                 "nq-open", "--data", data.toString(), "--out", dir.resolve("out").toString(), "--llm-base-url",
                 sim.baseUrl(), "--model", "sim-model", "--cache", "off"));
         args.addAll(java.util.List.of(extra));
-        StringWriter w = new StringWriter();
-        picocli.CommandLine cl = VeracityCli.commandLine();
-        cl.setErr(new PrintWriter(w));
-        int code = cl.execute(args.toArray(String[]::new));
-        err = w.toString();
-        return code;
+        CliRun.Result r = CliRun.run(args.toArray(String[]::new));
+        err = r.err();
+        return r.code();
     }
 
     @Test
@@ -82,8 +77,8 @@ class RunFolderTest {
 
             // the report shows the same record on the run's page
             Path report = dir.resolve("report");
-            assertThat(VeracityCli.commandLine().execute("report", dir.resolve("out").toString(), "--out",
-                    report.toString())).isZero();
+            assertThat(CliRun.run("report", dir.resolve("out").toString(), "--out",
+                    report.toString()).code()).isZero();
             try (var pages = Files.walk(report)) {
                 String runPage = Files.readString(pages.filter(p -> p.getFileName().toString().equals("index.html")
                         && !p.getParent().equals(report) && !p.getParent().getFileName().toString().equals("q"))
