@@ -2,17 +2,11 @@ package dev.veracity.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.io.PrintWriter;
-import java.io.StringWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 class DemoCommandTest {
 
@@ -20,16 +14,9 @@ class DemoCommandTest {
     Path dir;
 
     private String run(String... args) {
-        PrintStream old = System.out;
-        ByteArrayOutputStream buf = new ByteArrayOutputStream();
-        System.setOut(new PrintStream(buf, true, StandardCharsets.UTF_8));
-        try {
-            int code = VeracityCli.commandLine().execute(args);
-            assertThat(code).isZero();
-        } finally {
-            System.setOut(old);
-        }
-        return buf.toString(StandardCharsets.UTF_8);
+        CliRun.Result r = CliRun.run(args);
+        assertThat(r.code()).as(r.err()).isZero();
+        return r.out();
     }
 
     @Test
@@ -67,12 +54,9 @@ class DemoCommandTest {
 
     @Test
     void aBadSettingIsOneClearErrorLine() {
-        StringWriter err = new StringWriter();
-        CommandLine cl = VeracityCli.commandLine();
-        cl.setErr(new PrintWriter(err));
-        int code = cl.execute("demo", "--cache", "sometimes", "--cache-file", dir.resolve("c.db").toString());
-        assertThat(code).isEqualTo(2);
-        assertThat(err.toString()).contains("veracity demo: unknown cache mode 'sometimes': use off, read-only or read-write");
+        CliRun.Result r = CliRun.run("demo", "--cache", "sometimes", "--cache-file", dir.resolve("c.db").toString());
+        assertThat(r.code()).isEqualTo(2);
+        assertThat(r.err()).contains("veracity demo: unknown cache mode 'sometimes': use off, read-only or read-write");
     }
 
     @Test

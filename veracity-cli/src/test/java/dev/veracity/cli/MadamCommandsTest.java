@@ -153,28 +153,19 @@ class MadamCommandsTest {
         assertThat(Files.readAllLines(c)).allMatch(l -> l.contains("\"misinfo\""));
         // no question has an answer with 3 documents: refused with the reason, no empty file
         Path d = dir.resolve("d.jsonl");
-        java.io.StringWriter err = new java.io.StringWriter();
-        CommandLine cl = VeracityCli.commandLine();
-        cl.setErr(new java.io.PrintWriter(err));
-        assertThat(cl.execute("ramdocs", "build", "--source", src.toString(), "--out", d.toString(), "--mode", "imbalance",
-                "--level", "3")).isEqualTo(2);
-        assertThat(err.toString()).contains("no record built").contains("imbalance").contains("--level");
+        CliRun.Result refused = CliRun.run("ramdocs", "build", "--source", src.toString(), "--out", d.toString(), "--mode",
+                "imbalance", "--level", "3");
+        assertThat(refused.code()).isEqualTo(2);
+        assertThat(refused.err()).contains("no record built").contains("imbalance").contains("--level");
         assertThat(d).doesNotExist();
     }
 
     @Test
     void benchPrintsBothWallTimesAndTheRatio() {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        PrintStream old = System.out;
-        System.setOut(new PrintStream(bytes, true, StandardCharsets.UTF_8));
-        try {
-            assertThat(new CommandLine(new MadamBench()).execute("--questions", "3", "--latency-ms", "30",
-                    "--no-process")).isZero();
-        } finally {
-            System.setOut(old);
-        }
-        String text = bytes.toString(StandardCharsets.UTF_8);
-        old.println(text);
+        CliRun.Result r = CliRun.run("bench", "madam", "--questions", "3", "--latency-ms", "30", "--no-process");
+        assertThat(r.code()).isZero();
+        String text = r.out();
+        System.out.println(text);
         assertThat(text).contains("sequential calls (the authors' loop", "questions and agents concurrent", "ideal:");
         // MADAM-RAG's rounds: at least agents then aggregator, one after the other
         java.util.regex.Matcher chain = java.util.regex.Pattern.compile("critical path: (\\d+) dependent calls").matcher(text);

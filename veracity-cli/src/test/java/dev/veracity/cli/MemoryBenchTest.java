@@ -2,9 +2,6 @@ package dev.veracity.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -18,17 +15,9 @@ class MemoryBenchTest {
 
     @Test
     void aTinyRunMeasuresTheEvalThenItsTableCompareAndReport() {
-        PrintStream saved = System.out;
-        ByteArrayOutputStream buf = new ByteArrayOutputStream();
-        int code;
-        try {
-            System.setOut(new PrintStream(buf, true, StandardCharsets.UTF_8));
-            code = VeracityCli.commandLine().execute("bench", "memory", "--questions", "30", "--out", tmp.toString());
-        } finally {
-            System.setOut(saved);
-        }
-        String out = buf.toString(StandardCharsets.UTF_8);
-        assertThat(code).as(out).isZero();
+        CliRun.Result r = CliRun.run("bench", "memory", "--questions", "30", "--out", tmp.toString());
+        String out = r.out();
+        assertThat(r.code()).as(out).isZero();
         assertThat(out).contains("done: 30 answered, 0 failed", "run loaded, its table held (RunDir.load)",
                 "(30 answered questions in the table", "eval's closing table", "compare run run-b --baseline run (1)",
                 "compare run run-b --baseline run (2)", "report run run-b", "Paired differences against run");

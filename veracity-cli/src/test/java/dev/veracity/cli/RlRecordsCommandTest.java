@@ -6,10 +6,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.veracity.sim.SimConfig;
 import dev.veracity.sim.SimServer;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,18 +23,9 @@ class RlRecordsCommandTest {
     Path dir;
 
     private String run(String... args) {
-        PrintStream old = System.out;
-        ByteArrayOutputStream buf = new ByteArrayOutputStream();
-        System.setOut(new PrintStream(buf, true, StandardCharsets.UTF_8));
-        StringWriter err = new StringWriter();
-        try {
-            picocli.CommandLine cl = VeracityCli.commandLine();
-            cl.setErr(new PrintWriter(err));
-            assertThat(cl.execute(args)).as(err.toString()).isZero();
-        } finally {
-            System.setOut(old);
-        }
-        return buf.toString(StandardCharsets.UTF_8);
+        CliRun.Result r = CliRun.run(args);
+        assertThat(r.code()).as(r.err()).isZero();
+        return r.out();
     }
 
     @Test

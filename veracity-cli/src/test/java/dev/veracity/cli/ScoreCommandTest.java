@@ -4,11 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.io.PrintWriter;
-import java.io.StringWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -26,21 +21,10 @@ class ScoreCommandTest {
         Files.writeString(in, "{\"id\": \"1\", \"prediction\": \"the Eiffel Tower\", \"gold\": [\"Eiffel Tower\"]}\n"
                 + "{\"id\": \"2\", \"prediction\": \"Paris France\", \"gold\": [\"Paris\"]}\n");
         Path out = dir.resolve("s.jsonl");
-        StringWriter err = new StringWriter();
-        picocli.CommandLine cl = VeracityCli.commandLine();
-        cl.setErr(new PrintWriter(err));
-        PrintStream old = System.out;
-        ByteArrayOutputStream buf = new ByteArrayOutputStream();
-        int code;
-        try {
-            System.setOut(new PrintStream(buf, true, StandardCharsets.UTF_8));
-            code = cl.execute("score", "--metric", "f1,em", "--input", in.toString(), "--out", out.toString());
-        } finally {
-            System.setOut(old);
-        }
-        assertThat(code).as(err.toString()).isEqualTo(0);
+        CliRun.Result r = CliRun.run("score", "--metric", "f1,em", "--input", in.toString(), "--out", out.toString());
+        assertThat(r.code()).as(r.err()).isEqualTo(0);
         ObjectMapper json = new ObjectMapper();
-        JsonNode agg = json.readTree(buf.toString(StandardCharsets.UTF_8));
+        JsonNode agg = json.readTree(r.out());
         assertThat(agg.get("f1").get("metric").asText()).isEqualTo("f1");
         assertThat(agg.get("em").get("mean").asDouble()).isEqualTo(0.5);
         assertThat(agg.get("f1").get("mean").asDouble()).isBetween(0.8, 0.9);
