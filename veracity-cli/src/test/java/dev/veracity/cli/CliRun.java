@@ -30,13 +30,30 @@ final class CliRun {
      * receives the progress lines that commands print there.
      */
     static Result run(String... args) {
+        return run(false, args);
+    }
+
+    /**
+     * As {@link #run}, with {@code System.err} captured too, into {@code out} with {@code System.out}, in the order
+     * the two were printed: for tests that read eval's closing lines ("3 questions: 3 already done, ...").
+     */
+    static Result runWithStderrInOut(String... args) {
+        return run(true, args);
+    }
+
+    private static Result run(boolean stderrInOut, String[] args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         ByteArrayOutputStream printed = new ByteArrayOutputStream();
         PrintStream stdout = System.out;
+        PrintStream stderr = System.err;
         boolean debug = VeracityCli.debug;
         // System.out first: picocli points a command's output at the System.out it was built under
-        System.setOut(new PrintStream(printed, true, StandardCharsets.UTF_8));
+        PrintStream capture = new PrintStream(printed, true, StandardCharsets.UTF_8);
+        System.setOut(capture);
+        if (stderrInOut) {
+            System.setErr(capture);
+        }
         int code;
         try {
             String[] rest = VeracityCli.withoutDebug(args);
@@ -46,6 +63,7 @@ final class CliRun {
             code = cl.execute(rest);
         } finally {
             System.setOut(stdout);
+            System.setErr(stderr);
             VeracityCli.debug = debug;
         }
         return new Result(code, out + printed.toString(StandardCharsets.UTF_8), err.toString());

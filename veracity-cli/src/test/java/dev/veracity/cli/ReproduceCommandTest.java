@@ -1,16 +1,13 @@
 package dev.veracity.cli;
 
+import static dev.veracity.cli.CliRun.runWithStderrInOut;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.veracity.cli.CliRun.Result;
 import dev.veracity.eval.recipe.Recipe;
 import dev.veracity.eval.recipe.Recipes;
 import dev.veracity.methods.Methods;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.io.PrintWriter;
-import java.io.StringWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -40,39 +37,16 @@ class ReproduceCommandTest {
     private static Path index;
     private static Path pages;
 
-    record Result(int code, String out, String err) {
-    }
-
-    static Result cli(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        PrintStream stdout = System.out;
-        PrintStream stderr = System.err;
-        ByteArrayOutputStream captured = new ByteArrayOutputStream();
-        System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
-        System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
-        int code;
-        try {
-            picocli.CommandLine cl = VeracityCli.commandLine();
-            cl.setOut(new PrintWriter(out, true));
-            cl.setErr(new PrintWriter(err, true));
-            code = cl.execute(args);
-        } finally {
-            System.setOut(stdout);
-            System.setErr(stderr);
-        }
-        return new Result(code, out + captured.toString(StandardCharsets.UTF_8), err.toString());
-    }
-
     @BeforeAll
     static void indexAndPages() {
         Path hotpot = FIXTURES.resolve("hotpot_dev_distractor_v1.json");
         index = dir.resolve("index");
-        Result i = cli("index", "--corpus", hotpot.toString(), "--format", "dataset", "--dataset", "hotpotqa", "--out", index.toString());
+        Result i = runWithStderrInOut("index", "--corpus", hotpot.toString(), "--format", "dataset", "--dataset", "hotpotqa",
+                "--out", index.toString());
         assertThat(i.code()).as(i.err()).isZero();
         pages = dir.resolve("pages");
-        Result p = cli("index", "--pages", "--corpus", hotpot.toString(), "--format", "dataset", "--dataset", "hotpotqa",
-                "--out", pages.toString());
+        Result p = runWithStderrInOut("index", "--pages", "--corpus", hotpot.toString(), "--format", "dataset", "--dataset",
+                "hotpotqa", "--out", pages.toString());
         assertThat(p.code()).as(p.err()).isZero();
     }
 
@@ -116,7 +90,7 @@ class ReproduceCommandTest {
                     "--rows", String.join(",", rows.stream().map(Recipe.Row::id).toList())));
             files.forEach((d, f) -> args.addAll(List.of("--data", d + "=" + f)));
             long t0 = System.nanoTime();
-            Result res = cli(args.toArray(String[]::new));
+            Result res = runWithStderrInOut(args.toArray(String[]::new));
             assertThat(res.code()).as(res.out() + res.err()).isZero();
             Map<String, Integer> subsets = r.subset() == null ? Map.of() : checkSubset(r, rows, res.out());
             assertThat(res.out()).contains("Reproduction " + r.name() + ": ")
@@ -181,7 +155,7 @@ class ReproduceCommandTest {
                     lines.set(i, json.writeValueAsString(line));
                 }
                 Files.write(judged, lines);
-                Result again = cli(args.toArray(String[]::new));
+                Result again = runWithStderrInOut(args.toArray(String[]::new));
                 assertThat(again.code()).as(again.out() + again.err()).isZero();
                 assertThat(checkSubset(r, rows, again.out()).get(d)).isGreaterThanOrEqualTo(2);
                 System.out.println(again.out().substring(again.out().indexOf("Reproduction " + r.name())));
@@ -241,7 +215,7 @@ class ReproduceCommandTest {
 
     @Test
     void listsEveryRecipeWithItsDatasetsUrlsAndChecksums() {
-        Result r = cli("reproduce", "--list");
+        Result r = runWithStderrInOut("reproduce", "--list");
         assertThat(r.code()).as(r.err()).isZero();
         for (String name : Recipes.names()) {
             assertThat(r.out()).contains(name + "  ");
@@ -258,7 +232,7 @@ class ReproduceCommandTest {
 
     @Test
     void datasetsListsTheRegistryAndFetchSaysWhatToDoWithoutADirectUrl() {
-        Result list = cli("datasets", "list");
+        Result list = runWithStderrInOut("datasets", "list");
         assertThat(list.code()).as(list.err()).isZero();
         assertThat(list.out()).contains("ramdocs  RAMDocs JSONL (MADAM-RAG); metrics strict-multi")
                 .contains("hotpot_dev_distractor_v1.json  [missing]  http://curtis.ml.cmu.edu/datasets/hotpot/hotpot_dev_distractor_v1.json  sha256 unknown")
@@ -266,23 +240,23 @@ class ReproduceCommandTest {
         if (SharedData.file("ramdocs/RAMDocs_test.jsonl").isPresent()) {
             assertThat(list.out()).containsPattern("RAMDocs_test.jsonl  \\[present: .*shared/data/ramdocs/RAMDocs_test.jsonl\\]");
         }
-        Result fetch = cli("datasets", "fetch", "musique");
+        Result fetch = runWithStderrInOut("datasets", "fetch", "musique");
         assertThat(fetch.code()).isEqualTo(2);
         assertThat((fetch.err() + fetch.out()).strip()).startsWith("veracity datasets fetch: musique: no direct download;"
                 + " get musique_ans_v1.0_dev.jsonl from https://github.com/StonyBrookNLP/musique").doesNotContain("\n");
-        Result unknown = cli("datasets", "fetch", "wikitext");
+        Result unknown = runWithStderrInOut("datasets", "fetch", "wikitext");
         assertThat((unknown.err() + unknown.out()).strip()).startsWith("veracity datasets fetch: unknown dataset \"wikitext\"");
     }
 
     @Test
     void refusesBeforeAnyRunWhatItCannotDo() {
         Path out = dir.resolve("refused");
-        Result unknown = cli("reproduce", "court-table9", "--simulator");
+        Result unknown = runWithStderrInOut("reproduce", "court-table9", "--simulator");
         assertThat(unknown.code()).isEqualTo(2);
         assertThat((unknown.err() + unknown.out()).strip()).startsWith("veracity reproduce: unknown recipe 'court-table9'; known: march-table5")
                 .doesNotContain("\n");
         // an index the paper retrieves from, and a dataset file that is not there: one line each, nothing run
-        Result missing = cli("reproduce", "truthrl-table3", "--simulator", "--limit", "5", "--out", out.toString(),
+        Result missing = runWithStderrInOut("reproduce", "truthrl-table3", "--simulator", "--limit", "5", "--out", out.toString(),
                 "--data", "crag=" + FIXTURES.resolve("crag_small.jsonl"), "--data", "nq-open=" + dir.resolve("nowhere.jsonl"),
                 "--data", "hotpotqa=" + FIXTURES.resolve("hotpot_dev_distractor_v1.json"),
                 "--data", "musique=" + FIXTURES.resolve("musique_full_v1.0_dev.jsonl"));
@@ -291,7 +265,7 @@ class ReproduceCommandTest {
                 .anySatisfy(l -> assertThat(l).contains("--data nq-open=" + dir.resolve("nowhere.jsonl") + ": no such file"))
                 .anySatisfy(l -> assertThat(l).contains("binary on nq-open: the paper retrieves from an index").contains("--index DIR"));
         assertThat(out).doesNotExist();
-        Result row = cli("reproduce", "c3po-table1", "--simulator", "--rows", "replug,nope");
+        Result row = runWithStderrInOut("reproduce", "c3po-table1", "--simulator", "--rows", "replug,nope");
         assertThat(row.err() + row.out()).contains("--rows: row 'replug' is not run here: REPLUG").contains("--rows: no row 'nope' in c3po-table1");
     }
 
@@ -302,12 +276,12 @@ class ReproduceCommandTest {
         String[] args = {"reproduce", "madam-table2", "--simulator", "--limit", "3", "--rows", "prompt-based",
                 "--out", dir.resolve("resume").toString(), "--cache-file", dir.resolve("resume-cache.db").toString(),
                 "--data", "ramdocs=" + ramdocs};
-        Result first = cli(args);
+        Result first = runWithStderrInOut(args);
         assertThat(first.code()).as(first.err()).isZero();
         Path results = dir.resolve("resume/madam-table2/prompt-based/ramdocs/results.jsonl");
         List<String> lines = Files.readAllLines(results);
         assertThat(lines).hasSize(3);
-        Result second = cli(args);
+        Result second = runWithStderrInOut(args);
         assertThat(second.code()).as(second.err()).isZero();
         assertThat(second.out()).contains("3 questions: 3 already done, 0 answered now");
         assertThat(Files.readAllLines(results)).isEqualTo(lines);
