@@ -1,22 +1,21 @@
 package dev.veracity.cli;
 
+import static dev.veracity.cli.CliRun.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.veracity.cli.CliRun.Result;
 import dev.veracity.methods.march.AppendixC;
 import dev.veracity.qa.Document;
 import dev.veracity.sim.SimConfig;
 import dev.veracity.sim.SimServer;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /** {@code verify} over HTTP against the simulator that answers as the paper's model does in Appendix C. */
 class VerifyCommandTest {
@@ -37,27 +36,18 @@ class VerifyCommandTest {
         return f;
     }
 
-    private record Run(int code, String out, String err) {
-    }
-
-    private Run verify(SimServer sim, Path docs, String... extra) {
-        List<String> args = new ArrayList<>(List.of("--question", AppendixC.QUESTION, "--response", AppendixC.SOLVER_RESPONSE,
-                "--docs", docs.toString(), "--llm-base-url", sim.baseUrl(), "--model", "sim-model", "--cache", "off",
-                "--trace-file", dir.resolve("traces.db").toString()));
+    private Result verify(SimServer sim, Path docs, String... extra) {
+        List<String> args = new ArrayList<>(List.of("verify", "--question", AppendixC.QUESTION, "--response",
+                AppendixC.SOLVER_RESPONSE, "--docs", docs.toString(), "--llm-base-url", sim.baseUrl(), "--model", "sim-model",
+                "--cache", "off", "--trace-file", dir.resolve("traces.db").toString()));
         args.addAll(List.of(extra));
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        CommandLine cl = new CommandLine(new VerifyCommand());
-        cl.setOut(new PrintWriter(out));
-        cl.setErr(new PrintWriter(err));
-        int code = cl.execute(args.toArray(String[]::new));
-        return new Run(code, out.toString(), err.toString());
+        return run(args.toArray(String[]::new));
     }
 
     @Test
     void appendixCConfirmsFiveClaimsWithRewardZeroAndBlindCheckerCalls() throws Exception {
         try (SimServer sim = SimServer.start(SimConfig.builder().rules(MarchDemo.simRules().toArray(dev.veracity.sim.Rule[]::new)).build())) {
-            Run r = verify(sim, docs(AppendixC.DOCUMENTS));
+            Result r = verify(sim, docs(AppendixC.DOCUMENTS));
             assertThat(r.code()).as(r.err()).isZero();
             JsonNode j = JSON.readTree(r.out());
             assertThat(j.get("reward").asDouble()).isZero();
@@ -86,13 +76,13 @@ class VerifyCommandTest {
         List<Document> changed = new ArrayList<>(AppendixC.DOCUMENTS);
         changed.set(7, Document.of("8", "", changed.get(7).text().replace("89%", "80%")));
         try (SimServer sim = SimServer.start(SimConfig.builder().rules(MarchDemo.simRules().toArray(dev.veracity.sim.Rule[]::new)).build())) {
-            Run json = verify(sim, docs(changed));
+            Result json = verify(sim, docs(changed));
             JsonNode j = JSON.readTree(json.out());
             assertThat(j.get("reward").asDouble()).isEqualTo(-1.0);
             assertThat(j.get("faults").asInt()).isEqualTo(1);
             assertThat(j.at("/claims/3/verdict").asText()).isEqualTo("fault");
             assertThat(j.at("/claims/3/consensus").asText()).isEqualTo("80");
-            Run text = verify(sim, docs(changed), "--format", "text", "--samples", "5");
+            Result text = verify(sim, docs(changed), "--format", "text", "--samples", "5");
             assertThat(text.out()).contains("cortical myoclonus").contains("80 / 80 / 80 / 80 / 80")
                     .contains("zero-tolerance reward -1.0").contains("calls: proposer 1, checker 5, total 6");
         }
@@ -103,14 +93,11 @@ class VerifyCommandTest {
         Path response = dir.resolve("response.txt");
         Files.writeString(response, AppendixC.SOLVER_RESPONSE);
         try (SimServer sim = SimServer.start(SimConfig.builder().rules(MarchDemo.simRules().toArray(dev.veracity.sim.Rule[]::new)).build())) {
-            StringWriter out = new StringWriter();
-            CommandLine cl = new CommandLine(new VerifyCommand());
-            cl.setOut(new PrintWriter(out));
-            int code = cl.execute("--question", AppendixC.QUESTION, "--response-file", response.toString(), "--docs",
+            Result r = run("verify", "--question", AppendixC.QUESTION, "--response-file", response.toString(), "--docs",
                     docs(AppendixC.DOCUMENTS).toString(), "--llm-base-url", sim.baseUrl(), "--cache", "off",
                     "--trace-file", dir.resolve("t.db").toString());
-            assertThat(code).isZero();
-            assertThat(JSON.readTree(out.toString()).get("claims_total").asInt()).isEqualTo(5);
+            assertThat(r.code()).isZero();
+            assertThat(JSON.readTree(r.out()).get("claims_total").asInt()).isEqualTo(5);
         }
     }
 
@@ -119,7 +106,7 @@ class VerifyCommandTest {
         dev.veracity.sim.Rule proposer = dev.veracity.sim.Rule.of("(?s).*annotation expert.*",
                 "Sure! The response talks about several percentages of patients.");
         try (SimServer sim = SimServer.start(SimConfig.builder().rules(proposer).build())) {
-            Run r = verify(sim, docs(AppendixC.DOCUMENTS));
+            Result r = verify(sim, docs(AppendixC.DOCUMENTS));
             assertThat(r.code()).isEqualTo(VerifyCommand.UNVERIFIED);
             JsonNode j = JSON.readTree(r.out());
             assertThat(j.get("passed").asBoolean()).isFalse();
@@ -141,7 +128,7 @@ class VerifyCommandTest {
                     .replace("Answer:", "Answer:" + pad).replace("Evidence:", "Evidence:" + pad)));
         }
         try (SimServer sim = SimServer.start(SimConfig.builder().rules(padded.toArray(dev.veracity.sim.Rule[]::new)).build())) {
-            Run r = verify(sim, docs(AppendixC.DOCUMENTS));
+            Result r = verify(sim, docs(AppendixC.DOCUMENTS));
             assertThat(r.code()).as(r.err()).isZero();
             JsonNode j = JSON.readTree(r.out());
             assertThat(j.get("claims_total").asInt()).isEqualTo(5);
@@ -154,7 +141,7 @@ class VerifyCommandTest {
         Path bad = dir.resolve("bad.jsonl");
         Files.writeString(bad, "{\"id\": \"1\"}\n");
         try (SimServer sim = SimServer.start(SimConfig.builder().rules(MarchDemo.simRules().toArray(dev.veracity.sim.Rule[]::new)).build())) {
-            Run r = verify(sim, bad);
+            Result r = verify(sim, bad);
             assertThat(r.code()).isNotZero();
             assertThat(r.err()).contains("bad.jsonl:1").contains("\"text\"");
         }
