@@ -224,11 +224,13 @@ final class ServeBench implements Callable<Integer> {
                 break;
             }
         }
+        // no warm-up at all: spread over the simulated latency of one call
+        long spread = done == 0 ? latencyMs * 1_000_000L : last.meanLatency();
         System.out.printf(Locale.ROOT, "   %-14s warm-up %,d requests%s%s%n", method, done, Double.isNaN(share) ? ""
                 : String.format(Locale.ROOT, "; the JIT compiled %.1f%% of the last round's time", share * 100),
                 stagger ? String.format(Locale.ROOT, "; clients start %.2f ms apart (mean latency / clients)",
-                        last.meanLatency() / 1e6 / clients) : "; clients start together");
-        return last.meanLatency();
+                        spread / 1e6 / clients) : "; clients start together");
+        return spread;
     }
 
     /** The answer's veracity report, or null. */
