@@ -417,7 +417,6 @@ public final class OpenAiCompatibleBackend implements LlmBackend {
         client.close();
     }
 
-    /** Builds a backend; the base URL is the server's {@code /v1} root. */
     /** Idle connections kept by default: more than the calls at once of most runs, few enough to be cheap. */
     public static final int DEFAULT_IDLE_CONNECTIONS = 256;
 
@@ -427,6 +426,7 @@ public final class OpenAiCompatibleBackend implements LlmBackend {
      */
     private static final Duration KEEP_ALIVE = Duration.ofMinutes(5);
 
+    /** Builds a backend; the base URL is the server's {@code /v1} root. */
     public static final class Builder {
         private String baseUrl = "http://127.0.0.1:8000/v1";
         private String model = "default";
