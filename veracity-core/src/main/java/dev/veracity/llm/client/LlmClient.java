@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.failsafe.Failsafe;
 import dev.failsafe.FailsafeException;
 import dev.failsafe.RetryPolicy;
+import dev.veracity.concurrent.JsonBuffers;
 import dev.veracity.llm.ChatMessage;
 import dev.veracity.llm.Completion;
 import dev.veracity.llm.ErrorKind;
@@ -55,7 +56,7 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class LlmClient implements AutoCloseable {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = JsonBuffers.mapper();
 
     private final LlmBackend backend;
     private final int concurrency;

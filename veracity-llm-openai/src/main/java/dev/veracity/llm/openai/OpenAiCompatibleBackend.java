@@ -3,6 +3,7 @@ package dev.veracity.llm.openai;
 import com.openai.client.OpenAIClient;
 import com.openai.client.okhttp.OpenAIOkHttpClient;
 import com.openai.core.JsonValue;
+import com.openai.core.ObjectMappers;
 import com.openai.core.RequestOptions;
 import com.openai.errors.OpenAIException;
 import com.openai.errors.OpenAIInvalidDataException;
@@ -13,6 +14,7 @@ import com.openai.models.chat.completions.ChatCompletionCreateParams;
 import com.openai.models.completions.CompletionChoice;
 import com.openai.models.completions.CompletionCreateParams;
 import com.openai.models.completions.CompletionUsage;
+import dev.veracity.concurrent.JsonBuffers;
 import dev.veracity.config.ApiKey;
 import dev.veracity.llm.BackendCapabilities;
 import dev.veracity.llm.ChatMessage;
@@ -93,7 +95,9 @@ public final class OpenAiCompatibleBackend implements LlmBackend {
                 // as each call ended and reopened by the next (a thousand TIME_WAIT sockets per 2,500 calls).
                 .maxIdleConnections(b.idleConnections)
                 .keepAliveDuration(KEEP_ALIVE)
-                .timeout(b.defaultTimeout);
+                .timeout(b.defaultTimeout)
+                // The SDK's own mapper, its buffers shared across our virtual threads (see JsonBuffers).
+                .jsonMapper(JsonBuffers.pooled(ObjectMappers.jsonMapper()));
         b.headers.forEach(sdk::putHeader);
         this.client = sdk.build();
     }
