@@ -153,16 +153,19 @@ final class SimHandler implements HttpHandler {
     private byte[] readBody(HttpExchange ex) throws IOException {
         long cap = Math.min(config.maxRequestBytes(), Integer.MAX_VALUE - 16);
         String declared = ex.getRequestHeaders().getFirst("Content-Length");
+        long length = -1;
         if (declared != null) {
             try {
-                if (Long.parseLong(declared.strip()) > cap) {
-                    throw tooLarge(cap);
-                }
+                length = Long.parseLong(declared.strip());
             } catch (NumberFormatException e) {
                 // The server itself rejects a malformed length; read as usual.
             }
+            if (length > cap) {
+                throw tooLarge(cap);
+            }
         }
-        byte[] bytes = ex.getRequestBody().readNBytes((int) cap + 1);
+        // A declared length is read exactly: reading up to the cap allocates 16 KB chunks for every small body.
+        byte[] bytes = ex.getRequestBody().readNBytes(length >= 0 ? (int) length : (int) cap + 1);
         if (bytes.length > cap) {
             throw tooLarge(cap);
         }
