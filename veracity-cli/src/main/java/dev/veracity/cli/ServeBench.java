@@ -49,6 +49,11 @@ final class ServeBench implements Callable<Integer> {
     @Option(names = "--clients", defaultValue = "50", description = "Concurrent clients (default ${DEFAULT-VALUE}).")
     int clients;
 
+    @Option(names = "--rounds", defaultValue = "1", description = "Measured runs of --requests each, after one warm-up;"
+            + " with more than one, also the median and range of their p99 overheads: the p99 of 1,000 requests moves"
+            + " by a millisecond or two from run to run (default ${DEFAULT-VALUE}).")
+    int rounds;
+
     @Option(names = "--warmup-max", defaultValue = "30000", description = "After --warmup, more warm-up rounds of 1,000"
             + " requests while the JIT compiles more than 1%% of a round's time, up to this many (default ${DEFAULT-VALUE}).")
     int warmupMax;
@@ -84,8 +89,8 @@ final class ServeBench implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (requests < 1 || clients < 1 || warmup < 0 || warmupMax < 0 || latencyMs < 0 || !(jitter >= 0 && jitter < 1)) {
-            throw new IllegalArgumentException("--requests and --clients must be positive; --warmup, --warmup-max and"
+        if (requests < 1 || clients < 1 || rounds < 1 || warmup < 0 || warmupMax < 0 || latencyMs < 0 || !(jitter >= 0 && jitter < 1)) {
+            throw new IllegalArgumentException("--requests, --clients and --rounds must be positive; --warmup, --warmup-max and"
                     + " --latency-ms zero or more; --jitter a fraction in [0, 1)");
         }
         long rssStart = rssKb();
@@ -112,8 +117,20 @@ final class ServeBench implements Callable<Integer> {
                 long rssBefore = rssKb();
                 long heapBefore = heapAfterGcKb();
                 int threadsBefore = ManagementFactory.getThreadMXBean().getThreadCount();
-                Result r = run(server.port(), body, requests, clients, spread);
-                System.out.printf(Locale.ROOT, "   %-14s %s%n", method.strip(), r.line());
+                double[] p99s = new double[rounds];
+                for (int k = 0; k < rounds; k++) {
+                    Result r = run(server.port(), body, requests, clients, spread);
+                    p99s[k] = LlmBench.percentile(r.overheads(), 99) / 1e6;
+                    System.out.printf(Locale.ROOT, "   %-14s %s%s%n", method.strip(), rounds == 1 ? ""
+                            : String.format(Locale.ROOT, "round %d: ", k + 1), r.line());
+                    System.out.printf(Locale.ROOT, "   %-14s %s%n", "", r.tail());
+                }
+                if (rounds > 1) {
+                    Arrays.sort(p99s);
+                    System.out.printf(Locale.ROOT, "   %-14s p99 overhead over %d rounds: median %.2f ms, range %.2f-%.2f ms%n",
+                            "", rounds, rounds % 2 == 1 ? p99s[rounds / 2] : (p99s[rounds / 2 - 1] + p99s[rounds / 2]) / 2,
+                            p99s[0], p99s[rounds - 1]);
+                }
                 System.out.printf(Locale.ROOT, "   %-14s RSS %,d -> %,d KiB, heap in use after a GC %,d -> %,d KiB,"
                         + " platform threads %d -> %d%n", "", rssBefore, rssKb(), heapBefore, heapAfterGcKb(),
                         threadsBefore, ManagementFactory.getThreadMXBean().getThreadCount());
@@ -136,9 +153,12 @@ final class ServeBench implements Callable<Integer> {
         return o.toString().getBytes(StandardCharsets.UTF_8);
     }
 
+    private static final String[] PARTS = {"HTTP hop", "server around the pipeline", "pipeline around its calls",
+            "between calls"};
+
     /** What one run measured; nanoseconds. */
     private record Result(int requests, long wallNanos, long[] latencies, long[] overheads, long[] serverOverheads,
-                          long errors, double callsPerRequest) {
+                          long[][] parts, long errors, double callsPerRequest) {
 
         long meanLatency() {
             return (long) Arrays.stream(latencies).average().orElse(0);
@@ -153,6 +173,31 @@ final class ServeBench implements Callable<Integer> {
                     Arrays.stream(overheads).max().orElse(0) / 1e6, LlmBench.percentile(serverOverheads, 50) / 1e6,
                     LlmBench.percentile(serverOverheads, 99) / 1e6, requests / (wallNanos / 1e9), errors);
         }
+
+        /**
+         * Where the overhead of the slowest 1% of requests went, as the mean of each part over them: the HTTP hop
+         * (client and server sockets, outside the handler's clock), the server around the pipeline (reading the
+         * request, writing the answer), the pipeline before its first and after its last model call, and the gaps
+         * between dependent calls (a join waking, the next prompt built).
+         */
+        String tail() {
+            long p99 = LlmBench.percentile(overheads, 99);
+            double[] sum = new double[PARTS.length];
+            int n = 0;
+            for (int i = 0; i < overheads.length; i++) {
+                if (overheads[i] >= p99 && latencies[i] > 0) {
+                    n++;
+                    for (int k = 0; k < PARTS.length; k++) {
+                        sum[k] += parts[k][i];
+                    }
+                }
+            }
+            StringBuilder b = new StringBuilder("slowest 1% (" + n + (n == 1 ? " request" : " requests") + "), mean overhead by part:");
+            for (int k = 0; k < PARTS.length; k++) {
+                b.append(String.format(Locale.ROOT, "%s %s %.2f ms", k == 0 ? "" : ",", PARTS[k], n == 0 ? 0 : sum[k] / n / 1e6));
+            }
+            return b.toString();
+        }
     }
 
     /** {@code n} requests from {@code clients} concurrent clients, each taking the next request as it finishes one. */
@@ -160,6 +205,7 @@ final class ServeBench implements Callable<Integer> {
         long[] latencies = new long[n];
         long[] overheads = new long[n];
         long[] serverOverheads = new long[n];
+        long[][] parts = new long[PARTS.length][n];
         AtomicInteger next = new AtomicInteger();
         AtomicLong errors = new AtomicLong();
         AtomicLong calls = new AtomicLong();
@@ -185,7 +231,14 @@ final class ServeBench implements Callable<Integer> {
                                 }
                                 long critical = Math.round(report.at("/calls/critical_path_ms").asDouble() * 1e6);
                                 overheads[i] = latencies[i] - critical;
-                                serverOverheads[i] = Math.round(report.at("/timing/server_ms").asDouble() * 1e6) - critical;
+                                long server = Math.round(report.at("/timing/server_ms").asDouble() * 1e6);
+                                long pipeline = Math.round(report.at("/timing/pipeline_ms").asDouble() * 1e6);
+                                long wall = Math.round(report.at("/calls/wall_ms").asDouble() * 1e6);
+                                serverOverheads[i] = server - critical;
+                                parts[0][i] = latencies[i] - server;
+                                parts[1][i] = server - pipeline;
+                                parts[2][i] = pipeline - wall;
+                                parts[3][i] = wall - critical;
                                 calls.addAndGet(report.at("/calls/count").asLong());
                             } catch (Exception e) {
                                 latencies[i] = System.nanoTime() - s;
@@ -198,7 +251,7 @@ final class ServeBench implements Callable<Integer> {
                 });
             }
         }
-        return new Result(n, System.nanoTime() - t0, latencies, overheads, serverOverheads, errors.get(),
+        return new Result(n, System.nanoTime() - t0, latencies, overheads, serverOverheads, parts, errors.get(),
                 (double) calls.get() / n);
     }
 

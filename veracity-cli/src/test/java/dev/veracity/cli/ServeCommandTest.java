@@ -116,13 +116,17 @@ class ServeCommandTest {
     void aTinyBenchRunMeasuresOverheadWithoutErrors() {
         // --warmup-max 0: no rounds past --warmup (by default the warm-up goes on until the JIT settles, minutes)
         Result r = run("bench", "serve", "--requests", "40", "--clients", "4", "--warmup", "10", "--warmup-max", "0",
-                "--latency-ms", "5", "--jitter", "0.2", "--method", "standard-rag,madam-rag");
+                "--latency-ms", "5", "--jitter", "0.2", "--rounds", "2", "--method", "standard-rag,madam-rag");
         String out = r.out();
         assertThat(r.code()).as(out).isZero();
         assertThat(out).contains("== veracity serve: 40 requests per method from 4 clients");
-        assertThat(out.lines().filter(l -> l.contains("overhead over the critical path")).toList()).hasSize(2)
-                .allSatisfy(l -> assertThat(l).endsWith("errors 0"));
-        assertThat(out).contains("standard-rag   1.0 calls/request").contains("RSS ")
+        assertThat(out.lines().filter(l -> l.contains("overhead over the critical path")).toList()).hasSize(4)
+                .allSatisfy(l -> assertThat(l).contains("round ").endsWith("errors 0"));
+        assertThat(out.lines().filter(l -> l.contains("slowest 1%")).toList()).hasSize(4).allSatisfy(l -> assertThat(l)
+                .contains("HTTP hop").contains("server around the pipeline").contains("pipeline around its calls")
+                .contains("between calls"));
+        assertThat(out.lines().filter(l -> l.contains("p99 overhead over 2 rounds: median")).toList()).hasSize(2);
+        assertThat(out).contains("standard-rag   round 1: 1.0 calls/request").contains("RSS ")
                 .contains("at 5 ms per call +-20%").contains("Plumbing figures, not a model's");
         assertThat(out.lines().filter(l -> l.contains("warm-up 10 requests; clients start")).toList()).hasSize(2);
     }
