@@ -8,12 +8,16 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 /**
  * Jackson's read and write buffers shared across virtual threads. Jackson 2 keeps them per thread by default, and a
  * virtual thread lives for one task, so every parse and every serialisation on one allocated fresh buffers (8 to
- * 16 KB; under {@code bench serve}, a quarter of all allocation). A concurrent pool hands them back and forth instead,
- * as Jackson 3 does by default.
+ * 16 KB; under {@code bench serve}, a quarter of all allocation). A pool hands them back and forth instead, as
+ * Jackson 3 does by default. Bounded: a buffer is held only while one document is read or written, so a few hundred
+ * cover any load, and a burst past them allocates as before instead of keeping its buffers for good.
  */
 public final class JsonBuffers {
 
-    private static final RecyclerPool<BufferRecycler> POOL = JsonRecyclerPools.sharedConcurrentDequePool();
+    /** Buffer sets kept for reuse; about 20-40 KB each once grown. */
+    static final int POOLED = 256;
+
+    private static final RecyclerPool<BufferRecycler> POOL = JsonRecyclerPools.newBoundedPool(POOLED);
 
     private JsonBuffers() {
     }

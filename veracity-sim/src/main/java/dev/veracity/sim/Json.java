@@ -11,8 +11,8 @@ final class Json {
 
     static {
         // Each request runs on a new virtual thread: Jackson's default per-thread buffers would be allocated afresh
-        // for every parse and write (the pool core's JsonBuffers shares; this module does not depend on core).
-        FACTORY.setRecyclerPool(JsonRecyclerPools.sharedConcurrentDequePool());
+        // for every parse and write (as core's JsonBuffers does; this module does not depend on core).
+        FACTORY.setRecyclerPool(JsonRecyclerPools.newBoundedPool(256));
     }
 
     private Json() {
