@@ -15,6 +15,7 @@ import dev.veracity.methods.c3po.rollout.RolloutSettings;
 import dev.veracity.methods.c3po.rollout.TreeJson;
 import dev.veracity.methods.march.MarchMethod;
 import dev.veracity.qa.QaItem;
+import dev.veracity.rl.PythonDriver;
 import dev.veracity.rl.reward.Rewards;
 import dev.veracity.rl.rollout.C3poRolloutRun;
 import dev.veracity.rl.rollout.HotpotSample;
@@ -22,7 +23,6 @@ import dev.veracity.sim.SimServer;
 import dev.veracity.trace.CallContext;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -30,7 +30,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -44,7 +43,7 @@ import org.junit.jupiter.api.io.TempDir;
 class PythonAdaptersTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final Path SHIMS = Path.of("..", "python").toAbsolutePath().normalize();
+    private static final Path SHIMS = PythonDriver.SHIMS;
 
     @TempDir
     Path dir;
@@ -75,7 +74,7 @@ class PythonAdaptersTest {
 
     @Test
     void recordsBecomeRllmEpisodesAndSlimeSamplesKeepingEveryToken() throws Exception {
-        Assumptions.assumeTrue(python3(), "python3 is not installed: the adapter test (python/veracity_rl/records.py)"
+        Assumptions.assumeTrue(PythonDriver.available(), "python3 is not installed: the adapter test (python/veracity_rl/records.py)"
                 + " is skipped");
         List<ObjectNode> withIds;
         List<ObjectNode> without;
@@ -169,31 +168,9 @@ class PythonAdaptersTest {
     }
 
     private JsonNode driver(Path tokens, Path bare) throws IOException, InterruptedException {
-        Path driver = dir.resolve("adapter_driver.py");
-        try (InputStream in = getClass().getResourceAsStream("/python/adapter_driver.py")) {
-            Files.copy(in, driver);
-        }
+        Path driver = PythonDriver.script("adapter_driver.py", dir);
         Path scratch = Files.createDirectories(dir.resolve("scratch"));
-        ProcessBuilder pb = new ProcessBuilder("python3", "-B", driver.toString(), SHIMS.toString(), tokens.toString(),
-                bare.toString(), scratch.toString());
-        pb.redirectError(dir.resolve("driver.err").toFile());
-        Process p = pb.start();
-        String stdout = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        assertThat(p.exitValue()).as(Files.readString(dir.resolve("driver.err"))).isZero();
-        return JSON.readTree(stdout);
-    }
-
-    private static boolean python3() {
-        try {
-            Process p = new ProcessBuilder("python3", "--version").redirectErrorStream(true).start();
-            p.getInputStream().readAllBytes();
-            return p.waitFor(10, TimeUnit.SECONDS) && p.exitValue() == 0;
-        } catch (IOException e) {
-            return false;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
+        return PythonDriver.run(dir, Map.of(), driver.toString(), SHIMS.toString(), tokens.toString(), bare.toString(),
+                scratch.toString());
     }
 }

@@ -3,20 +3,18 @@ package dev.veracity.rl.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.veracity.http.ServerLog;
+import dev.veracity.rl.PythonDriver;
 import dev.veracity.rl.reward.Reward;
 import dev.veracity.rl.reward.Rewards;
 import dev.veracity.rl.reward.RewardsTable;
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
+import java.util.Map;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -28,21 +26,17 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class PythonShimsTest {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
-    private static final Path SHIMS = Path.of("..", "python").toAbsolutePath().normalize();
+    private static final Path SHIMS = PythonDriver.SHIMS;
 
     @TempDir
     Path dir;
 
     @Test
     void theVerlAndTrlShimsReturnTheJavaApisRewards() throws Exception {
-        Assumptions.assumeTrue(python3Version() != null,
+        Assumptions.assumeTrue(PythonDriver.available(),
                 "python3 is not installed: the Python shim test (python/veracity_rl against serve-rewards) is skipped");
         assertThat(SHIMS.resolve("veracity_rl/verl_reward.py")).exists();
-        Path driver = dir.resolve("shim_driver.py");
-        try (InputStream in = PythonShimsTest.class.getResourceAsStream("/python/shim_driver.py")) {
-            Files.copy(in, driver);
-        }
+        Path driver = PythonDriver.script("shim_driver.py", dir);
         int compared = 0;
         for (String name : List.of("truthrl-ternary", "f1", "strict-multi")) {
             List<RewardsTable.Row> rows = RewardsTable.byReward().get(name);
@@ -78,27 +72,7 @@ class PythonShimsTest {
     }
 
     private JsonNode runDriver(Path driver, Path rowsFile, String url) throws IOException, InterruptedException {
-        ProcessBuilder pb = new ProcessBuilder("python3", "-B", driver.toString(), SHIMS.toString(), rowsFile.toString());
-        pb.environment().put("VERACITY_REWARD_URL", url);
-        pb.redirectError(dir.resolve("driver.err").toFile());
-        Process p = pb.start();
-        String stdout = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        assertThat(p.exitValue()).as(Files.readString(dir.resolve("driver.err"))).isZero();
-        return JSON.readTree(stdout);
-    }
-
-    /** {@code python3 --version}'s answer, or null when there is no python3. */
-    private static String python3Version() {
-        try {
-            Process p = new ProcessBuilder("python3", "--version").redirectErrorStream(true).start();
-            String v = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
-            return p.waitFor(10, TimeUnit.SECONDS) && p.exitValue() == 0 ? v : null;
-        } catch (IOException e) {
-            return null;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return null;
-        }
+        return PythonDriver.run(dir, Map.of("VERACITY_REWARD_URL", url), driver.toString(), SHIMS.toString(),
+                rowsFile.toString());
     }
 }
