@@ -120,7 +120,7 @@ final class ServeBench implements Callable<Integer> {
                 double[] p99s = new double[rounds];
                 for (int k = 0; k < rounds; k++) {
                     Result r = run(server.port(), body, requests, clients, spread);
-                    p99s[k] = LlmBench.percentile(r.overheads(), 99) / 1e6;
+                    p99s[k] = r.overheadP99() / 1e6;
                     System.out.printf(Locale.ROOT, "   %-14s %s%s%n", method.strip(), rounds == 1 ? ""
                             : String.format(Locale.ROOT, "round %d: ", k + 1), r.line());
                     System.out.printf(Locale.ROOT, "   %-14s %s%n", "", r.tail());
@@ -160,6 +160,10 @@ final class ServeBench implements Callable<Integer> {
     private record Result(int requests, long wallNanos, long[] latencies, long[] overheads, long[] serverOverheads,
                           long[][] parts, long errors, double callsPerRequest) {
 
+        long overheadP99() {
+            return LlmBench.percentile(overheads, 99);
+        }
+
         long meanLatency() {
             return (long) Arrays.stream(latencies).average().orElse(0);
         }
@@ -169,7 +173,7 @@ final class ServeBench implements Callable<Integer> {
                             + " critical path p50 %.2f ms, p99 %.2f ms, max %.2f ms (inside the server: p50 %.2f ms, p99"
                             + " %.2f ms); %.0f requests/s; errors %d", callsPerRequest,
                     LlmBench.percentile(latencies, 50) / 1e6, LlmBench.percentile(latencies, 99) / 1e6,
-                    LlmBench.percentile(overheads, 50) / 1e6, LlmBench.percentile(overheads, 99) / 1e6,
+                    LlmBench.percentile(overheads, 50) / 1e6, overheadP99() / 1e6,
                     Arrays.stream(overheads).max().orElse(0) / 1e6, LlmBench.percentile(serverOverheads, 50) / 1e6,
                     LlmBench.percentile(serverOverheads, 99) / 1e6, requests / (wallNanos / 1e9), errors);
         }
@@ -181,7 +185,7 @@ final class ServeBench implements Callable<Integer> {
          * between dependent calls (a join waking, the next prompt built).
          */
         String tail() {
-            long p99 = LlmBench.percentile(overheads, 99);
+            long p99 = overheadP99();
             double[] sum = new double[PARTS.length];
             int n = 0;
             for (int i = 0; i < overheads.length; i++) {
