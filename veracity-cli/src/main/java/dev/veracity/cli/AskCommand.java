@@ -73,7 +73,6 @@ final class AskCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        dev.veracity.llm.openai.OpenAiCompatibleBackend.warmUp(); // the SDK's first-use cost, paid while we set up
         QaMethod m = Methods.byName(method);
         // checked against the method's declaration before any work
         Map<String, String> resolved = m.spec().resolve(options).values();

@@ -89,7 +89,6 @@ final class DemoCommand implements Callable<Integer> {
         if (data != null && !java.nio.file.Files.isRegularFile(data)) {
             throw new IllegalArgumentException("no questions file at " + data);
         }
-        dev.veracity.llm.openai.OpenAiCompatibleBackend.warmUp();
         // no rules: every prompt goes to the built-in extractive reader, which knows each method's formats
         SimServer sim = model.namesAServer() ? null : SimServer.start(SimConfig.builder()
                 .latency(LatencyModel.ofMillis(latencyMs, 0)).build());

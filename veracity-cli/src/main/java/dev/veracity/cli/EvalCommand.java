@@ -156,8 +156,6 @@ final class EvalCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        // the SDK's first-use cost is paid on another core while the run is checked and set up
-        dev.veracity.llm.openai.OpenAiCompatibleBackend.warmUp();
         QaMethod m = Methods.byName(method);
         // Checked against the method's declaration before anything runs; the method and the run see the resolved map.
         Map<String, String> resolved = m.spec().resolve(options).values();

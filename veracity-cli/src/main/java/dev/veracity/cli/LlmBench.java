@@ -26,7 +26,7 @@ import picocli.CommandLine.Option;
  * {@code ./veracity bench llm}: the cost of our call path against the simulator over loopback HTTP.
  * <ol>
  * <li>Overhead: sequential calls at zero simulated latency through the whole client (limits, retry policy, trace
- * store; cache off), p50 and p99 per call; the raw SDK call alone is measured too, to show what our layer adds.</li>
+ * store; cache off), p50 and p99 per call; the backend call alone is measured too, to show what our layer adds.</li>
  * <li>Throughput: N calls from C concurrent callers at a fixed simulated latency with ample server capacity,
  * wall time against the ideal N / C x latency.</li>
  * </ol>
@@ -86,7 +86,7 @@ final class LlmBench implements Callable<Integer> {
             }
             traces.flush();
             System.out.println("== LLM client overhead: " + overheadCalls + " sequential calls, simulator at zero latency, loopback HTTP");
-            System.out.println(row("SDK call alone (openai-java -> sim)", sdk));
+            System.out.println(row("backend call alone (HTTP -> sim)", sdk));
             System.out.println(row("full client (limits+retry+trace)", full));
             System.out.printf(Locale.ROOT, "   target: full-client p50 < 200 us -> %s%n", percentile(full, 50) < 200_000 ? "MET" : "MISSED");
         }

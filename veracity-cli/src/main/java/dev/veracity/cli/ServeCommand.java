@@ -10,7 +10,6 @@ import dev.veracity.http.ServerLog;
 import dev.veracity.llm.cache.CacheMode;
 import dev.veracity.llm.client.LlmClient;
 import dev.veracity.llm.client.RetrySettings;
-import dev.veracity.llm.openai.OpenAiCompatibleBackend;
 import dev.veracity.methods.Methods;
 import dev.veracity.retrieval.Retriever;
 import dev.veracity.retrieval.lucene.LuceneIndex;
@@ -109,7 +108,6 @@ final class ServeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        OpenAiCompatibleBackend.warmUp(); // the SDK's first-use cost, paid while we set up
         if (upstreamBaseUrl != null) {
             if (model.baseUrl != null && !model.baseUrl.equals(upstreamBaseUrl)) {
                 throw new IllegalArgumentException("give the upstream once: --upstream-base-url or --llm-base-url");

@@ -20,8 +20,7 @@ final class Stack implements AutoCloseable {
     Stack(VeracityConfig config, TraceSink traces) {
         this.config = config;
         this.backend = OpenAiCompatibleBackend.builder().baseUrl(config.llmBaseUrl()).model(config.model())
-                .apiKey(config.apiKey().orElse(null)).returnTokenIds(config.returnTokenIds())
-                .idleConnections(Math.max(OpenAiCompatibleBackend.DEFAULT_IDLE_CONNECTIONS, config.concurrency())).build();
+                .apiKey(config.apiKey().orElse(null)).returnTokenIds(config.returnTokenIds()).build();
         this.cache = switch (config.cacheMode()) {
             case OFF -> ResponseCache.NONE;
             case READ_ONLY -> SqliteResponseCache.openReadOnly(config.cacheFile());

@@ -399,6 +399,19 @@ public final class LlmClient implements AutoCloseable {
                 Math.max(0, made - 1), error);
     }
 
+    /**
+     * The node as compact JSON, written by our pooled mapper: {@code JsonNode.toString()} gives the same text but
+     * through Jackson's internal mapper, whose buffers are allocated afresh on every virtual thread (9% of all
+     * allocation under {@code bench serve}).
+     */
+    private static String compact(com.fasterxml.jackson.databind.JsonNode node) {
+        try {
+            return JSON.writeValueAsString(node);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException("a JSON tree could not be written", e); // a tree of plain values always can
+        }
+    }
+
     static String promptOf(LlmRequest r) {
         if (!r.isChat()) {
             return r.prompt();
@@ -407,7 +420,7 @@ public final class LlmClient implements AutoCloseable {
         for (ChatMessage m : r.messages()) {
             a.addObject().put("role", m.role().wireName()).put("content", m.content());
         }
-        return a.toString();
+        return compact(a);
     }
 
     static String settingsOf(LlmRequest r) {
@@ -436,7 +449,7 @@ public final class LlmClient implements AutoCloseable {
         if (!r.extras().isEmpty()) {
             o.set("extras", JSON.valueToTree(r.extras()));
         }
-        return o.toString();
+        return compact(o);
     }
 
     /** Closes the backend if the builder was told the client owns it. Traces and cache belong to the caller. */

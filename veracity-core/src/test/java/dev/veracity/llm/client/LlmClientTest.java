@@ -277,4 +277,19 @@ class LlmClientTest {
                 });
         assertThat(backend.requests()).hasSize(1);
     }
+
+    @Test
+    void tracedPromptsAndSettingsAreTheSameTextAsJacksonsOwnRendering() throws Exception {
+        // the traced prompt is JSON written by our pooled mapper; it must stay the text JsonNode.toString() gave,
+        // which earlier traces and their keys hold
+        LlmRequest r = LlmRequest.chat(dev.veracity.llm.ChatMessage.system("Answer \"briefly\".\n\tTabs, \u00e9, \u4e2d, \ud83d\ude00, </script>"),
+                        dev.veracity.llm.ChatMessage.user("a\u0001b\\c"))
+                .temperature(0.7).topP(0.9).maxTokens(64).stop("\nObservation", "</answer>").seed(7L).extra("min_p", 0.05)
+                .build();
+        com.fasterxml.jackson.databind.ObjectMapper plain = new com.fasterxml.jackson.databind.ObjectMapper();
+        assertThat(LlmClient.promptOf(r)).isEqualTo(plain.readTree(LlmClient.promptOf(r)).toString())
+                .contains("\\u0001", "\\\"briefly\\\"");
+        assertThat(LlmClient.settingsOf(r)).isEqualTo(plain.readTree(LlmClient.settingsOf(r)).toString())
+                .contains("\"min_p\"");
+    }
 }

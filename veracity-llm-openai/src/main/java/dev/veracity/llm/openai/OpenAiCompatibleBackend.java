@@ -1,23 +1,7 @@
 package dev.veracity.llm.openai;
 
-import com.openai.client.OpenAIClient;
-import com.openai.client.okhttp.OpenAIOkHttpClient;
-import com.openai.core.JsonValue;
-import com.openai.core.ObjectMappers;
-import com.openai.core.RequestOptions;
-import com.openai.errors.OpenAIException;
-import com.openai.errors.OpenAIInvalidDataException;
-import com.openai.errors.OpenAIIoException;
-import com.openai.errors.OpenAIServiceException;
-import com.openai.models.chat.completions.ChatCompletion;
-import com.openai.models.chat.completions.ChatCompletionCreateParams;
-import com.openai.models.completions.CompletionChoice;
-import com.openai.models.completions.CompletionCreateParams;
-import com.openai.models.completions.CompletionUsage;
-import dev.veracity.concurrent.JsonBuffers;
 import dev.veracity.config.ApiKey;
 import dev.veracity.llm.BackendCapabilities;
-import dev.veracity.llm.ChatMessage;
 import dev.veracity.llm.Completion;
 import dev.veracity.llm.ErrorKind;
 import dev.veracity.llm.FinishReason;
@@ -28,8 +12,6 @@ import dev.veracity.llm.LlmResponse;
 import dev.veracity.llm.TokenIds;
 import dev.veracity.llm.TokenLogprob;
 import dev.veracity.llm.TokenUsage;
-import java.io.InterruptedIOException;
-import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,22 +19,22 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.DoubleConsumer;
-import java.util.function.LongConsumer;
 import java.util.regex.Pattern;
 
 /**
- * Any OpenAI-compatible server — vLLM, Ollama, the llama.cpp server, SGLang, OpenAI, a gateway — through the
- * official openai-java SDK: chat completions for messages, completions for a raw prompt, n samples in one
- * request, and vendor extras ({@code top_k}, {@code min_p}, ...) passed through as body fields.
+ * Any OpenAI-compatible server — vLLM, Ollama, the llama.cpp server, SGLang, OpenAI, a gateway — over its HTTP
+ * protocol: chat completions for messages, completions for a raw prompt, n samples in one request, and vendor extras
+ * ({@code top_k}, {@code min_p}, ...) passed through as body fields.
  *
- * <p>Why the SDK rather than our own HTTP: it tracks the protocol, types every error with its status and
- * headers (Retry-After), and measured against the simulator its overhead is well inside our budget (see the
- * {@code bench llm} figures in the README). Its own retries are switched off: {@link dev.veracity.llm.client.LlmClient}
- * retries, so that retries are counted, traced and bounded by our concurrency limit.
- *
- * <p>The SDK runs on OkHttp, which re-sends a request once, transparently, when its connection closed before any
- * response (a stale keep-alive connection); such a re-send is not an attempt in our counts and traces.
+ * <p>Why our own few hundred lines of protocol ({@link WireRequests}, {@link WireResponses}, {@link JsonPost}) on the
+ * JDK's HTTP client and Jackson rather than the openai-java SDK that this backend used before: under {@code bench
+ * serve} the SDK's request building and typed parsing, and its OkHttp transport, were the largest costs on the server's
+ * own path; without them {@code madam-rag}'s p99 overhead went from 5.6-6.4 ms to 2.4-3.3 ms, under its 5 ms target
+ * (figures in veracity-server's README).
+ * The SDK stays the reference: a test writes the same requests with both and reads a corpus of servers' answers with
+ * both ({@code WireConformanceTest}), and openai-java is one of the real clients the server is tested with.
+ * Retries are not ours here: {@link dev.veracity.llm.client.LlmClient} retries, so that retries are counted, traced
+ * and bounded by our concurrency limit.
  *
  * <p>Some servers refuse n &gt; 1 (HTTP 400 naming {@code n}); on the first such refusal this backend answers that
  * call with n single-sample requests and from then on reports {@code nativeN = false} for that model, so the
@@ -74,7 +56,7 @@ public final class OpenAiCompatibleBackend implements LlmBackend {
             "(?i)(\\bn\\b\\s*(>|must|should|is not|isn't|only|greater|larger|not supported|unsupported))"
                     + "|((only|support|supports|allowed)[^.]{0,40}\\bn\\s*(=|==)\\s*1\\b)");
 
-    private final OpenAIClient client;
+    private final JsonPost post;
     private final String baseUrl;
     private final String defaultModel;
     private final Map<String, Boolean> refusesN = new ConcurrentHashMap<>();
@@ -86,33 +68,11 @@ public final class OpenAiCompatibleBackend implements LlmBackend {
         this.defaultModel = b.model;
         this.returnTokenIds = b.returnTokenIds;
         this.singleSample = b.singleSample;
-        OpenAIOkHttpClient.Builder sdk = OpenAIOkHttpClient.builder()
-                .baseUrl(baseUrl)
-                // A local server needs no key, but the SDK wants one: send a placeholder that is not a secret.
-                .apiKey(b.apiKey == null ? "no-key" : b.apiKey.reveal())
-                .maxRetries(0)
-                // OkHttp keeps 5 idle connections by default: under 50 concurrent calls, most connections were closed
-                // as each call ended and reopened by the next (a thousand TIME_WAIT sockets per 2,500 calls).
-                .maxIdleConnections(b.idleConnections)
-                .keepAliveDuration(KEEP_ALIVE)
-                .timeout(b.defaultTimeout)
-                // The SDK's own mapper, its buffers shared across our virtual threads (see JsonBuffers).
-                .jsonMapper(JsonBuffers.pooled(ObjectMappers.jsonMapper()));
-        b.headers.forEach(sdk::putHeader);
-        this.client = sdk.build();
+        this.post = new JsonPost(baseUrl, b.apiKey, b.headers, b.defaultTimeout);
     }
 
     public static Builder builder() {
         return new Builder();
-    }
-
-    /**
-     * Starts, on a daemon thread, one SDK call of each kind against canned responses (no network), so that the
-     * SDK's first-use cost (class loading, Kotlin reflection: most of a second) is paid while the caller sets up
-     * rather than by its first real calls. Safe to ignore: a failed warm-up changes nothing.
-     */
-    public static Thread warmUp() {
-        return Thread.ofPlatform().daemon().name("openai-sdk-warm-up").start(SdkWarmUp::run);
     }
 
     @Override
@@ -143,29 +103,28 @@ public final class OpenAiCompatibleBackend implements LlmBackend {
     @Override
     public LlmResponse generate(LlmRequest request, Duration timeout) {
         String model = request.model() != null ? request.model() : defaultModel;
-        RequestOptions options = RequestOptions.builder().timeout(timeout).build();
         if (request.n() > 1 && (singleSample || refusesN.getOrDefault(model, false))) {
-            return oneByOne(request, model, options);
+            return oneByOne(request, model, timeout);
         }
         try {
-            return request.isChat() ? chat(request, model, options) : complete(request, model, options);
+            return request.isChat() ? chat(request, model, timeout) : complete(request, model, timeout);
         } catch (LlmException e) {
             if (request.n() > 1 && e.kind() == ErrorKind.BAD_REQUEST && N_REFUSAL.matcher(e.getMessage()).find()) {
                 refusesN.put(model, true);
-                return oneByOne(request, model, options);
+                return oneByOne(request, model, timeout);
             }
             throw e;
         }
     }
 
     /** n single-sample requests, used once a server has refused n &gt; 1. */
-    private LlmResponse oneByOne(LlmRequest request, String model, RequestOptions options) {
+    private LlmResponse oneByOne(LlmRequest request, String model, Duration timeout) {
         List<Completion> out = new ArrayList<>();
         TokenUsage usage = TokenUsage.ZERO;
         String served = model;
         for (int i = 0; i < request.n(); i++) {
             LlmRequest one = request.withSamples(request.firstSampleIndex() + i, 1);
-            LlmResponse r = one.isChat() ? chat(one, model, options) : complete(one, model, options);
+            LlmResponse r = one.isChat() ? chat(one, model, timeout) : complete(one, model, timeout);
             out.add(r.first());
             usage = usage.plus(r.usage());
             served = r.model();
@@ -173,153 +132,44 @@ public final class OpenAiCompatibleBackend implements LlmBackend {
         return new LlmResponse(served, out, usage);
     }
 
-    private LlmResponse chat(LlmRequest r, String model, RequestOptions options) {
-        ChatCompletionCreateParams.Builder p = ChatCompletionCreateParams.builder().model(model);
-        for (ChatMessage m : r.messages()) {
-            switch (m.role()) {
-                case SYSTEM -> p.addSystemMessage(m.content());
-                case USER -> p.addUserMessage(m.content());
-                case ASSISTANT -> p.addAssistantMessage(m.content());
-            }
-        }
-        // max_tokens, not max_completion_tokens: every compatible server understands the older name.
-        sampling(r, p::n, p::temperature, p::topP, p::maxTokens, p::seed);
-        if (!r.stop().isEmpty()) {
-            p.stop(ChatCompletionCreateParams.Stop.ofStrings(r.stop()));
-        }
+    private LlmResponse chat(LlmRequest r, String model, Duration timeout) {
         boolean wantLogprobs = r.logprobs() != null || returnTokenIds;
-        if (wantLogprobs) {
-            p.logprobs(true);
-            if (r.logprobs() != null && r.logprobs() > 0) {
-                p.topLogprobs(r.logprobs().longValue());
-            }
-        }
-        if (returnTokenIds) {
-            p.putAdditionalBodyProperty("return_token_ids", JsonValue.from(true)); // vLLM >= 0.10.2
-        }
-        extras(r).forEach(p::putAdditionalBodyProperty);
-
-        ChatCompletion resp = call(() -> client.chat().completions().create(p.build(), options));
-        return read(() -> {
-            List<ChatCompletion.Choice> choices = resp.choices();
-            List<String> texts = new ArrayList<>();
-            List<FinishReason> reasons = new ArrayList<>();
-            List<Optional<List<TokenLogprob>>> logprobs = new ArrayList<>();
-            List<Optional<TokenIds>> ids = new ArrayList<>();
-            // vLLM's extras are not in the SDK's model: read them from the raw answer's additional properties
-            Optional<List<Integer>> promptIds = returnTokenIds
-                    ? tokenIds(resp._additionalProperties().get("prompt_token_ids")) : Optional.empty();
-            for (ChatCompletion.Choice c : choices) {
-                texts.add(c._message().asKnown().flatMap(m -> m.content()).orElse(""));
-                reasons.add(FinishReason.fromWire(c._finishReason().asKnown().map(f -> f.asString()).orElse(null)));
-                logprobs.add(!wantLogprobs ? Optional.empty() : c.logprobs().flatMap(l -> l.content()).map(
-                        list -> list.stream().map(t -> new TokenLogprob(t.token(), t.logprob(), t.topLogprobs().stream()
-                                .map(a -> new TokenLogprob.Alternative(a.token(), a.logprob())).toList())).toList()));
-                ids.add(promptIds.flatMap(prompt -> tokenIds(c._additionalProperties().get("token_ids"))
-                        .map(response -> new TokenIds(prompt, response))));
-            }
-            return assemble(r, resp._model().asKnown().orElse(model), resp._id().asKnown().orElse(null), texts,
-                    reasons, logprobs, ids, resp.usage());
-        });
+        byte[] body = post.post("/chat/completions", WireRequests.chat(r, model, wantLogprobs, returnTokenIds), timeout);
+        return read(r, model, () -> WireResponses.chat(body, wantLogprobs, returnTokenIds));
     }
 
-    private LlmResponse complete(LlmRequest r, String model, RequestOptions options) {
-        CompletionCreateParams.Builder p = CompletionCreateParams.builder().model(model).prompt(r.prompt());
-        sampling(r, p::n, p::temperature, p::topP, p::maxTokens, p::seed);
-        if (!r.stop().isEmpty()) {
-            p.stop(CompletionCreateParams.Stop.ofStrings(r.stop()));
-        }
-        if (r.logprobs() != null) {
-            p.logprobs(r.logprobs().longValue());
-        }
-        extras(r).forEach(p::putAdditionalBodyProperty);
-
-        com.openai.models.completions.Completion resp = call(() -> client.completions().create(p.build(), options));
-        return read(() -> {
-            List<String> texts = new ArrayList<>();
-            List<FinishReason> reasons = new ArrayList<>();
-            List<Optional<List<TokenLogprob>>> logprobs = new ArrayList<>();
-            for (CompletionChoice c : resp.choices()) {
-                texts.add(c._text().asKnown().orElse(""));
-                reasons.add(FinishReason.fromWire(c._finishReason().asKnown().map(f -> f.asString()).orElse(null)));
-                logprobs.add(r.logprobs() == null ? Optional.empty() : c.logprobs().map(OpenAiCompatibleBackend::textLogprobs));
-            }
-            return assemble(r, resp._model().asKnown().orElse(model), resp._id().asKnown().orElse(null), texts,
-                    reasons, logprobs, texts.stream().map(t -> Optional.<TokenIds>empty()).toList(), resp.usage());
-        });
+    private LlmResponse complete(LlmRequest r, String model, Duration timeout) {
+        byte[] body = post.post("/completions", WireRequests.completion(r, model), timeout);
+        return read(r, model, () -> WireResponses.completion(body, r.logprobs() != null));
     }
 
-    /**
-     * Token ids as vLLM sends them: a list of non-negative integers; anything else (absent, null, a server's own
-     * shape) is none, so a server that ignores {@code return_token_ids} costs the record its ids, not the call.
-     */
-    static Optional<List<Integer>> tokenIds(JsonValue v) {
-        if (v == null) {
-            return Optional.empty();
-        }
-        com.fasterxml.jackson.databind.JsonNode a = v.convert(com.fasterxml.jackson.databind.JsonNode.class);
-        if (a == null || !a.isArray()) {
-            return Optional.empty();
-        }
-        List<Integer> out = new ArrayList<>(a.size());
-        for (com.fasterxml.jackson.databind.JsonNode e : a) {
-            if (!e.isIntegralNumber() || !e.canConvertToInt() || e.intValue() < 0) {
-                return Optional.empty();
-            }
-            out.add(e.intValue());
-        }
-        return Optional.of(out);
+    private interface Reader {
+        WireResponses.Answer read() throws WireResponses.Malformed;
     }
 
-    /**
-     * Sets the sampling fields both endpoints share, through the two SDK builders' setters (they are different
-     * types with the same fields). Unset settings are not sent; n only when above 1.
-     */
-    private static void sampling(LlmRequest r, LongConsumer n, DoubleConsumer temperature, DoubleConsumer topP,
-                                 LongConsumer maxTokens, LongConsumer seed) {
-        if (r.n() > 1) {
-            n.accept(r.n());
+    /** Reads an answer into a response, or fails with {@code MALFORMED_RESPONSE} saying what is wrong with it. */
+    private LlmResponse read(LlmRequest r, String model, Reader reader) {
+        WireResponses.Answer a;
+        try {
+            a = reader.read();
+        } catch (WireResponses.Malformed e) {
+            throw new LlmException(ErrorKind.MALFORMED_RESPONSE, (e.unreadable() ? "unreadable answer from "
+                    : "answer from ") + post.baseUrl() + (e.unreadable() ? ": " : " does not have the OpenAI shape: ")
+                    + e.getMessage());
         }
-        if (r.temperature() != null) {
-            temperature.accept(r.temperature());
-        }
-        if (r.topP() != null) {
-            topP.accept(r.topP());
-        }
-        if (r.maxTokens() != null) {
-            maxTokens.accept(r.maxTokens());
-        }
-        if (r.seed() != null) {
-            seed.accept(r.seed());
-        }
-    }
-
-    private static List<TokenLogprob> textLogprobs(CompletionChoice.Logprobs l) {
-        List<String> tokens = l.tokens().orElse(List.of());
-        List<Double> lps = l.tokenLogprobs().orElse(List.of());
-        List<CompletionChoice.Logprobs.TopLogprob> tops = l.topLogprobs().orElse(List.of());
-        List<TokenLogprob> out = new ArrayList<>();
-        for (int i = 0; i < tokens.size(); i++) {
-            List<TokenLogprob.Alternative> alts = new ArrayList<>();
-            if (i < tops.size()) {
-                tops.get(i)._additionalProperties().forEach((tok, v) -> v.asNumber()
-                        .ifPresent(num -> alts.add(new TokenLogprob.Alternative(tok, ((Number) num).doubleValue()))));
-            }
-            Double lp = i < lps.size() ? lps.get(i) : null;
-            out.add(new TokenLogprob(tokens.get(i), lp == null ? Double.NEGATIVE_INFINITY : lp, alts));
-        }
-        return out;
+        return assemble(r, a.model() == null ? model : a.model(), a.id(), a.texts(), a.reasons(), a.logprobs(),
+                a.tokenIds(), a.usage());
     }
 
     /** Builds the response: checks the choice count and splits usage across samples. */
     private static LlmResponse assemble(LlmRequest r, String model, String responseId, List<String> texts,
                                         List<FinishReason> reasons, List<Optional<List<TokenLogprob>>> logprobs,
-                                        List<Optional<TokenIds>> ids, Optional<CompletionUsage> usage) {
+                                        List<Optional<TokenIds>> ids, Optional<WireResponses.Usage> usage) {
         if (texts.size() != r.n()) {
             throw new LlmException(ErrorKind.MALFORMED_RESPONSE, "asked for " + r.n() + " choices, the server returned "
                     + texts.size());
         }
-        TokenUsage total = usage.map(u -> TokenUsage.of((int) u.promptTokens(), (int) u.completionTokens()))
+        TokenUsage total = usage.map(u -> TokenUsage.of(u.prompt(), u.completion()))
                 .orElseGet(() -> estimate(r, texts));
         long chars = texts.stream().mapToLong(String::length).sum();
         List<Completion> out = new ArrayList<>();
@@ -346,71 +196,6 @@ public final class OpenAiCompatibleBackend implements LlmBackend {
         return new TokenUsage(prompt, completion, false);
     }
 
-    private static Map<String, JsonValue> extras(LlmRequest r) {
-        Map<String, JsonValue> out = new java.util.TreeMap<>();
-        if (r.topK() != null) {
-            out.put("top_k", JsonValue.from(r.topK()));
-        }
-        r.extras().forEach((k, v) -> out.put(k, JsonValue.from(v)));
-        return out;
-    }
-
-    private <T> T call(java.util.function.Supplier<T> call) {
-        try {
-            return call.get();
-        } catch (OpenAIServiceException e) {
-            int status = e.statusCode();
-            throw new LlmException(ErrorKind.forHttpStatus(status), "HTTP " + status + " from " + baseUrl + ": "
-                    + serverMessage(e), status, RetryAfter.parse(e.headers().values("retry-after-ms"),
-                    e.headers().values("retry-after")).orElse(null), e);
-        } catch (OpenAIIoException e) {
-            if (isTimeout(e)) {
-                throw new LlmException(ErrorKind.TIMEOUT, "no answer from " + baseUrl + " within the timeout", e);
-            }
-            throw new LlmException(ErrorKind.CONNECTION, "connection to " + baseUrl + " failed: " + rootMessage(e), e);
-        } catch (OpenAIInvalidDataException e) {
-            throw new LlmException(ErrorKind.MALFORMED_RESPONSE, "unreadable answer from " + baseUrl + ": "
-                    + rootMessage(e), e);
-        } catch (OpenAIException e) {
-            throw new LlmException(ErrorKind.MALFORMED_RESPONSE, "call to " + baseUrl + " failed: " + rootMessage(e), e);
-        }
-    }
-
-    /** Reads fields of a parsed response; the SDK parses lazily, so a wrong shape surfaces here. */
-    private <T> T read(java.util.function.Supplier<T> reader) {
-        try {
-            return reader.get();
-        } catch (OpenAIException e) {
-            throw new LlmException(ErrorKind.MALFORMED_RESPONSE, "answer from " + baseUrl
-                    + " does not have the OpenAI shape: " + rootMessage(e), e);
-        }
-    }
-
-    private static String serverMessage(OpenAIServiceException e) {
-        String msg = e.getMessage();
-        return msg == null ? "(no message)" : msg.length() > 500 ? msg.substring(0, 500) + "..." : msg;
-    }
-
-    private static boolean isTimeout(Throwable e) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof SocketTimeoutException
-                    || (t instanceof InterruptedIOException && String.valueOf(t.getMessage()).contains("timeout"))) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private static String rootMessage(Throwable e) {
-        Throwable t = e;
-        while (t.getCause() != null && t.getCause() != t) {
-            t = t.getCause();
-        }
-        // one line: Jackson appends the parser's location ("\n at [Source: ...]"), which says nothing to a user
-        String m = t instanceof com.fasterxml.jackson.core.JacksonException j ? j.getOriginalMessage() : t.getMessage();
-        return t.getClass().getSimpleName() + (m == null ? "" : ": " + m.strip().lines().findFirst().orElse(""));
-    }
-
     private static String stripSlash(String url) {
         Objects.requireNonNull(url, "baseUrl");
         return url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
@@ -418,17 +203,8 @@ public final class OpenAiCompatibleBackend implements LlmBackend {
 
     @Override
     public void close() {
-        client.close();
+        post.close();
     }
-
-    /** Idle connections kept by default: more than the calls at once of most runs, few enough to be cheap. */
-    public static final int DEFAULT_IDLE_CONNECTIONS = 256;
-
-    /**
-     * How long an unused connection stays open: OkHttp's default. A server that closes idle connections sooner (vLLM's
-     * uvicorn after 5 s) costs a new connection, not a failed call: OkHttp checks a pooled connection before use.
-     */
-    private static final Duration KEEP_ALIVE = Duration.ofMinutes(5);
 
     /** Builds a backend; the base URL is the server's {@code /v1} root. */
     public static final class Builder {
@@ -439,22 +215,8 @@ public final class OpenAiCompatibleBackend implements LlmBackend {
         private final Map<String, String> headers = new java.util.LinkedHashMap<>();
         private boolean returnTokenIds;
         private boolean singleSample;
-        private int idleConnections = DEFAULT_IDLE_CONNECTIONS;
 
         private Builder() {
-        }
-
-        /**
-         * Connections kept open between calls for the next ones (default {@value #DEFAULT_IDLE_CONNECTIONS}; each is
-         * closed after {@code KEEP_ALIVE} unused). Give at least the calls made at once to this backend, or the
-         * connections of a burst are closed as its calls end and opened again by the next.
-         */
-        public Builder idleConnections(int idleConnections) {
-            if (idleConnections < 1) {
-                throw new IllegalArgumentException("idle connections must be at least 1, got " + idleConnections);
-            }
-            this.idleConnections = idleConnections;
-            return this;
         }
 
         /**
@@ -493,9 +255,9 @@ public final class OpenAiCompatibleBackend implements LlmBackend {
             return this;
         }
 
-        /** An extra header on every request (a gateway's routing header, say). */
+        /** An extra header on every request (a gateway's routing header, say); not one the HTTP client sets. */
         public Builder header(String name, String value) {
-            headers.put(name, value);
+            headers.put(JsonPost.checkHeader(name), Objects.requireNonNull(value, "header value"));
             return this;
         }
 

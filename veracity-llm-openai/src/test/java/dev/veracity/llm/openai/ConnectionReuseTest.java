@@ -23,8 +23,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
- * The backend keeps the connections of a burst of concurrent calls open for the next burst. OkHttp's own default keeps
- * five: under 32 calls at once, 27 connections were closed as their calls ended and opened again by the next burst.
+ * The backend keeps the connections of a burst of concurrent calls open for the next burst (OkHttp's default pool, under
+ * the SDK this backend used before, kept five: under 32 calls at once, 27 connections were closed as their calls ended
+ * and opened again by the next burst).
  * The server here is a raw socket loop, so that it can count the connections it accepts.
  */
 class ConnectionReuseTest {
