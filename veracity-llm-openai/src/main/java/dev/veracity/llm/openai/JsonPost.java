@@ -8,6 +8,7 @@ import dev.veracity.llm.ErrorKind;
 import dev.veracity.llm.LlmException;
 import java.io.IOException;
 import java.net.ConnectException;
+import java.net.ProxySelector;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -69,7 +70,10 @@ final class JsonPost implements AutoCloseable {
         // The client's own work (reading answers, completing exchanges) on virtual threads: its default executor, a
         // cached pool of platform threads, grew by a thread per call in flight.
         this.executor = Executors.newVirtualThreadPerTaskExecutor();
-        this.http = HttpClient.newBuilder().version(version).connectTimeout(connectTimeout).executor(executor).build();
+        // The JVM's proxy settings (https.proxyHost, ...) apply, as they did under OkHttp; loopback is never proxied.
+        ProxySelector proxies = ProxySelector.getDefault();
+        HttpClient.Builder client = HttpClient.newBuilder().version(version).connectTimeout(connectTimeout).executor(executor);
+        this.http = (proxies == null ? client : client.proxy(proxies)).build();
         Map<String, String> h = new LinkedHashMap<>();
         h.put("Content-Type", "application/json");
         h.put("Accept", "application/json");

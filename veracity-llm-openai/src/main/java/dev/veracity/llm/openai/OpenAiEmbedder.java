@@ -1,12 +1,11 @@
 package dev.veracity.llm.openai;
 
-import com.openai.client.OpenAIClient;
-import com.openai.client.okhttp.OpenAIOkHttpClient;
-import com.openai.errors.OpenAIException;
-import com.openai.errors.OpenAIServiceException;
-import com.openai.models.embeddings.CreateEmbeddingResponse;
-import com.openai.models.embeddings.Embedding;
-import com.openai.models.embeddings.EmbeddingCreateParams;
+import dev.failsafe.Failsafe;
+import dev.failsafe.FailsafeException;
+import dev.failsafe.RetryPolicy;
+import dev.veracity.config.ApiKey;
+import dev.veracity.llm.LlmException;
+import dev.veracity.llm.client.RetrySettings;
 import dev.veracity.retrieval.Embedder;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -18,22 +17,25 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 /**
- * An {@link Embedder} on an OpenAI-compatible {@code POST /v1/embeddings} server (vLLM, TEI, Ollama, OpenAI), through
- * openai-java: texts in batches of {@code batchSize} per request, at most {@code concurrency} requests in flight
- * (however many threads call {@link #embed}), each retried by the SDK (429, 5xx, timeouts and dropped connections,
- * with exponential back-off and the server's Retry-After). This is how an index outgrows one machine's CPU: point it
- * at a GPU server.
+ * An {@link Embedder} on an OpenAI-compatible {@code POST /v1/embeddings} server (vLLM, TEI, Ollama, OpenAI), on the
+ * backend's protocol code ({@link JsonPost}, {@link WireRequests}, {@link WireResponses}): texts in batches of
+ * {@code batchSize} per request, at most {@code concurrency} requests in flight (however many threads call
+ * {@link #embed}), each retried (429, 5xx, timeouts, dropped connections and malformed answers, with the client's
+ * exponential back-off and jitter and the server's Retry-After). This is how an index outgrows one machine's CPU:
+ * point it at a GPU server.
  *
  * <p>Vectors are asked for as floats (every compatible server speaks that; base64 is not universal), put back in the
  * order of the texts by their {@code index}, and L2-normalised (not every server normalises). The dimension is learnt
  * from a first request when the embedder is built, so that a wrong URL or model fails there, before any indexing.
  *
- * <p>The SDK's own retries are on here, unlike {@link OpenAiCompatibleBackend}'s: no retrying client sits above an
+ * <p>The retries are the embedder's own, unlike {@link OpenAiCompatibleBackend}'s: no retrying client sits above an
  * embedder.
  */
 public final class OpenAiEmbedder implements Embedder, AutoCloseable {
 
-    private final OpenAIClient client;
+    private final JsonPost post;
+    private final RetryPolicy<List<float[]>> retries;
+    private final Duration timeout;
     private final String baseUrl;
     private final String model;
     private final String queryPrefix;
@@ -46,12 +48,15 @@ public final class OpenAiEmbedder implements Embedder, AutoCloseable {
         this.model = Objects.requireNonNull(b.model, "model");
         this.queryPrefix = b.queryPrefix;
         this.batchSize = b.batchSize;
-        this.client = OpenAIOkHttpClient.builder()
-                .baseUrl(baseUrl)
-                // A local server needs no key, but the SDK wants one: send a placeholder that is not a secret.
-                .apiKey(b.apiKey == null ? "no-key" : b.apiKey)
-                .maxRetries(b.maxRetries)
-                .timeout(b.timeout)
+        this.timeout = b.timeout;
+        this.post = new JsonPost(baseUrl, b.apiKey == null ? null : ApiKey.of(b.apiKey), java.util.Map.of(), b.timeout);
+        RetrySettings backoff = RetrySettings.DEFAULT.withMaxAttempts(b.maxRetries + 1);
+        this.retries = RetryPolicy.<List<float[]>>builder()
+                .handleIf((result, failure) -> failure instanceof LlmException e && e.retryable())
+                .withMaxAttempts(backoff.maxAttempts())
+                .withDelayFnOn(ctx -> backoff.delayBefore(ctx.getAttemptCount(),
+                        ((LlmException) ctx.getLastException()).retryAfter().orElse(null),
+                        java.util.concurrent.ThreadLocalRandom.current().nextDouble()), LlmException.class)
                 .build();
         // A fixed pool bounds the requests in flight for all callers together.
         this.requests = Executors.newFixedThreadPool(b.concurrency, Thread.ofVirtual().name("veracity-embedder-", 0).factory());
@@ -160,34 +165,48 @@ public final class OpenAiEmbedder implements Embedder, AutoCloseable {
         return out;
     }
 
-    /** One request; the vectors in the texts' order, normalised. */
+    /** One request, retried; the vectors in the texts' order, normalised. */
     private List<float[]> request(List<String> texts) {
-        CreateEmbeddingResponse response;
         try {
-            response = client.embeddings().create(EmbeddingCreateParams.builder()
-                    .model(model)
-                    .inputOfArrayOfStrings(texts.stream().map(t -> t.isEmpty() ? " " : t).toList())
-                    .encodingFormat(EmbeddingCreateParams.EncodingFormat.FLOAT)
-                    .build());
-        } catch (OpenAIServiceException e) {
-            throw new IllegalStateException("the embedding server " + baseUrl + " answered HTTP " + e.statusCode()
-                    + " for model " + model + ": " + e.getMessage(), e);
-        } catch (OpenAIException e) {
+            return Failsafe.with(retries).get(() -> attempt(texts));
+        } catch (LlmException e) {
+            if (e.httpStatus().isPresent()) {
+                int status = e.httpStatus().getAsInt();
+                String said = e.getMessage().replace("HTTP " + status + " from " + baseUrl + ": ", "");
+                throw new IllegalStateException("the embedding server " + baseUrl + " answered HTTP " + status
+                        + " for model " + model + ": " + said, e);
+            }
             throw new IllegalStateException("the embedding server " + baseUrl + " failed: " + e.getMessage(), e);
+        } catch (FailsafeException e) {
+            if (e.getCause() instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            throw new IllegalStateException("interrupted while embedding", e);
         }
-        List<Embedding> data = response.data();
+    }
+
+    private List<float[]> attempt(List<String> texts) {
+        // an empty text is refused by some servers: a space embeds as nothing
+        byte[] answer = post.post("/embeddings", WireRequests.embeddings(model,
+                texts.stream().map(t -> t.isEmpty() ? " " : t).toList()), timeout);
+        List<WireResponses.Vector> data;
+        try {
+            data = WireResponses.embeddings(answer);
+        } catch (WireResponses.Malformed e) {
+            throw new LlmException(dev.veracity.llm.ErrorKind.MALFORMED_RESPONSE, "its answer is not an embeddings "
+                    + "answer: " + e.getMessage());
+        }
         if (data.size() != texts.size()) {
             throw new IllegalStateException("the embedding server " + baseUrl + " returned " + data.size()
                     + " vectors for " + texts.size() + " texts");
         }
         float[][] out = new float[texts.size()][];
-        for (Embedding e : data) {
-            int i = Math.toIntExact(e.index());
-            List<Float> v = e.embedding();
+        for (WireResponses.Vector e : data) {
+            int i = e.index();
             if (i < 0 || i >= out.length || out[i] != null) {
                 throw new IllegalStateException("the embedding server " + baseUrl + " returned a bad index " + i);
             }
-            out[i] = normalise(v);
+            out[i] = normalise(e.values());
             if (dimension != 0 && out[i].length != dimension) {
                 throw new IllegalStateException("the embedding server " + baseUrl + " returned a vector of "
                         + out[i].length + " dimensions, not " + dimension);
@@ -196,12 +215,10 @@ public final class OpenAiEmbedder implements Embedder, AutoCloseable {
         return List.of(out);
     }
 
-    private static float[] normalise(List<Float> v) {
-        float[] out = new float[v.size()];
+    private static float[] normalise(float[] out) {
         double norm = 0;
-        for (int i = 0; i < out.length; i++) {
-            out[i] = v.get(i);
-            norm += out[i] * out[i];
+        for (float x : out) {
+            norm += x * x;
         }
         norm = Math.sqrt(norm);
         if (norm > 0) {
@@ -215,6 +232,6 @@ public final class OpenAiEmbedder implements Embedder, AutoCloseable {
     @Override
     public void close() {
         requests.shutdownNow();
-        client.close();
+        post.close();
     }
 }

@@ -74,6 +74,19 @@ final class WireRequests {
         });
     }
 
+    /** An embeddings request: the texts as a list, vectors asked for as floats (base64 is not universal). */
+    static byte[] embeddings(String model, java.util.List<String> texts) {
+        return write(g -> {
+            g.writeStringField("model", model);
+            g.writeArrayFieldStart("input");
+            for (String t : texts) {
+                g.writeString(t);
+            }
+            g.writeEndArray();
+            g.writeStringField("encoding_format", "float");
+        });
+    }
+
     /** The sampling fields both endpoints share. */
     private static void sampling(JsonGenerator g, LlmRequest r, Map<String, Object> extras) throws IOException {
         if (r.n() > 1) {

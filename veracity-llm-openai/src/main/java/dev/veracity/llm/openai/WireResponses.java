@@ -97,6 +97,41 @@ final class WireResponses {
         return new Answer(text(root.get("model")), text(root.get("id")), texts, reasons, lps, ids, usage(root));
     }
 
+    /** One vector of an embeddings answer, at the place {@code index} says. */
+    record Vector(int index, float[] values) {
+    }
+
+    /** An embeddings answer: {@code {"data": [{"index": i, "embedding": [floats]}]}}, in the server's order. */
+    static List<Vector> embeddings(byte[] body) throws Malformed {
+        JsonNode root = root(body);
+        JsonNode data = root.get("data");
+        if (data == null || !data.isArray()) {
+            throw new Malformed(data == null ? "no 'data'" : "'data' is not a list", false);
+        }
+        List<Vector> out = new ArrayList<>(data.size());
+        for (JsonNode d : data) {
+            object(d, "an embedding");
+            JsonNode index = d.get("index");
+            JsonNode embedding = d.get("embedding");
+            if (index == null || !index.canConvertToInt() || !index.isIntegralNumber()) {
+                throw new Malformed("an embedding without a whole 'index'", false);
+            }
+            if (embedding == null || !embedding.isArray()) {
+                throw new Malformed("an embedding whose 'embedding' is not a list of numbers (base64?)", false);
+            }
+            float[] values = new float[embedding.size()];
+            for (int i = 0; i < values.length; i++) {
+                JsonNode v = embedding.get(i);
+                if (!v.isNumber()) {
+                    throw new Malformed("an embedding value that is not a number: " + preview(v), false);
+                }
+                values[i] = v.floatValue();
+            }
+            out.add(new Vector(index.intValue(), values));
+        }
+        return out;
+    }
+
     private static JsonNode root(byte[] body) throws Malformed {
         JsonNode root;
         try {

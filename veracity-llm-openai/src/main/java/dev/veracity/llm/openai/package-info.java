@@ -3,6 +3,7 @@
  * request bodies ({@link dev.veracity.llm.openai.WireRequests}) and answers ({@link dev.veracity.llm.openai.WireResponses})
  * on the JDK's HTTP client ({@link dev.veracity.llm.openai.JsonPost}); and
  * {@link dev.veracity.llm.openai.OpenAiEmbedder}, passage and query vectors from such a server's {@code /v1/embeddings}
- * (vLLM, TEI, Ollama) through the openai-java SDK.
+ * (vLLM, TEI, Ollama), on the same transport. The openai-java SDK is the reference these are tested against, not a
+ * runtime dependency.
  */
 package dev.veracity.llm.openai;

@@ -366,6 +366,43 @@ class WireConformanceTest {
                 new TokenLogprob.Alternative(" Ni", -0.1), new TokenLogprob.Alternative(" Z", -3.2))));
     }
 
+    @Test
+    void embeddingsAnswersReadTheSameThroughBoth() throws Exception {
+        List<String> answers = List.of(
+                // OpenAI
+                """
+                {"object":"list","data":[{"object":"embedding","index":0,"embedding":[0.0023,-0.0093,0.5]},
+                 {"object":"embedding","index":1,"embedding":[1,0,-2.5e-3]}],"model":"text-embedding-3-small",
+                 "usage":{"prompt_tokens":8,"total_tokens":8}}""",
+                // vLLM, out of order, with its id and created
+                """
+                {"id":"embd-1","object":"list","created":1,"model":"BAAI/bge-small-en-v1.5","data":[
+                 {"index":1,"object":"embedding","embedding":[0.25,0.5]},{"index":0,"object":"embedding","embedding":[1.0,0.0]}],
+                 "usage":{"prompt_tokens":6,"total_tokens":6,"completion_tokens":0,"prompt_tokens_details":null}}""");
+        for (String json : answers) {
+            com.openai.models.embeddings.CreateEmbeddingResponse sdk = SDK_JSON.readValue(json,
+                    com.openai.models.embeddings.CreateEmbeddingResponse.class);
+            List<WireResponses.Vector> ours = WireResponses.embeddings(bytes(json));
+            assertThat(ours).hasSameSizeAs(sdk.data());
+            for (int k = 0; k < ours.size(); k++) {
+                assertThat(ours.get(k).index()).isEqualTo(sdk.data().get(k).index());
+                List<Float> theirs = sdk.data().get(k).embedding();
+                float[] expected = new float[theirs.size()];
+                for (int j = 0; j < expected.length; j++) {
+                    expected[j] = theirs.get(j);
+                }
+                assertThat(ours.get(k).values()).containsExactly(expected);
+            }
+        }
+        for (String broken : List.of("{\"data\":[{\"index\":0,\"embedding\":\"AAAAPw==\"}]}", "{\"object\":\"list\"}",
+                "{\"data\":[{\"embedding\":[1.0]}]}", "{\"data\":[{\"index\":0,\"embedding\":[1.0,\"x\"]}]}")) {
+            assertThatThrownBy(() -> WireResponses.embeddings(bytes(broken))).as(broken)
+                    .isInstanceOf(WireResponses.Malformed.class);
+        }
+        assertThat(new String(WireRequests.embeddings("bge", List.of("a", "b\n")), StandardCharsets.UTF_8))
+                .isEqualTo("{\"model\":\"bge\",\"input\":[\"a\",\"b\\n\"],\"encoding_format\":\"float\"}");
+    }
+
     // ---- the SDK's reading, as this backend used it before -------------------------------------------------------
 
     /** What the SDK reads from a chat answer, or null where reading it fails. */
