@@ -29,8 +29,8 @@ import java.util.regex.Pattern;
  * <p>Why our own few hundred lines of protocol ({@link WireRequests}, {@link WireResponses}, {@link JsonPost}) on the
  * JDK's HTTP client and Jackson rather than the openai-java SDK that this backend used before: under {@code bench
  * serve} the SDK's request building and typed parsing, and its OkHttp transport, were the largest costs on the server's
- * own path; without them {@code madam-rag}'s p99 overhead went from 5.6-6.4 ms to 2.4-3.3 ms, under its 5 ms target
- * (figures in veracity-server's README).
+ * own path; without them {@code madam-rag}'s p99 overhead went from 5.6-6.4 ms to 2.3-3.9 ms (medians of rounds),
+ * under its 5 ms target (figures in veracity-server's README).
  * The SDK stays the reference: a test writes the same requests with both and reads a corpus of servers' answers with
  * both ({@code WireConformanceTest}), and openai-java is one of the real clients the server is tested with.
  * Retries are not ours here: {@link dev.veracity.llm.client.LlmClient} retries, so that retries are counted, traced

@@ -107,21 +107,7 @@ class WireConformanceTest {
                 case ASSISTANT -> p.addAssistantMessage(m.content());
             }
         }
-        if (r.n() > 1) {
-            p.n(r.n());
-        }
-        if (r.temperature() != null) {
-            p.temperature(r.temperature());
-        }
-        if (r.topP() != null) {
-            p.topP(r.topP());
-        }
-        if (r.maxTokens() != null) {
-            p.maxTokens(r.maxTokens());
-        }
-        if (r.seed() != null) {
-            p.seed(r.seed());
-        }
+        sdkSampling(r, p::n, p::temperature, p::topP, p::maxTokens, p::seed);
         if (!r.stop().isEmpty()) {
             p.stop(ChatCompletionCreateParams.Stop.ofStrings(r.stop()));
         }
@@ -140,21 +126,7 @@ class WireConformanceTest {
 
     private static CompletionCreateParams sdkCompletion(LlmRequest r, String model) {
         CompletionCreateParams.Builder p = CompletionCreateParams.builder().model(model).prompt(r.prompt());
-        if (r.n() > 1) {
-            p.n(r.n());
-        }
-        if (r.temperature() != null) {
-            p.temperature(r.temperature());
-        }
-        if (r.topP() != null) {
-            p.topP(r.topP());
-        }
-        if (r.maxTokens() != null) {
-            p.maxTokens(r.maxTokens());
-        }
-        if (r.seed() != null) {
-            p.seed(r.seed());
-        }
+        sdkSampling(r, p::n, p::temperature, p::topP, p::maxTokens, p::seed);
         if (!r.stop().isEmpty()) {
             p.stop(CompletionCreateParams.Stop.ofStrings(r.stop()));
         }
@@ -163,6 +135,27 @@ class WireConformanceTest {
         }
         sdkExtras(r).forEach(p::putAdditionalBodyProperty);
         return p.build();
+    }
+
+    /** The sampling fields of both SDK builders (different types with the same setters). */
+    private static void sdkSampling(LlmRequest r, java.util.function.LongConsumer n,
+                                    java.util.function.DoubleConsumer temperature, java.util.function.DoubleConsumer topP,
+                                    java.util.function.LongConsumer maxTokens, java.util.function.LongConsumer seed) {
+        if (r.n() > 1) {
+            n.accept(r.n());
+        }
+        if (r.temperature() != null) {
+            temperature.accept(r.temperature());
+        }
+        if (r.topP() != null) {
+            topP.accept(r.topP());
+        }
+        if (r.maxTokens() != null) {
+            maxTokens.accept(r.maxTokens());
+        }
+        if (r.seed() != null) {
+            seed.accept(r.seed());
+        }
     }
 
     private static Map<String, JsonValue> sdkExtras(LlmRequest r) {
