@@ -60,7 +60,12 @@ public final class OpenAiEmbedder implements Embedder, AutoCloseable {
                 .build();
         // A fixed pool bounds the requests in flight for all callers together.
         this.requests = Executors.newFixedThreadPool(b.concurrency, Thread.ofVirtual().name("veracity-embedder-", 0).factory());
-        this.dimension = request(List.of("dimension")).getFirst().length;
+        try {
+            this.dimension = request(List.of("dimension")).getFirst().length;
+        } catch (RuntimeException e) {
+            close(); // a failed probe leaves no HTTP client or pool behind
+            throw e;
+        }
     }
 
     public static Builder builder(String baseUrl, String model) {
