@@ -30,7 +30,6 @@ import java.util.Objects;
 import java.util.function.UnaryOperator;
 import java.util.UUID;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -86,13 +85,7 @@ public final class LlmClient implements AutoCloseable {
         this.replayUnparseable = b.replayUnparseable;
         this.counters = new ClientCounters();
         this.rewrite = UnaryOperator.identity();
-        this.retryPolicy = RetryPolicy.<LlmResponse>builder()
-                .handleIf((result, failure) -> failure instanceof LlmException e && e.retryable())
-                .withMaxAttempts(retry.maxAttempts())
-                .withDelayFnOn(ctx -> retry.delayBefore(ctx.getAttemptCount(),
-                        ((LlmException) ctx.getLastException()).retryAfter().orElse(null),
-                        ThreadLocalRandom.current().nextDouble()), LlmException.class)
-                .build();
+        this.retryPolicy = retry.policy();
     }
 
     /** A view of {@code base}: the same backend, limits, cache, traces and counters, each request rewritten first. */

@@ -1,7 +1,10 @@
 package dev.veracity.llm.client;
 
+import dev.failsafe.RetryPolicy;
+import dev.veracity.llm.LlmException;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * How a failed attempt is retried: exponential back-off with jitter, at least as long as the server's
@@ -64,5 +67,20 @@ public record RetrySettings(int maxAttempts, Duration initialBackoff, Duration m
             nanos = Math.max(nanos, Math.min(retryAfter.toNanos(), maxRetryAfter.toNanos()));
         }
         return Duration.ofNanos(nanos);
+    }
+
+    /**
+     * These settings as a Failsafe policy: retries {@link LlmException}s that are {@link LlmException#retryable()
+     * retryable}, waiting {@link #delayBefore} with the server's Retry-After and a fresh jitter draw. The one policy of
+     * {@link LlmClient} and of the clients that retry on their own (the embedding client).
+     */
+    public <T> RetryPolicy<T> policy() {
+        return RetryPolicy.<T>builder()
+                .handleIf((result, failure) -> failure instanceof LlmException e && e.retryable())
+                .withMaxAttempts(maxAttempts)
+                .withDelayFnOn(ctx -> delayBefore(ctx.getAttemptCount(),
+                        ((LlmException) ctx.getLastException()).retryAfter().orElse(null),
+                        ThreadLocalRandom.current().nextDouble()), LlmException.class)
+                .build();
     }
 }

@@ -160,23 +160,34 @@ final class JsonPost implements AutoCloseable {
         }
         String text = null;
         try {
-            JsonNode tree = JSON.readTree(body);
-            JsonNode error = tree.path("error");
-            JsonNode message = error.isObject() ? error.path("message") : error.isTextual() ? error : tree.path("message");
-            if (message.isMissingNode() || message.isNull()) {
-                message = tree.path("detail");
-            }
-            if (message.isTextual()) {
-                text = message.asText();
-            } else if (!message.isMissingNode() && !message.isNull()) {
-                text = message.toString();
-            }
+            text = said(JSON.readTree(body));
         } catch (IOException | RuntimeException notJson) {
             // quoted as text below
         }
-        if (text == null) {
-            text = new String(body, 0, Math.min(body.length, 4 * QUOTED), StandardCharsets.UTF_8);
+        return oneLineQuote(text != null ? text : new String(body, 0, Math.min(body.length, 4 * QUOTED),
+                StandardCharsets.UTF_8));
+    }
+
+    /** The server's own words from an answer already parsed (an error sent with status 200). */
+    static String serverMessage(JsonNode tree) {
+        String text = said(tree);
+        return oneLineQuote(text != null ? text : tree.toString());
+    }
+
+    /** The message field of OpenAI's, vLLM's or FastAPI's error shape, or null. */
+    private static String said(JsonNode tree) {
+        JsonNode error = tree.path("error");
+        JsonNode message = error.isObject() ? error.path("message") : error.isTextual() ? error : tree.path("message");
+        if (message.isMissingNode() || message.isNull()) {
+            message = tree.path("detail");
         }
+        if (message.isTextual()) {
+            return message.asText();
+        }
+        return message.isMissingNode() || message.isNull() ? null : message.toString();
+    }
+
+    private static String oneLineQuote(String text) {
         text = text.replaceAll("\\s+", " ").strip();
         return text.isEmpty() ? "(no message)" : text.length() > QUOTED ? text.substring(0, QUOTED) + "..." : text;
     }

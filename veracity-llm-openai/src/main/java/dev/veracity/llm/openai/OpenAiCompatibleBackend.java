@@ -4,20 +4,17 @@ import dev.veracity.config.ApiKey;
 import dev.veracity.llm.BackendCapabilities;
 import dev.veracity.llm.Completion;
 import dev.veracity.llm.ErrorKind;
-import dev.veracity.llm.FinishReason;
 import dev.veracity.llm.LlmBackend;
 import dev.veracity.llm.LlmException;
 import dev.veracity.llm.LlmRequest;
 import dev.veracity.llm.LlmResponse;
 import dev.veracity.llm.TokenIds;
-import dev.veracity.llm.TokenLogprob;
 import dev.veracity.llm.TokenUsage;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 
@@ -157,34 +154,34 @@ public final class OpenAiCompatibleBackend implements LlmBackend {
                     : "answer from ") + post.baseUrl() + (e.unreadable() ? ": " : " does not have the OpenAI shape: ")
                     + e.getMessage());
         }
-        return assemble(r, a.model() == null ? model : a.model(), a.id(), a.texts(), a.reasons(), a.logprobs(),
-                a.tokenIds(), a.usage());
+        return assemble(r, a.model() == null ? model : a.model(), a);
     }
 
     /** Builds the response: checks the choice count and splits usage across samples. */
-    private static LlmResponse assemble(LlmRequest r, String model, String responseId, List<String> texts,
-                                        List<FinishReason> reasons, List<Optional<List<TokenLogprob>>> logprobs,
-                                        List<Optional<TokenIds>> ids, Optional<WireResponses.Usage> usage) {
-        if (texts.size() != r.n()) {
+    private static LlmResponse assemble(LlmRequest r, String model, WireResponses.Answer answer) {
+        List<WireResponses.Choice> choices = answer.choices();
+        if (choices.size() != r.n()) {
             throw new LlmException(ErrorKind.MALFORMED_RESPONSE, "asked for " + r.n() + " choices, the server returned "
-                    + texts.size());
+                    + choices.size());
         }
-        TokenUsage total = usage.map(u -> TokenUsage.of(u.prompt(), u.completion()))
+        List<String> texts = answer.texts();
+        TokenUsage total = answer.usage().map(u -> TokenUsage.of(u.prompt(), u.completion()))
                 .orElseGet(() -> estimate(r, texts));
         long chars = texts.stream().mapToLong(String::length).sum();
         List<Completion> out = new ArrayList<>();
-        for (int i = 0; i < texts.size(); i++) {
+        for (int i = 0; i < choices.size(); i++) {
+            WireResponses.Choice c = choices.get(i);
             TokenUsage share;
-            if (texts.size() == 1) {
+            if (choices.size() == 1) {
                 share = total;
             } else {
                 // Servers report one total for n choices: apportion by length and say it is an estimate.
-                int completion = chars == 0 ? total.completionTokens() / texts.size()
-                        : (int) Math.round((double) total.completionTokens() * texts.get(i).length() / chars);
+                int completion = chars == 0 ? total.completionTokens() / choices.size()
+                        : (int) Math.round((double) total.completionTokens() * c.text().length() / chars);
                 share = new TokenUsage(total.promptTokens(), completion, false);
             }
-            out.add(new Completion(r.firstSampleIndex() + i, texts.get(i), reasons.get(i), share, logprobs.get(i),
-                    ids.get(i), responseId));
+            out.add(new Completion(r.firstSampleIndex() + i, c.text(), c.reason(), share, c.logprobs(), c.tokenIds(),
+                    answer.id()));
         }
         return new LlmResponse(model, out, total);
     }

@@ -50,14 +50,7 @@ public final class OpenAiEmbedder implements Embedder, AutoCloseable {
         this.batchSize = b.batchSize;
         this.timeout = b.timeout;
         this.post = new JsonPost(baseUrl, b.apiKey == null ? null : ApiKey.of(b.apiKey), java.util.Map.of(), b.timeout);
-        RetrySettings backoff = RetrySettings.DEFAULT.withMaxAttempts(b.maxRetries + 1);
-        this.retries = RetryPolicy.<List<float[]>>builder()
-                .handleIf((result, failure) -> failure instanceof LlmException e && e.retryable())
-                .withMaxAttempts(backoff.maxAttempts())
-                .withDelayFnOn(ctx -> backoff.delayBefore(ctx.getAttemptCount(),
-                        ((LlmException) ctx.getLastException()).retryAfter().orElse(null),
-                        java.util.concurrent.ThreadLocalRandom.current().nextDouble()), LlmException.class)
-                .build();
+        this.retries = RetrySettings.DEFAULT.withMaxAttempts(b.maxRetries + 1).policy();
         // A fixed pool bounds the requests in flight for all callers together.
         this.requests = Executors.newFixedThreadPool(b.concurrency, Thread.ofVirtual().name("veracity-embedder-", 0).factory());
         try {

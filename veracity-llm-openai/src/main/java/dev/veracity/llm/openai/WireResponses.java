@@ -31,10 +31,28 @@ final class WireResponses {
     private WireResponses() {
     }
 
-    /** A parsed answer: one entry per choice in every list, in the server's order. */
-    record Answer(String model, String id, List<String> texts, List<FinishReason> reasons,
-                  List<Optional<List<TokenLogprob>>> logprobs, List<Optional<TokenIds>> tokenIds,
-                  Optional<Usage> usage) {
+    /** A parsed answer: its choices in the server's order. */
+    record Answer(String model, String id, List<Choice> choices, Optional<Usage> usage) {
+
+        List<String> texts() {
+            return choices.stream().map(Choice::text).toList();
+        }
+
+        List<FinishReason> reasons() {
+            return choices.stream().map(Choice::reason).toList();
+        }
+
+        List<Optional<List<TokenLogprob>>> logprobs() {
+            return choices.stream().map(Choice::logprobs).toList();
+        }
+
+        List<Optional<TokenIds>> tokenIds() {
+            return choices.stream().map(Choice::tokenIds).toList();
+        }
+    }
+
+    /** One choice: its text, why it ended, and its logprobs and token ids when asked for and sent. */
+    record Choice(String text, FinishReason reason, Optional<List<TokenLogprob>> logprobs, Optional<TokenIds> tokenIds) {
     }
 
     /** The server's token counts. */
@@ -62,39 +80,34 @@ final class WireResponses {
      */
     static Answer chat(byte[] body, boolean logprobs, boolean tokenIds) throws Malformed {
         JsonNode root = root(body);
-        JsonNode choices = choices(root);
         Optional<List<Integer>> promptIds = tokenIds ? ids(root.get("prompt_token_ids")) : Optional.empty();
-        List<String> texts = new ArrayList<>();
-        List<FinishReason> reasons = new ArrayList<>();
-        List<Optional<List<TokenLogprob>>> lps = new ArrayList<>();
-        List<Optional<TokenIds>> ids = new ArrayList<>();
-        for (JsonNode c : choices) {
-            object(c, "a choice");
-            texts.add(content(c.get("message")));
-            reasons.add(finishReason(c));
-            lps.add(logprobs ? chatLogprobs(c.get("logprobs")) : Optional.empty());
-            ids.add(promptIds.flatMap(prompt -> ids(c.get("token_ids")).map(response -> new TokenIds(prompt, response))));
-        }
-        return new Answer(text(root.get("model")), text(root.get("id")), texts, reasons, lps, ids, usage(root));
+        return answer(root, c -> new Choice(content(c.get("message")), finishReason(c),
+                logprobs ? chatLogprobs(c.get("logprobs")) : Optional.empty(),
+                promptIds.flatMap(prompt -> ids(c.get("token_ids")).map(response -> new TokenIds(prompt, response)))));
     }
 
     /** A completion (raw prompt); {@code logprobs}: read each choice's token logprobs and alternatives. */
     static Answer completion(byte[] body, boolean logprobs) throws Malformed {
-        JsonNode root = root(body);
-        JsonNode choices = choices(root);
-        List<String> texts = new ArrayList<>();
-        List<FinishReason> reasons = new ArrayList<>();
-        List<Optional<List<TokenLogprob>>> lps = new ArrayList<>();
-        List<Optional<TokenIds>> ids = new ArrayList<>();
-        for (JsonNode c : choices) {
-            object(c, "a choice");
+        return answer(root(body), c -> {
             JsonNode t = c.get("text");
-            texts.add(t == null || t.isNull() ? "" : string(t, "a choice's text"));
-            reasons.add(finishReason(c));
-            lps.add(logprobs ? textLogprobs(c.get("logprobs")) : Optional.empty());
-            ids.add(Optional.empty());
+            return new Choice(t == null || t.isNull() ? "" : string(t, "a choice's text"), finishReason(c),
+                    logprobs ? textLogprobs(c.get("logprobs")) : Optional.empty(), Optional.empty());
+        });
+    }
+
+    /** Reads one choice object of an endpoint's answer. */
+    private interface ChoiceReader {
+        Choice read(JsonNode choice) throws Malformed;
+    }
+
+    /** What both endpoints share: the choices, each an object, then the answer's model, id and usage. */
+    private static Answer answer(JsonNode root, ChoiceReader reader) throws Malformed {
+        List<Choice> choices = new ArrayList<>();
+        for (JsonNode c : choices(root)) {
+            object(c, "a choice");
+            choices.add(reader.read(c));
         }
-        return new Answer(text(root.get("model")), text(root.get("id")), texts, reasons, lps, ids, usage(root));
+        return new Answer(text(root.get("model")), text(root.get("id")), choices, usage(root));
     }
 
     /** One vector of an embeddings answer, at the place {@code index} says. */
@@ -157,8 +170,7 @@ final class WireResponses {
             JsonNode error = root.get("error");
             if (error != null && !error.isNull()) {
                 // a gateway's error sent with status 200
-                throw new Malformed("an error instead of choices: " + JsonPost.serverMessage(
-                        root.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8)), false);
+                throw new Malformed("an error instead of choices: " + JsonPost.serverMessage(root), false);
             }
             throw new Malformed(choices == null ? "no 'choices'" : "'choices' is not a list", false);
         }

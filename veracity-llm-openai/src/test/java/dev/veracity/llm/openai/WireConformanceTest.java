@@ -405,23 +405,22 @@ class WireConformanceTest {
             if (resp == null) {
                 return null;
             }
-            List<String> texts = new ArrayList<>();
-            List<FinishReason> reasons = new ArrayList<>();
-            List<Optional<List<TokenLogprob>>> logprobs = new ArrayList<>();
-            List<Optional<TokenIds>> ids = new ArrayList<>();
+            List<WireResponses.Choice> choices = new ArrayList<>();
             Optional<List<Integer>> promptIds = returnTokenIds
                     ? tokenIds(resp._additionalProperties().get("prompt_token_ids")) : Optional.empty();
             for (ChatCompletion.Choice c : resp.choices()) {
-                texts.add(c._message().asKnown().flatMap(m -> m.content()).orElse(""));
-                reasons.add(FinishReason.fromWire(c._finishReason().asKnown().map(f -> f.asString()).orElse(null)));
-                logprobs.add(!wantLogprobs ? Optional.empty() : c.logprobs().flatMap(l -> l.content()).map(
-                        list -> list.stream().map(t -> new TokenLogprob(t.token(), t.logprob(), t.topLogprobs().stream()
-                                .map(a -> new TokenLogprob.Alternative(a.token(), a.logprob())).toList())).toList()));
-                ids.add(promptIds.flatMap(prompt -> tokenIds(c._additionalProperties().get("token_ids"))
-                        .map(response -> new TokenIds(prompt, response))));
+                choices.add(new WireResponses.Choice(
+                        c._message().asKnown().flatMap(m -> m.content()).orElse(""),
+                        FinishReason.fromWire(c._finishReason().asKnown().map(f -> f.asString()).orElse(null)),
+                        !wantLogprobs ? Optional.empty() : c.logprobs().flatMap(l -> l.content()).map(
+                                list -> list.stream().map(t -> new TokenLogprob(t.token(), t.logprob(),
+                                        t.topLogprobs().stream().map(a -> new TokenLogprob.Alternative(a.token(),
+                                                a.logprob())).toList())).toList()),
+                        promptIds.flatMap(prompt -> tokenIds(c._additionalProperties().get("token_ids"))
+                                .map(response -> new TokenIds(prompt, response)))));
             }
             return new WireResponses.Answer(resp._model().asKnown().orElse(null), resp._id().asKnown().orElse(null),
-                    texts, reasons, logprobs, ids, resp.usage().map(u -> new WireResponses.Usage((int) u.promptTokens(),
+                    choices, resp.usage().map(u -> new WireResponses.Usage((int) u.promptTokens(),
                     (int) u.completionTokens())));
         } catch (OpenAIException | java.io.IOException | IllegalArgumentException e) {
             return null;
@@ -435,17 +434,16 @@ class WireConformanceTest {
             if (resp == null) {
                 return null;
             }
-            List<String> texts = new ArrayList<>();
-            List<FinishReason> reasons = new ArrayList<>();
-            List<Optional<List<TokenLogprob>>> logprobs = new ArrayList<>();
+            List<WireResponses.Choice> choices = new ArrayList<>();
             for (CompletionChoice c : resp.choices()) {
-                texts.add(c._text().asKnown().orElse(""));
-                reasons.add(FinishReason.fromWire(c._finishReason().asKnown().map(f -> f.asString()).orElse(null)));
-                logprobs.add(!wantLogprobs ? Optional.empty() : c.logprobs().map(WireConformanceTest::sdkTextLogprobs));
+                choices.add(new WireResponses.Choice(c._text().asKnown().orElse(""),
+                        FinishReason.fromWire(c._finishReason().asKnown().map(f -> f.asString()).orElse(null)),
+                        !wantLogprobs ? Optional.empty() : c.logprobs().map(WireConformanceTest::sdkTextLogprobs),
+                        Optional.empty()));
             }
             return new WireResponses.Answer(resp._model().asKnown().orElse(null), resp._id().asKnown().orElse(null),
-                    texts, reasons, logprobs, texts.stream().map(t -> Optional.<TokenIds>empty()).toList(),
-                    resp.usage().map(u -> new WireResponses.Usage((int) u.promptTokens(), (int) u.completionTokens())));
+                    choices, resp.usage().map(u -> new WireResponses.Usage((int) u.promptTokens(),
+                    (int) u.completionTokens())));
         } catch (OpenAIException | java.io.IOException | IllegalArgumentException e) {
             return null;
         }
