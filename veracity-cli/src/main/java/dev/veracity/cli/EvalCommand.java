@@ -89,6 +89,25 @@ final class EvalCommand implements Callable<Integer> {
             description = "Judge samples per verdict, majority vote (default ${DEFAULT-VALUE}; MARCH's protocol votes over 8).")
     int judgeSamples;
 
+    @Option(names = "--truncated", defaultValue = "fail", paramLabel = "fail|keep",
+            converter = TruncationPolicyConverter.class,
+            description = "An answer read from an output its token limit cut (finish_reason length): fail records the"
+                    + " question as failed (kind TRUNCATED), keep scores it as the method read it; either way the line"
+                    + " is marked and summary.json counts it (default ${DEFAULT-VALUE}).")
+    dev.veracity.eval.run.Truncation.Policy truncated;
+
+    static final class TruncationPolicyConverter implements picocli.CommandLine.ITypeConverter<dev.veracity.eval.run.Truncation.Policy> {
+        @Override
+        public dev.veracity.eval.run.Truncation.Policy convert(String value) {
+            for (dev.veracity.eval.run.Truncation.Policy p : dev.veracity.eval.run.Truncation.Policy.values()) {
+                if (p.label().equals(value.strip().toLowerCase(java.util.Locale.ROOT))) {
+                    return p;
+                }
+            }
+            throw new picocli.CommandLine.TypeConversionException("'" + value + "' is not fail or keep");
+        }
+    }
+
     @Option(names = "--no-preflight", description = "Skip the check of the model server (GET /models) before the run.")
     boolean noPreflight;
 
@@ -210,6 +229,9 @@ final class EvalCommand implements Callable<Integer> {
         if (proxy.given()) {
             fields.put("proxy", proxy.describe(base));
         }
+        if (truncated == dev.veracity.eval.run.Truncation.Policy.KEEP) {
+            fields.put("truncated", truncated.label()); // recorded only when not the default: earlier runs stay resumable
+        }
         fields.put("judge", judgeName == null ? "none" : judgeName + " model=" + (judgeModel == null ? base.model() : judgeModel)
                 + " samples=" + judgeSamples);
         // every mistake caught before the first model call: the questions read, the server and model checked
@@ -254,7 +276,7 @@ final class EvalCommand implements Callable<Integer> {
                                 "concurrency", String.valueOf(cfg.concurrency()),
                                 "timeout_seconds", String.valueOf(cfg.timeout().toSeconds()),
                                 "cache", cfg.cacheMode().name().toLowerCase(java.util.Locale.ROOT)),
-                        retriever, embedder, judge, documents, runConfig.json(), pagesOpen, sample);
+                        retriever, embedder, judge, documents, runConfig.json(), pagesOpen, sample, truncated);
                 outcome = EvalRunner.run(spec, stack.client, ProxyOptions.clients(proxyClient), traces, traceRun, bar);
             }
         }

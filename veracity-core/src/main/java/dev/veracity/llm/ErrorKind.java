@@ -18,6 +18,13 @@ public enum ErrorKind {
      */
     EMPTY_RESPONSE(true, "the server answered with empty text; check the server's logs (a crashed or overloaded "
             + "worker, a chat template that ends the turn at once) or the prompt's length against the context size"),
+    /**
+     * A completion the server cut below the request's own {@code max_tokens} (finish reason {@code length} with fewer
+     * completion tokens than asked): retried with the same request, never cached. A glitch passes; a server that caps
+     * output below the request's limit fails every attempt, and then the call fails with this kind.
+     */
+    TRUNCATED(true, "the server cut the output below the max_tokens asked (finish_reason length); check the server's"
+            + " own output cap (a gateway's max_tokens limit, vLLM's --max-model-len) or lower the method's max-tokens option"),
     /** HTTP 400/404/422: not retried, the request itself is wrong. */
     BAD_REQUEST(false, "the server rejected the request; check the model name and sampling settings"),
     /** HTTP 401/403: not retried. */

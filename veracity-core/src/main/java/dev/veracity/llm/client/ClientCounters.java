@@ -13,6 +13,7 @@ public final class ClientCounters {
     final AtomicLong retries = new AtomicLong();
     final AtomicLong failures = new AtomicLong();
     final AtomicLong emptyResponses = new AtomicLong();
+    final AtomicLong cutShort = new AtomicLong();
     final AtomicLong uncachedIncomplete = new AtomicLong();
     final AtomicLong unparseableMarks = new AtomicLong();
     final AtomicLong unparseableSkipped = new AtomicLong();
@@ -53,6 +54,11 @@ public final class ClientCounters {
     /** Attempts that returned an empty or whitespace-only text (each failed with EMPTY_RESPONSE and was retried). */
     public long emptyResponses() {
         return emptyResponses.get();
+    }
+
+    /** Attempts with a sample the server cut below the request's max_tokens (each failed with TRUNCATED and was retried). */
+    public long cutShort() {
+        return cutShort.get();
     }
 
     /** Samples returned to the caller but not cached because they did not finish (see {@link LlmClient}). */
@@ -101,7 +107,7 @@ public final class ClientCounters {
     public String toString() {
         return "calls=" + calls() + " cacheHits=" + cacheHits() + " attempts=" + attempts() + " retries=" + retries()
                 + " failures=" + failures() + " emptyResponses=" + emptyResponses()
-                + " uncachedIncomplete=" + uncachedIncomplete() + " tokens=" + (promptTokens() + completionTokens())
+                + " cutShort=" + cutShort() + " uncachedIncomplete=" + uncachedIncomplete() + " tokens=" + (promptTokens() + completionTokens())
                 + " peakInFlight=" + peakInFlight();
     }
 }

@@ -47,9 +47,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * stored; a body that does not parse fails the attempt the same way ({@link ErrorKind#MALFORMED_RESPONSE}). A
  * completion that did not finish is returned to the caller but not stored: finish reason
  * {@link FinishReason#UNKNOWN} (a stream cut before its finish reason, or none given), or
- * {@link FinishReason#LENGTH} with fewer completion tokens than the request's {@code max_tokens} (the server cut it
- * short). A {@code LENGTH} completion that used the whole {@code max_tokens} budget, or whose request set none, is
- * complete and stored. A sample a method could not parse is flagged with {@link #markUnparseable}; a flagged entry
+ * {@link FinishReason#LENGTH} with fewer completion tokens than the request's {@code max_tokens} by an estimate (the
+ * server cut it short, or the count cannot tell). A sample the server cut short by its own exact count fails the
+ * attempt with the retryable {@link ErrorKind#TRUNCATED}: it is asked again with the same request, so the caller gets
+ * an output that ends where the request's limit or the model put its end, or a typed failure. A {@code LENGTH}
+ * completion that used the whole {@code max_tokens} budget, or whose request set none, is complete and stored (the
+ * caller's limit cut it: {@link Completion#truncated()} tells). A sample a method could not parse is flagged with {@link #markUnparseable}; a flagged entry
  * counts as a miss (the model is asked again and the new sample replaces it) unless the client was built with
  * {@link Builder#replayUnparseable(boolean) replayUnparseable(true)}.
  */
@@ -277,6 +280,18 @@ public final class LlmClient implements AutoCloseable {
         };
     }
 
+    /**
+     * Whether the server cut a sample below the request's token budget: finish reason {@code LENGTH} with fewer
+     * completion tokens than {@code max_tokens}, by the server's own count. Only an exact count decides: an
+     * estimate (a server without a usage block) or one sample's share of an n &gt; 1 total cannot tell a cut sample
+     * from a complete one, so such a sample is returned (and, by {@link #complete}, not cached).
+     */
+    static boolean cutShort(LlmRequest ask, Completion c) {
+        Integer max = ask.maxTokens();
+        return c.finishReason() == FinishReason.LENGTH && max != null && c.usage().exact()
+                && c.usage().completionTokens() < max;
+    }
+
     private record FetchResult(List<Completion> completions, List<Boolean> complete, TokenUsage usage,
                                long startedMicros) {
     }
@@ -360,6 +375,12 @@ public final class LlmClient implements AutoCloseable {
                             + c.sampleIndex() + " with " + (c.text().isEmpty() ? "an empty" : "a whitespace-only")
                             + " text (finish reason " + c.finishReason().name().toLowerCase(java.util.Locale.ROOT)
                             + ")");
+                }
+                if (cutShort(request, c)) {
+                    counters.cutShort.incrementAndGet();
+                    throw new LlmException(ErrorKind.TRUNCATED, backend.id() + " cut sample " + c.sampleIndex()
+                            + " at " + c.usage().completionTokens() + " tokens, below the " + request.maxTokens()
+                            + " asked (finish reason length)");
                 }
             }
             return r;

@@ -182,21 +182,66 @@ class CacheHygieneTest {
     }
 
     @Test
-    void aLengthStopBelowMaxTokensIsNotCachedButOneAtTheWholeBudgetIs() {
+    void aLengthStopAtTheWholeBudgetOrWithoutOneIsCachedAndAnEstimatedCutIsReturnedUncached() {
         // The prompt says how many tokens the "server" produced before it stopped with finish reason length.
         ScriptedBackend backend = ScriptedBackend.completions((r, i) -> completion("cut",
                 FinishReason.LENGTH, Integer.parseInt(r.promptText())));
+        ScriptedBackend estimated = ScriptedBackend.completions((r, i) -> Completion.of(0, "cut", FinishReason.LENGTH,
+                new TokenUsage(3, Integer.parseInt(r.promptText()), false)));
         try (SqliteResponseCache cache = SqliteResponseCache.open(dir.resolve("c.db"))) {
-            LlmClient client = LlmClient.builder(backend).cache(cache, CacheMode.READ_WRITE).build();
+            LlmClient client = LlmClient.builder(backend).retry(FAST).cache(cache, CacheMode.READ_WRITE).build();
 
-            client.call(LlmRequest.user("5").maxTokens(10).build());      // cut short by the server
-            assertThat(cache.size()).isZero();
-            client.call(LlmRequest.user("10").maxTokens(10).build());     // used the whole budget
-            assertThat(cache.size()).isEqualTo(1);
+            assertThat(client.call(LlmRequest.user("10").maxTokens(10).build()).first().truncated()).isTrue();
+            assertThat(cache.size()).isEqualTo(1);                       // used the whole budget: the caller's limit
             client.call(LlmRequest.user("7").build());                    // no budget asked: the server's limit
             assertThat(cache.size()).isEqualTo(2);
-            assertThat(client.counters().uncachedIncomplete()).isEqualTo(1);
+            assertThat(backend.requests()).hasSize(2);
+
+            // a server without a usage block: the estimate cannot tell a cut from a complete sample
+            LlmClient noUsage = LlmClient.builder(estimated).retry(FAST).cache(cache, CacheMode.READ_WRITE).build();
+            assertThat(noUsage.call(LlmRequest.user("5").maxTokens(10).build()).text()).isEqualTo("cut");
+            assertThat(estimated.requests()).hasSize(1);
+            assertThat(noUsage.counters().uncachedIncomplete()).isEqualTo(1);
+            assertThat(cache.size()).isEqualTo(2);
         }
+    }
+
+    @Test
+    void aSampleTheServerCutBelowMaxTokensIsAskedAgainAndOnlyTheWholeAnswerIsCached() {
+        AtomicInteger asked = new AtomicInteger();
+        ScriptedBackend backend = ScriptedBackend.completions((r, i) -> asked.getAndIncrement() == 0
+                ? completion("The answer is \\boxed{Par", FinishReason.LENGTH, 5)
+                : completion("The answer is \\boxed{Paris}.", FinishReason.STOP, 8));
+        LlmRequest req = LlmRequest.user("capital?").maxTokens(10).build();
+        Path file = dir.resolve("c.db");
+        try (SqliteResponseCache cache = SqliteResponseCache.open(file)) {
+            LlmClient client = LlmClient.builder(backend).retry(FAST).cache(cache, CacheMode.READ_WRITE).build();
+
+            assertThat(client.call(req).text()).isEqualTo("The answer is \\boxed{Paris}.");
+            assertThat(backend.requests()).hasSize(2);
+            assertThat(backend.requests()).allSatisfy(r -> assertThat(r.maxTokens()).isEqualTo(10));
+            assertThat(client.counters().cutShort()).isEqualTo(1);
+            assertThat(client.counters().retries()).isEqualTo(1);
+            assertThat(cache.size()).isEqualTo(1);
+        }
+        assertThat(cachedText(file, req)).isEqualTo("The answer is \\boxed{Paris}.");
+    }
+
+    @Test
+    void aServerThatAlwaysCutsBelowMaxTokensFailsTypedAndCachesNothing() {
+        ScriptedBackend backend = ScriptedBackend.completions((r, i) -> completion("half an answ", FinishReason.LENGTH, 5));
+        try (SqliteResponseCache cache = SqliteResponseCache.open(dir.resolve("c.db"))) {
+            LlmClient client = LlmClient.builder(backend).retry(FAST).cache(cache, CacheMode.READ_WRITE).build();
+
+            assertThatThrownBy(() -> client.call(LlmRequest.user("q").maxTokens(10).build()))
+                    .isInstanceOfSatisfying(LlmCallFailedException.class, e -> {
+                        assertThat(e.kind()).isEqualTo(ErrorKind.TRUNCATED);
+                        assertThat(e.attempts()).hasSize(4);
+                        assertThat(e.getMessage()).contains("at 5 tokens, below the 10 asked").contains("What to do");
+                    });
+            assertThat(cache.size()).isZero();
+        }
+        assertThat(ErrorKind.TRUNCATED.retryable()).isTrue();
     }
 
     @Test

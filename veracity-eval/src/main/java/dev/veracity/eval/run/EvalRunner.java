@@ -14,6 +14,7 @@ import dev.veracity.qa.AnswerSetParser;
 import dev.veracity.eval.metrics.ItemScore;
 import dev.veracity.eval.metrics.Metric;
 import dev.veracity.eval.metrics.Metrics;
+import dev.veracity.llm.ErrorKind;
 import dev.veracity.llm.client.LlmClient;
 import dev.veracity.method.MethodAnswer;
 import dev.veracity.method.MethodContext;
@@ -75,11 +76,21 @@ public final class EvalRunner {
      * @param config      the run's recorded configuration (the CLI's run.json), copied into summary.json; or null
      * @param pages       a page store for methods whose agents act in a Wikipedia ({@code --pages}), or null
      * @param sample      a paper's random selection of the file's questions, applied before {@code limit}; or null
+     * @param truncated   what to do with an answer read from an output its token limit cut ({@link Truncation})
      */
     public record Spec(QaMethod method, String dataset, Path data, int limit, Path outDir, int concurrency,
                        DatasetProfile profile, Map<String, String> options, Map<String, String> labels,
                        Retriever retriever, Embedder embedder, Judge judge, DocumentSource documents, JsonNode config,
-                       PageSource pages, QuestionSample sample) {
+                       PageSource pages, QuestionSample sample, Truncation.Policy truncated) {
+
+        /** A spec whose answers read from a cut output fail ({@link Truncation.Policy#FAIL}, the default). */
+        public Spec(QaMethod method, String dataset, Path data, int limit, Path outDir, int concurrency,
+                    DatasetProfile profile, Map<String, String> options, Map<String, String> labels,
+                    Retriever retriever, Embedder embedder, Judge judge, DocumentSource documents, JsonNode config,
+                    PageSource pages, QuestionSample sample) {
+            this(method, dataset, data, limit, outDir, concurrency, profile, options, labels, retriever, embedder, judge,
+                    documents, config, pages, sample, Truncation.Policy.FAIL);
+        }
 
         /** A spec over the file's questions in file order. */
         public Spec(QaMethod method, String dataset, Path data, int limit, Path outDir, int concurrency,
@@ -133,6 +144,7 @@ public final class EvalRunner {
             options = options == null ? Map.of() : Map.copyOf(options);
             labels = labels == null ? Map.of() : Map.copyOf(labels);
             documents = documents == null ? DocumentSource.dataset() : documents;
+            truncated = truncated == null ? Truncation.Policy.FAIL : truncated;
         }
     }
 
@@ -318,9 +330,14 @@ public final class EvalRunner {
             }
             traces.flush();
             DocumentSource.RetrievalTally retrieval = spec.documents().tally(spec.method(), datasetHasDocuments);
-            ObjectNode summary = summary(spec, results.answered(), metrics, failures.size(), traceRun, started, retrieval);
+            Truncation.Tally truncation = new Truncation.Tally();
+            ObjectNode summary = summary(spec, results.answered(), metrics, failures.size(), traceRun, started, retrieval,
+                    truncation);
             // every question of this run's slice whose last record is a failure (this run's and earlier runs' alike)
             summary.put("failed", failures.size() + failedBefore);
+            summary.set("truncated", truncation.result(results.failures().stream()
+                    .filter(f -> f.path(ResultsFile.FAILED_KIND).asText().equals(ErrorKind.TRUNCATED.name())).count(),
+                    spec.truncated()));
             summary.set("retrieval", retrieval.result());
             summary.set("sampling", traces.sampling());
             summary.set("build", JSON.valueToTree(dev.veracity.config.BuildInfo.current().asMap()));
@@ -378,6 +395,11 @@ public final class EvalRunner {
         } finally {
             made = traces.end(traceRun, item.id());
         }
+        // an answer read from an output its token limit cut is not scored as an answer by default (Truncation)
+        Truncation cut = Truncation.of(made, answer);
+        if (cut.answer() && spec.truncated() == Truncation.Policy.FAIL) {
+            throw cut.failure();
+        }
         CallStats stats = CallStats.ofQuestion(made);
         List<String> gold = spec.profile().multiAnswer() ? item.goldTexts() : item.goldForms();
         ObjectNode o = JSON.createObjectNode();
@@ -413,6 +435,9 @@ public final class EvalRunner {
         o.put("critical_path_ms", millis(stats.criticalPath()));
         o.put("trace_run", traceRun);
         o.set("roles", RoleStats.ofQuestion(made));
+        if (cut.any()) {
+            o.set("truncated", cut.json());
+        }
         if (!answer.candidates().isEmpty()) {
             // the answers the method chose among (Reasoning Court's agents): the report's judge scenarios read them
             ArrayNode cands = o.putArray("candidates");
@@ -450,15 +475,15 @@ public final class EvalRunner {
     /** Aggregates over every line of the file (this run's and earlier ones'), re-scoring from the stored fields. */
     static ObjectNode summary(Spec spec, Iterable<JsonNode> lines, List<Metric> metrics, int errors, String traceRun,
                               Instant started) {
-        return summary(spec, lines, metrics, errors, traceRun, started, null);
+        return summary(spec, lines, metrics, errors, traceRun, started, null, null);
     }
 
     /**
      * The same, in one pass over {@code lines} holding one line at a time (every figure is folded as it goes); the
-     * lines are folded into {@code retrieval} too, when given, for the caller's {@code retrieval} object.
+     * lines are folded into {@code retrieval} and {@code truncation} too, when given, for the caller's objects.
      */
     static ObjectNode summary(Spec spec, Iterable<JsonNode> lines, List<Metric> metrics, int errors, String traceRun,
-                              Instant started, DocumentSource.RetrievalTally retrieval) {
+                              Instant started, DocumentSource.RetrievalTally retrieval, Truncation.Tally truncation) {
         List<Metric.Tally> tallies = metrics.stream().map(Metric::tally).toList();
         long[] judge = new long[4]; // judged, correct, incorrect, unparseable samples
         String[] judgeName = {null};
@@ -500,6 +525,9 @@ public final class EvalRunner {
             }
             if (retrieval != null) {
                 retrieval.add(l);
+            }
+            if (truncation != null) {
+                truncation.add(l);
             }
         });
         long n = counts[0];
