@@ -2,6 +2,7 @@ package dev.veracity.methods.c3po;
 
 import dev.veracity.method.PromptTemplate;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -62,7 +63,7 @@ public final class C3poPrompts {
     static final int FEW_NUM = 2;
     static final int DICT_FEW_NUM = 1;
 
-    private static final Map<PromptTemplate, PromptTemplate> WITH_EXAMPLES = new HashMap<>();
+    private static final Map<PromptTemplate, PromptTemplate> WITH_EXAMPLES = new IdentityHashMap<>();
 
     static {
         for (PromptTemplate t : List.of(ROUTER, FILTER, FILTER_RETRIEVAL, DECISION, DECISION_FORCED, ROADMAP, ANSWER)) {

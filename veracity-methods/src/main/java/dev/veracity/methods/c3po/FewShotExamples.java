@@ -6,11 +6,11 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The authors' released few-shot examples (resources {@code examples/*.txt}, verbatim from Chen-GX/C-3PO
@@ -52,7 +52,7 @@ public final class FewShotExamples {
 
     private static final String OPEN = "#= ";
     private static final String PUBLIC = "public";
-    private static final Map<Pool, Map<String, Map<String, List<String>>>> LOADED = new EnumMap<>(Pool.class);
+    private static final Map<Pool, Map<String, Map<String, List<String>>>> LOADED = new ConcurrentHashMap<>();
 
     private FewShotExamples() {
     }
@@ -118,9 +118,7 @@ public final class FewShotExamples {
 
     /** The pool file: dataset (the authors' file name) -> key -> examples, read once. */
     static Map<String, Map<String, List<String>>> pools(Pool pool) {
-        synchronized (LOADED) {
-            return LOADED.computeIfAbsent(pool, FewShotExamples::read);
-        }
+        return LOADED.computeIfAbsent(pool, FewShotExamples::read);
     }
 
     /** Parses a pool file: {@code #!} header lines, then examples each opened by a {@code #= POOL KEY} line. */
