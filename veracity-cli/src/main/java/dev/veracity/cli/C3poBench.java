@@ -204,8 +204,10 @@ final class C3poBench implements Callable<Integer> {
             return "Thought: document " + (sample + 1) + " helps.\nAction: [" + (sample + 1) + "]";
         }
         if (p.startsWith("You are an intelligent assistant tasked with determining")) {
-            int kept = count(p.substring(p.indexOf("Existing Documents: "), p.indexOf("\n\nPlan: ")), "\n\nDocument ")
-                    + (p.contains("Existing Documents: Document 1 ") ? 1 : 0);
+            // the state, after the instructions and any few-shot examples (which imitate it)
+            String state = p.substring(Math.max(0, p.indexOf("Now, process the following question:")));
+            int kept = count(state.substring(state.indexOf("Existing Documents: "), state.indexOf("\n\nPlan: ")),
+                    "\n\nDocument ") + (state.contains("Existing Documents: Document 1 ") ? 1 : 0);
             if (kept == 0) {
                 return sample == 0 ? "Thought: I know it.\nAction: [LLM]" : "Thought: find it.\nAction: [Retrieval] step 0";
             }

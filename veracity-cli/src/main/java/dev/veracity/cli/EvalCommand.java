@@ -205,8 +205,10 @@ final class EvalCommand implements Callable<Integer> {
         // the server is checked while the dataset is hashed and read (a round trip saved from the start-up)
         java.util.concurrent.CompletableFuture<Void> preflight = noPreflight
                 ? java.util.concurrent.CompletableFuture.completedFuture(null)
-                : java.util.concurrent.CompletableFuture.runAsync(() -> Preflight.check(base),
-                        runnable -> Thread.ofVirtual().name("preflight").start(runnable));
+                : java.util.concurrent.CompletableFuture.runAsync(() -> {
+                    Preflight.check(base);
+                    proxy.preflight(base);
+                }, runnable -> Thread.ofVirtual().name("preflight").start(runnable));
         dev.veracity.eval.run.QuestionSample sample = sampleSize == null ? null
                 : new dev.veracity.eval.run.QuestionSample(sampleSize, sampleSeed, sampleRange);
         DatasetProfile profile = DatasetProfile.of(dataset).withMetrics(metrics);

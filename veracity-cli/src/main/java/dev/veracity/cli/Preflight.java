@@ -9,9 +9,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * One request before a run's first model call: {@code GET /models} on the configured server. A server that is down
- * or does not answer, refused credentials, or a model the server does not list stop the run before any question is
- * asked, in one line; a server without a models endpoint (some gateways) is let through.
+ * One request before a run's first model call: {@code GET /models} on the configured server, and on the proxy's
+ * when a method runs on two ({@code --proxy-base-url}, {@code --proxy-model}). A server that is down or does not
+ * answer, refused credentials, or a model the server does not list stop the run before any question is asked, in
+ * one line naming the flag to fix; a server without a models endpoint (some gateways) is let through.
  */
 final class Preflight {
 
@@ -23,8 +24,25 @@ final class Preflight {
     private record Response(int statusCode, String body) {
     }
 
+    /** Which server a check is about: how messages name it and the flags that set its URL and model. */
+    private record Server(String what, String urlFlag, String modelFlag) {
+    }
+
+    private static final Server LLM = new Server("model server", "--llm-base-url", "--model");
+    private static final Server PROXY = new Server("proxy server", "--proxy-base-url", "--proxy-model");
+
+    /** The main server and model. */
     static void check(VeracityConfig cfg) {
-        String base = cfg.llmBaseUrl().endsWith("/") ? cfg.llmBaseUrl() : cfg.llmBaseUrl() + "/";
+        check(cfg, cfg.llmBaseUrl(), cfg.model(), LLM);
+    }
+
+    /** The proxy's server and model (same credentials as the main server's). */
+    static void checkProxy(VeracityConfig cfg, String baseUrl, String model) {
+        check(cfg, baseUrl, model, PROXY);
+    }
+
+    private static void check(VeracityConfig cfg, String baseUrl, String model, Server server) {
+        String base = baseUrl.endsWith("/") ? baseUrl : baseUrl + "/";
         // HttpURLConnection rather than java.net.http: its classes are in the JDK's shared archive, so the check
         // costs a round trip, not a second HTTP stack's start-up
         Response r;
@@ -43,15 +61,15 @@ final class Preflight {
             c.disconnect();
             r = new Response(status, body);
         } catch (java.net.SocketTimeoutException e) {
-            throw new IllegalArgumentException("the model server at " + cfg.llmBaseUrl() + " did not answer within 10 s;"
+            throw new IllegalArgumentException("the " + server.what() + " at " + baseUrl + " did not answer within 10 s;"
                     + " check that it runs and is not overloaded (nothing was run)");
         } catch (IOException | IllegalArgumentException e) {
-            throw new IllegalArgumentException("cannot reach the model server at " + cfg.llmBaseUrl() + " ("
+            throw new IllegalArgumentException("cannot reach the " + server.what() + " at " + baseUrl + " ("
                     + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage())
-                    + "); start it, or fix --llm-base-url (nothing was run)");
+                    + "); start it, or fix " + server.urlFlag() + " (nothing was run)");
         }
         if (r.statusCode() == 401 || r.statusCode() == 403) {
-            throw new IllegalArgumentException("the model server at " + cfg.llmBaseUrl() + " refused the credentials (HTTP "
+            throw new IllegalArgumentException("the " + server.what() + " at " + baseUrl + " refused the credentials (HTTP "
                     + r.statusCode() + "); set VERACITY_API_KEY (or OPENAI_API_KEY) (nothing was run)");
         }
         if (r.statusCode() != 200) {
@@ -63,9 +81,10 @@ final class Preflight {
         } catch (IOException e) {
             return; // not the protocol's JSON: let the client's typed errors speak
         }
-        if (!served.isEmpty() && !served.contains(cfg.model())) {
-            throw new IllegalArgumentException("the model server at " + cfg.llmBaseUrl() + " does not serve model '"
-                    + cfg.model() + "'; it serves: " + String.join(", ", served) + " (pass --model; nothing was run)");
+        if (!served.isEmpty() && !served.contains(model)) {
+            throw new IllegalArgumentException("the " + server.what() + " at " + baseUrl + " does not serve model '"
+                    + model + "'; it serves: " + String.join(", ", served) + " (pass " + server.modelFlag()
+                    + "; nothing was run)");
         }
     }
 }

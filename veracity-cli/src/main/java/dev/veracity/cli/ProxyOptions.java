@@ -68,6 +68,18 @@ public final class ProxyOptions {
         return new Proxy(backend, client);
     }
 
+    /**
+     * The preflight of the proxy's server and model ({@link Preflight}), before any question: nothing to check when no
+     * proxy flag was given or the proxy is the LLM's server and model (checked already).
+     */
+    void preflight(VeracityConfig cfg) {
+        String url = baseUrl != null ? baseUrl : cfg.llmBaseUrl();
+        String name = model != null ? model : cfg.model();
+        if (given() && !(url.equals(cfg.llmBaseUrl()) && name.equals(cfg.model()))) {
+            Preflight.checkProxy(cfg, url, name);
+        }
+    }
+
     /** The named clients for {@code MethodContext}: {@code proxy}, or none. */
     static Map<String, LlmClient> clients(Proxy proxy) {
         return proxy == null ? Map.of() : Map.of(dev.veracity.methods.c3po.Agent.PROXY_BACKEND, proxy.client);

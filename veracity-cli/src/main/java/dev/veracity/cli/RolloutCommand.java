@@ -117,6 +117,7 @@ final class RolloutCommand implements Runnable {
             VeracityConfig base = model.resolve();
             if (!noPreflight) {
                 Preflight.check(base);
+                proxy.preflight(base);
             }
             java.io.PrintWriter log = spec.commandLine().getErr();
             VeracityConfig cfg = base.withTraceFile(out.resolve("traces.db"));
@@ -130,8 +131,9 @@ final class RolloutCommand implements Runnable {
                 Retriever retriever = searchIndex == null ? null : searchIndex.retriever(searchMode, embedder);
                 MethodContext ctx = new MethodContext(stack.client, CallContext.of(run, "", "c3po-rollout"), dataset,
                         false, Map.of(), retriever, null, null, ProxyOptions.clients(proxyClient));
-                log.printf("C-3PO rollout: preset %s%s, proxy %s, reward %s, at most %d calls per tree%n", c3po.preset,
-                        c3po.single ? " (single trajectory)" : "", proxy.describe(base), c3po.reward, c3po.maxCalls);
+                log.printf("C-3PO rollout: preset %s%s, proxy %s, few-shot %s, reward %s, at most %d calls per tree%n",
+                        c3po.preset, c3po.single ? " (single trajectory)" : "", proxy.describe(base),
+                        settings.fewShot().resolve(proxy.given()).describe(), c3po.reward, c3po.maxCalls);
                 C3poRolloutRun.Outcome o = C3poRolloutRun.run(new C3poRolloutRun.Spec(dataset, data, limit, out, settings,
                         c3po.preset, questionsAtOnce, seedSolutions, run), ctx, leafReward, line -> {
                             synchronized (log) {

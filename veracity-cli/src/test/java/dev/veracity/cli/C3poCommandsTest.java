@@ -68,16 +68,19 @@ class C3poCommandsTest {
                     "small", "--cache", "off");
             assertThat(code).as(err).isZero();
             List<String> proxyPrompts = new ArrayList<>();
+            List<String> llmPrompts = new ArrayList<>();
             for (RecordedRequest r : sim.recentGenerations()) {
                 String model = r.body().path("model").asText();
                 String user = r.body().path("messages").path(1).path("content").asText();
                 boolean proxyAgent = user.startsWith("You are an intelligent assistant");
                 assertThat(model).as(user.substring(0, 60)).isEqualTo(proxyAgent ? "small" : "big");
-                if (proxyAgent) {
-                    proxyPrompts.add(user);
-                }
+                (proxyAgent ? proxyPrompts : llmPrompts).add(user);
             }
             assertThat(proxyPrompts).isNotEmpty();
+            // the authors' test: the trained proxy zero-shot, the LLM's roadmap and answers with their examples
+            assertThat(proxyPrompts).noneMatch(p -> p.contains("Here are some examples:"));
+            assertThat(llmPrompts).filteredOn(p -> p.startsWith("You are an expert assistant")).isNotEmpty()
+                    .allMatch(p -> p.contains("Here are some examples:\n###\nExample 1\n"));
         }
         JsonNode summary = JSON.readTree(dir.resolve("e/summary.json").toFile());
         JsonNode signals = summary.get("signals");
@@ -126,15 +129,17 @@ class C3poCommandsTest {
             String[] args = {"rollout", "c3po", "--dataset", "hotpotqa", "--data", data.toString(), "--out", r.toString(),
                     "--llm-base-url", sim.baseUrl(), "--model", "m", "--cache", "off", "--preset", "authors"};
             assertThat(run(args)).as(err).isZero();
-            assertThat(err).contains("proxy + ").contains("3 rolled out now");
+            assertThat(err).contains("proxy + ").contains("3 rolled out now")
+                    .contains("proxy same as the LLM, few-shot all (seed 42)").contains(" seed rows");
             assertThat(JSON.readTree(out).get("trees").asInt()).isEqualTo(3);
             long asked = sim.counters().generationRequests();
             assertThat(run(args)).as(err).isZero();
             assertThat(err).contains("3 already done, 0 rolled out now");
             assertThat(sim.counters().generationRequests()).isEqualTo(asked);
         }
+        // the authors' sampling script passes --max_depth 13
         assertThat(Files.readAllLines(r.resolve("trees.jsonl"))).hasSize(3)
-                .allSatisfy(l -> assertThat(JSON.readTree(l).get("max_depth").asInt()).isEqualTo(9));
+                .allSatisfy(l -> assertThat(JSON.readTree(l).get("max_depth").asInt()).isEqualTo(13));
         List<String> records = Files.readAllLines(r.resolve("records.jsonl"));
         assertThat(records).isNotEmpty();
         // every record is in the one agent-record schema: read back by its parser, credited, and inspectable
@@ -146,6 +151,41 @@ class C3poCommandsTest {
         }
         assertThat(run("rl", "inspect", r.resolve("records.jsonl").toString())).as(err).isZero();
         assertThat(r.resolve("seed.jsonl")).exists();
+        assertThat(JSON.readTree(r.resolve("dataset_info.json").toFile()).at("/c3po_seed/file_name").asText())
+                .isEqualTo("seed.jsonl");
         assertThat(r.resolve("rollout-summary.json")).exists();
+        assertThat(run("rollout", "c3po", "--dataset", "hotpotqa", "--data", data.toString(), "--out", r.toString(),
+                "--llm-base-url", "http://127.0.0.1:9/v1", "--few-shot", "some")).isEqualTo(2);
+        assertThat(err.strip().lines()).singleElement().asString().contains("--few-shot").contains("auto, none, llm, all");
+    }
+
+    /** The proxy's server and model are checked like the LLM's before any question, in eval and in the rollout. */
+    @Test
+    void aProxyServerThatIsDownOrLacksTheModelStopsTheRunBeforeAnyQuestion() throws Exception {
+        Path data = HotpotSample.write(dir.resolve("hotpot.json"), 3);
+        try (SimServer sim = SimServer.start(SimConfig.builder().models("big", "small").build())) {
+            List<String[]> commands = List.of(
+                    new String[] {"eval", "--method", "c3po", "--dataset", "hotpotqa", "--data", data.toString(),
+                            "--out", dir.resolve("e").toString(), "--cache", "off"},
+                    new String[] {"rollout", "c3po", "--dataset", "hotpotqa", "--data", data.toString(), "--out",
+                            dir.resolve("r").toString(), "--cache", "off"});
+            for (String[] command : commands) {
+                List<String> down = new ArrayList<>(List.of(command));
+                down.addAll(List.of("--llm-base-url", sim.baseUrl(), "--model", "big", "--proxy-base-url",
+                        "http://127.0.0.1:9/v1", "--proxy-model", "small"));
+                assertThat(run(down.toArray(String[]::new))).as(err).isEqualTo(2);
+                assertThat(err.strip().lines()).singleElement().asString().contains("cannot reach the proxy server at"
+                        + " http://127.0.0.1:9/v1").contains("--proxy-base-url").contains("nothing was run");
+
+                List<String> wrong = new ArrayList<>(List.of(command));
+                wrong.addAll(List.of("--llm-base-url", sim.baseUrl(), "--model", "big", "--proxy-model", "tiny"));
+                assertThat(run(wrong.toArray(String[]::new))).as(err).isEqualTo(2);
+                assertThat(err.strip().lines()).singleElement().asString().contains("proxy server")
+                        .contains("does not serve model 'tiny'").contains("big, small").contains("--proxy-model");
+            }
+            assertThat(sim.counters().generationRequests()).isZero();
+        }
+        assertThat(dir.resolve("e").resolve("results.jsonl")).doesNotExist();
+        assertThat(dir.resolve("r").resolve("trees.jsonl")).doesNotExist();
     }
 }

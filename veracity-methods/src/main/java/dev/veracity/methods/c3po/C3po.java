@@ -20,7 +20,9 @@ import java.util.stream.IntStream;
  * accumulated documents. The state transitions are {@link Transition}'s, the limits {@link Limits}'.
  *
  * <p>Backends: the proxy is {@link MethodContext#client(String) client("proxy")}, the LLM {@link MethodContext#llm()};
- * with one backend configured, one model plays both (C-3PO-ICL when it is a large instruction model). Retrieval:
+ * with one backend configured, one model plays both (C-3PO-ICL when it is a large instruction model). Few-shot
+ * examples ({@link FewShot}, option {@code few-shot}): the roadmap and the answer as the authors' test, every prompt
+ * when one model plays both (C-3PO-ICL), none on request. Retrieval:
  * {@link MethodContext#retriever()} (an index), else the question's own passages ranked by BM25
  * ({@link QuestionCorpus}); per-question cache and the next-10 rule in {@link SearchCache}.
  *
@@ -70,9 +72,15 @@ public final class C3po implements QaMethod {
         C3poSettings settings = C3poSettings.of(SPEC.resolve(ctx.options()));
         Agents agents = Agents.of(ctx, settings.sampling());
         SearchCache search = new SearchCache(retriever(item, ctx), settings.limits().pageSize());
-        Run run = new Run(item.question(), settings, agents, new Transition(search), new C3poPrompts(ctx.dataset()));
+        Run run = new Run(item.question(), settings, agents, new Transition(search),
+                new C3poPrompts(ctx.dataset(), settings.fewShot().resolve(hasProxy(ctx))));
         String answer = run.solve();
         return new MethodAnswer(answer, List.of(), run.failures, run.signals(search), answer);
+    }
+
+    /** Whether a proxy backend of its own is configured (else the LLM plays the proxy: C-3PO-ICL). */
+    public static boolean hasProxy(MethodContext ctx) {
+        return ctx.clients().containsKey(Agent.PROXY_BACKEND);
     }
 
     /** The index's retriever, else the question's passages; neither is an error before any call. */
@@ -122,7 +130,7 @@ public final class C3po implements QaMethod {
                 switch (s) {
                     case State.RouterState r -> s = transition.route(r, route(r));
                     case State.RoadmapState r -> s = transition.planned(r,
-                            agents.call(Agent.ROADMAP, prompts.roadmap(question), 1, r.depth() + 1).outputs().getFirst().text());
+                            agents.call(Agent.ROADMAP, prompts.roadmap(question).text(), 1, r.depth() + 1).outputs().getFirst().text());
                     case State.DecisionState d -> s = transition.decide(d, decide(d));
                     case State.FilterState f -> {
                         loops++;
@@ -132,7 +140,7 @@ public final class C3po implements QaMethod {
                         strategy = a.strategy();
                         answerDepth = a.depth() + 2; // the authors' identity node that picks the answer prompt, then the answer
                         documents = a.documents().size();
-                        return agents.call(Agent.ANSWER, prompts.answer(question, a.documents()), 1, answerDepth)
+                        return agents.call(Agent.ANSWER, prompts.answer(question, a.documents()).text(), 1, answerDepth)
                                 .outputs().getFirst().text();
                     }
                 }
@@ -153,7 +161,7 @@ public final class C3po implements QaMethod {
                 return new RouterParser.Route(settings.strategy(),
                         settings.strategy() == Strategy.RETRIEVAL ? question : "");
             }
-            Agents.Sample sample = agents.call(Agent.ROUTER, prompts.router(question), 1, r.depth() + 1);
+            Agents.Sample sample = agents.call(Agent.ROUTER, prompts.router(question).text(), 1, r.depth() + 1);
             Parsed<RouterParser.Route> p = RouterParser.parse(sample.outputs().getFirst().text());
             if (p.ok()) {
                 return p.value();
@@ -164,7 +172,7 @@ public final class C3po implements QaMethod {
 
         private DecisionParser.Decision decide(State.DecisionState d) {
             boolean force = settings.limits().forcesLlm(d);
-            Agents.Sample sample = agents.call(Agent.DECISION, prompts.decision(question, d.documents(), d.roadmap(), force),
+            Agents.Sample sample = agents.call(Agent.DECISION, prompts.decision(question, d.documents(), d.roadmap(), force).text(),
                     1, d.depth() + 1);
             Parsed<DecisionParser.Decision> p = DecisionParser.parse(sample.outputs().getFirst().text());
             if (force) {
@@ -182,7 +190,7 @@ public final class C3po implements QaMethod {
         }
 
         private List<Integer> select(State.FilterState f) {
-            Agents.Sample sample = agents.call(Agent.FILTER, prompts.filter(question, f.retrieved(), f.objective()), 1,
+            Agents.Sample sample = agents.call(Agent.FILTER, prompts.filter(question, f.retrieved(), f.objective()).text(), 1,
                     f.depth() + 1);
             Parsed<FilterParser.Selection> p = FilterParser.parse(sample.outputs().getFirst().text(), f.retrieved().size(),
                     settings.strictIds());

@@ -10,11 +10,14 @@ import java.util.Map;
  * The {@code c3po} method's options, resolved. Defaults are the authors' test settings ({@code arguments.py} with
  * {@code --test True}): greedy proxy, one sample per step, max depth 15, 10 passages per retrieval, at most 10
  * documents before [LLM] is forced, out-of-range filter ids dropped; the roadmap at temperature 0.3 and the answer
- * at 0.
+ * at 0; the roadmap and the answer with the authors' randomly drawn few-shot examples (seed 42), and the proxy's
+ * prompts too when one model plays both (C-3PO-ICL, section 6.7).
  *
  * @param strategy null for {@code auto} (the router decides); else the strategy forced for every question (Table 3)
+ * @param fewShot  which prompts carry few-shot examples ({@link FewShot.Mode#AUTO} until the run knows its backends)
  */
-public record C3poSettings(Strategy strategy, Limits limits, Map<Agent, Sampling> sampling, boolean strictIds) {
+public record C3poSettings(Strategy strategy, Limits limits, Map<Agent, Sampling> sampling, boolean strictIds,
+                           FewShot fewShot) {
 
     static final List<OptionSpec> OPTIONS = List.of(
             OptionSpec.choice("strategy", "auto", "auto: the Reasoning Router decides; or force one strategy for every"
@@ -30,7 +33,13 @@ public record C3poSettings(Strategy strategy, Limits limits, Map<Agent, Sampling
             OptionSpec.decimal("answer-temperature", 0.0, "the LLM's answer temperature (the authors' 0)"),
             OptionSpec.integer("llm-max-tokens", 1024, "new tokens per LLM output (the authors' 1024)"),
             OptionSpec.bool("strict-ids", false, "refuse a filter output with an id outside 1..n (the authors' data"
-                    + " collection) instead of dropping the id (their test)"));
+                    + " collection) instead of dropping the id (their test)"),
+            OptionSpec.choice("few-shot", "auto", "which prompts carry the authors' randomly drawn few-shot examples:"
+                    + " llm (the roadmap and the answer, as their test), all (the proxy's agents too: C-3PO-ICL, section"
+                    + " 6.7), none (zero-shot), auto (all when no proxy backend is configured, else llm)",
+                    "auto", "none", "llm", "all"),
+            OptionSpec.integer("few-shot-seed", (int) FewShot.AUTHORS_SEED, "seed of the few-shot draw (the authors' 42);"
+                    + " a prompt's examples depend on the seed, the agent and the prompt"));
 
     public C3poSettings {
         sampling = Map.copyOf(sampling);
@@ -38,7 +47,8 @@ public record C3poSettings(Strategy strategy, Limits limits, Map<Agent, Sampling
 
     /** The authors' test settings. */
     public static C3poSettings defaults() {
-        return new C3poSettings(null, Limits.TEST, sampling(Sampling.PROXY_TEST, Sampling.ROADMAP, Sampling.ANSWER), false);
+        return new C3poSettings(null, Limits.TEST, sampling(Sampling.PROXY_TEST, Sampling.ROADMAP, Sampling.ANSWER), false,
+                FewShot.AUTO);
     }
 
     static C3poSettings of(MethodOptions o) {
@@ -50,7 +60,8 @@ public record C3poSettings(Strategy strategy, Limits limits, Map<Agent, Sampling
         Sampling roadmap = new Sampling(o.doubleValue("roadmap-temperature"), 1.0, llmTokens);
         Sampling answer = new Sampling(o.doubleValue("answer-temperature"), 1.0, llmTokens);
         return new C3poSettings(s.equals("auto") ? null : Strategy.ofOption(s), limits,
-                sampling(proxy, roadmap, answer), o.bool("strict-ids"));
+                sampling(proxy, roadmap, answer), o.bool("strict-ids"),
+                new FewShot(FewShot.Mode.of(o.string("few-shot")), o.intValue("few-shot-seed")));
     }
 
     /** One sampling for the proxy's three agents, one for the roadmap, one for the answer. */

@@ -4,8 +4,9 @@ package dev.veracity.methods.c3po;
  * The authors' limits on a question's search (GUIDE section 3; their {@code arguments.py} and
  * {@code decide_next_step_role.py}).
  *
- * @param maxDepth     deepest tree node before a branch stops: 15 at test time, 9 when collecting data (MuSiQue
- *                     max(2 x hops + 5, 9)), 13 in the paper's RL phase (Table 7)
+ * @param maxDepth     deepest tree node before a branch stops: 15 at test time, 13 when collecting data (their
+ *                     sampling script's {@code --max_depth 13}; MuSiQue max(2 x hops + 5, 13)) and in the paper's RL
+ *                     phase (Table 7)
  * @param maxDocuments more accumulated documents than this force [LLM] (the authors' 10)
  * @param pageSize     passages per retrieval (their {@code retrieve_top_k}, 10)
  */

@@ -5,6 +5,9 @@
  *   <li>{@link dev.veracity.methods.c3po.C3poPrompts}: the agents' instructions and states (Appendix B.1) and the
  *       LLM's roadmap (D.1) and answer prompts, as the authors' released code sends them, diffed against the paper by
  *       {@code PaperPromptsTest};</li>
+ *   <li>{@link dev.veracity.methods.c3po.FewShot} and {@link dev.veracity.methods.c3po.FewShotExamples}: the authors'
+ *       released few-shot examples and their seeded random draw (the roadmap and the answer; every agent for
+ *       C-3PO-ICL, section 6.7);</li>
  *   <li>{@link dev.veracity.methods.c3po.RouterParser}, {@link dev.veracity.methods.c3po.FilterParser},
  *       {@link dev.veracity.methods.c3po.DecisionParser}: one total, linear-time parser per output format, typed
  *       failures ({@link dev.veracity.methods.c3po.ParseFailure});</li>

@@ -272,7 +272,8 @@ class C3poTest {
         run(proxy, llm, Map.of());
         LlmRequest second = proxy.requests().stream().filter(r -> Scripted.kind(r).equals("decision")).toList().get(1);
         assertThat(existing(second)).isEqualTo("Document 1 (Title: X): None relevant information about X");
-        assertThat(Scripted.user(llm.requests().getLast()))
+        String answer = Scripted.user(llm.requests().getLast());
+        assertThat(answer.substring(answer.indexOf("Now, process the following question:")))
                 .contains("Existing documents: Document 1 (Title: T11 X): X #11\n\nQuestion:")
                 .doesNotContain("None relevant");
     }
@@ -314,5 +315,43 @@ class C3poTest {
         MethodAnswer a = new C3po().answer(ITEM.withDocuments(List.of(Document.of("d", "t", "x"))), ctx);
         assertThat(one.requests()).extracting(Scripted::kind).containsExactly("router", "answer");
         assertThat(a.prediction()).isEqualTo("Paris.");
+        // one model in every role is C-3PO-ICL: the router's prompt carries the authors' examples (section 6.7)
+        assertThat(Scripted.user(one.requests().getFirst())).contains("Here are some examples:\n###\nExample 1\n");
+
+        // few-shot=none: the zero-shot prompts, as before
+        ScriptedBackend zero = Scripted.backend((kind, r, i) -> kind.equals("router") ? "[No Retrieval]" : "Paris.");
+        var zeroCtx = new dev.veracity.method.MethodContext(dev.veracity.llm.client.LlmClient.builder(zero).build(),
+                dev.veracity.trace.CallContext.of("r", "q1", "c3po"), "", false, Map.of("few-shot", "none"));
+        new C3po().answer(ITEM.withDocuments(List.of(Document.of("d", "t", "x"))), zeroCtx);
+        assertThat(zero.requests()).allSatisfy(r -> assertThat(Scripted.user(r)).doesNotContain("Here are some examples"));
+    }
+
+    @Test
+    void theRoadmapAndTheAnswerCarryTheAuthorsSeededExamplesAndTheTrainedProxyIsAskedZeroShot() {
+        ScriptedBackend proxy = Scripted.backend((kind, r, i) -> switch (kind) {
+            case "router" -> "[Planning]";
+            case "decision" -> existing(r).isEmpty() ? "Thought: find it.\nAction: [Retrieval] Best Picture 1998"
+                    : "Thought: enough.\nAction: [LLM]";
+            case "filter" -> "Thought: the first.\nAction: [1]";
+            default -> "unexpected " + kind;
+        });
+        ScriptedBackend llm = llm();
+        run(proxy, llm, Map.of());
+        String roadmap = Scripted.user(llm.requests().get(0));
+        String answer = Scripted.user(llm.requests().get(1));
+        C3poPrompts zero = new C3poPrompts("hotpotqa");
+        // the authors' LLM_planning_role and (test time) decide_prompt_role: 2 and 3 examples before the question
+        assertThat(roadmap).startsWith(Scripted.ROADMAP).contains("Here are some examples:\n###\nExample 1\n")
+                .contains("\n\n###\nExample 2\n").doesNotContain("###\nExample 3\n")
+                .endsWith(zero.roadmap(Q).text().substring(zero.roadmap(Q).text().indexOf("\n\nNow, process")));
+        assertThat(answer).contains("\n\n###\nExample 3\n").doesNotContain("###\nExample 4\n");
+        assertThat(proxy.requests()).allSatisfy(r -> assertThat(Scripted.user(r)).doesNotContain("Here are some examples"));
+        // seeded: the same run sends the same prompts; another seed draws other examples
+        ScriptedBackend again = llm();
+        run(proxy, again, Map.of());
+        assertThat(Scripted.user(again.requests().get(0))).isEqualTo(roadmap);
+        ScriptedBackend seeded = llm();
+        run(proxy, seeded, Map.of("few-shot-seed", "7"));
+        assertThat(Scripted.user(seeded.requests().get(0))).isNotEqualTo(roadmap);
     }
 }

@@ -19,11 +19,12 @@ import java.nio.file.StandardCopyOption;
  * entry's name a {@code dataset} (LLaMA-Factory {@code src/llamafactory/data/parser.py} reads
  * {@code dataset_dir/dataset_info.json} and resolves {@code file_name} in that folder). An existing file (the
  * folder may be LLaMA-Factory's own {@code data/}) keeps its other entries; ours is added or replaced. An existing file
- * that is not a JSON object is refused before anything is written.
+ * that is not a JSON object is refused before anything is written. One mechanism for every writer of LLaMA-Factory
+ * data: {@code rl export --format llamafactory} and the C-3PO rollout's seed data.
  */
-final class DatasetInfoFile {
+public final class DatasetInfoFile {
 
-    static final String NAME = "dataset_info.json";
+    public static final String NAME = "dataset_info.json";
 
     private final Path file;
     private final ObjectNode entries;
@@ -34,7 +35,7 @@ final class DatasetInfoFile {
     }
 
     /** The file in {@code folder}, read if it exists. */
-    static DatasetInfoFile in(Path folder) {
+    public static DatasetInfoFile in(Path folder) {
         Path f = folder.resolve(NAME);
         if (!Files.exists(f)) {
             return new DatasetInfoFile(f, JsonlRows.JSON.createObjectNode());
@@ -59,7 +60,7 @@ final class DatasetInfoFile {
      * {@code rejected}, {@code "ranking": true}); {@code system} declared only when the rows have it (a declared
      * column the rows lack is an error in LLaMA-Factory).
      */
-    static ObjectNode alpacaEntry(String fileName, boolean preference, boolean system) {
+    public static ObjectNode alpacaEntry(String fileName, boolean preference, boolean system) {
         ObjectNode e = JsonlRows.JSON.createObjectNode();
         e.put("file_name", fileName);
         e.put("formatting", "alpaca");
@@ -82,7 +83,7 @@ final class DatasetInfoFile {
     }
 
     /** Adds or replaces the entry and writes the file (a temporary file moved in place). */
-    void put(String name, ObjectNode entry) {
+    public void put(String name, ObjectNode entry) {
         entries.set(name, entry);
         try {
             Path tmp = Files.createTempFile(file.toAbsolutePath().getParent(), "." + NAME, ".tmp");

@@ -10,6 +10,7 @@ import dev.veracity.methods.c3po.rollout.RolloutSettings;
 import dev.veracity.methods.c3po.rollout.Tree;
 import dev.veracity.methods.c3po.rollout.TreeJson;
 import dev.veracity.qa.QaItem;
+import dev.veracity.rl.export.DatasetInfoFile;
 import dev.veracity.rl.jsonl.JsonlRows;
 import dev.veracity.rl.reward.Label;
 import dev.veracity.rl.reward.Reward;
@@ -30,7 +31,8 @@ import java.util.stream.Stream;
  * tree's leaves scored by a registered reward, and each finished question appended to the output folder
  * ({@link RolloutFiles}); a rerun skips the questions already written. A question that fails as a whole (its
  * retriever or model gone for good before any branch finished) is reported and left for the rerun.
- * {@code rollout-summary.json} sums up every tree in the folder.
+ * {@code rollout-summary.json} sums up every tree in the folder; {@code dataset_info.json} registers
+ * {@code seed.jsonl} for LLaMA-Factory.
  */
 public final class C3poRolloutRun {
 
@@ -80,7 +82,8 @@ public final class C3poRolloutRun {
      * @param progress one line per finished question
      */
     public static Outcome run(Spec spec, MethodContext context, Reward reward, Consumer<String> progress) {
-        Rollout rollout = new Rollout(spec.settings(), leafReward(reward));
+        LeafReward leafReward = leafReward(reward);
+        Rollout rollout = new Rollout(spec.settings(), leafReward);
         List<QaItem> items;
         try (Stream<QaItem> s = Datasets.stream(spec.dataset(), spec.data())) {
             items = (spec.limit() > 0 ? s.limit(spec.limit()) : s).toList();
@@ -89,6 +92,7 @@ public final class C3poRolloutRun {
         int skipped;
         int[] written = {0};
         try (RolloutFiles files = RolloutFiles.open(spec.out())) {
+            registerSeed(spec.out());
             Set<String> done = files.done();
             List<QaItem> todo = items.stream().filter(i -> !done.contains(i.id())).toList();
             skipped = items.size() - todo.size();
@@ -101,11 +105,13 @@ public final class C3poRolloutRun {
                         context.clients());
                 Tree t = rollout.run(item, ctx);
                 ObjectNode line = TreeJson.tree(t, spec.preset());
-                files.write(line, TreeJson.records(t, spec.run()), TreeJson.seedTrajectories(t, spec.seedSolutions()));
+                List<ObjectNode> seed = TreeJson.seedTrajectories(t, spec.seedSolutions(), leafReward);
+                files.write(line, TreeJson.records(t, spec.run()), seed);
                 synchronized (written) {
                     written[0]++;
                 }
-                return describe(t, line);
+                return describe(t, line) + (TreeJson.seedGold(t.gold()).isEmpty()
+                        ? "; no seed data: every gold answer normalises to nothing" : "; " + seed.size() + " seed rows");
             }, progress);
         }
         ObjectNode summary = summarize(spec.out().resolve(RolloutFiles.TREES));
@@ -117,6 +123,18 @@ public final class C3poRolloutRun {
         }
         return new Outcome(items.size(), skipped, written[0], List.copyOf(failures), summary);
     }
+
+    /**
+     * Registers {@code seed.jsonl} in the folder's LLaMA-Factory {@code dataset_info.json} as the SFT dataset
+     * {@value #SEED_DATASET} (alpaca columns {@code system, instruction, input, output}), so that the folder is a
+     * {@code dataset_dir} for the warm-up; other entries of an existing file are kept, a broken one is refused.
+     */
+    static void registerSeed(Path out) {
+        DatasetInfoFile.in(out).put(SEED_DATASET, DatasetInfoFile.alpacaEntry(RolloutFiles.SEED, false, true));
+    }
+
+    /** The seed data's name in the folder's {@code dataset_info.json}. */
+    public static final String SEED_DATASET = "c3po_seed";
 
     /** A registered reward as the leaves' reward: the answer scored against the question's gold answers. */
     public static LeafReward leafReward(Reward reward) {

@@ -134,4 +134,60 @@ class C3poRolloutRunTest {
         assertThat(summary.get("trees").asInt()).isEqualTo(6);
         assertThat(summary.get("router_credit").has("planning")).isTrue();
     }
+
+    /**
+     * The warm-up's seed data: {@code dataset_info.json} registers it for LLaMA-Factory (other entries kept), each
+     * proxy step of a question is written once, a question whose gold answer normalises to nothing ("The") has none
+     * although the authors' rule credits all its leaves, and the rows hold the zero-shot prompts (the simulator plays
+     * both models here, so every prompt sent carried the authors' few-shot examples: C-3PO-ICL).
+     */
+    @Test
+    void theSeedDataIsRegisteredForLlamaFactoryOnceEachStepAndWithoutEmptyGoldAnswers() throws IOException {
+        Path data = HotpotSample.write(dir.resolve("hotpot.json"), 6);
+        com.fasterxml.jackson.databind.node.ArrayNode rows = (com.fasterxml.jackson.databind.node.ArrayNode)
+                JsonlRows.JSON.readTree(data.toFile());
+        ((com.fasterxml.jackson.databind.node.ObjectNode) rows.get(1)).put("answer", "The");
+        JsonlRows.JSON.writeValue(data.toFile(), rows);
+        Path out = dir.resolve("out");
+        Files.createDirectories(out);
+        Files.writeString(out.resolve("dataset_info.json"), "{\"alpaca_en_demo\": {\"file_name\": \"alpaca_en_demo.json\"}}");
+        List<String> lines = new ArrayList<>();
+        try (SimServer sim = SimServer.start(SimConfig.builder().build());
+             OpenAiCompatibleBackend backend = OpenAiCompatibleBackend.builder().baseUrl(sim.baseUrl()).model("sim").build();
+             LlmClient client = client(backend)) {
+            C3poRolloutRun.run(new C3poRolloutRun.Spec("hotpotqa", data, 0, out, RolloutSettings.of(
+                    RolloutSettings.Preset.PAPER), "paper", 2, 4, "r"), context(sim, client),
+                    Rewards.byName("c3po-accuracy"), lines::add);
+        }
+        JsonNode info = JsonlRows.JSON.readTree(out.resolve("dataset_info.json").toFile());
+        assertThat(info.has("alpaca_en_demo")).isTrue();
+        assertThat(info.get(C3poRolloutRun.SEED_DATASET)).isEqualTo(JsonlRows.JSON.readTree("{\"file_name\": \"seed.jsonl\","
+                + " \"formatting\": \"alpaca\", \"columns\": {\"prompt\": \"instruction\", \"query\": \"input\","
+                + " \"response\": \"output\", \"system\": \"system\"}}"));
+
+        Map<String, Integer> perQuestion = new java.util.TreeMap<>();
+        Set<String> steps = new HashSet<>();
+        JsonlRows.forEach(out.resolve(RolloutFiles.SEED), (n, row) -> {
+            perQuestion.merge(row.get("question_id").asText(), 1, Integer::sum);
+            assertThat(steps.add(row.get("question_id").asText() + "\0" + row.get("instruction").asText() + "\0"
+                    + row.get("output").asText())).as("a step written twice: " + row).isTrue();
+            assertThat(row.get("instruction").asText()).doesNotContain("Here are some examples");
+            assertThat(row.get("input").asText()).isEmpty();
+            assertThat(row.get("system").asText()).isEqualTo("You are a helpful assistant.");
+        });
+        assertThat(perQuestion).doesNotContainKey("s1").isNotEmpty();
+        assertThat(lines).filteredOn(l -> l.startsWith("s1:")).singleElement().asString()
+                .contains("no seed data: every gold answer normalises to nothing");
+        JsonlRows.forEach(out.resolve(RolloutFiles.TREES), (n, row) -> {
+            if (row.get("id").asText().equals("s1")) {
+                assertThat(row.get("correct_leaves").asInt()).isEqualTo(row.get("leaf_count").asInt()); // "The" credits all
+            }
+        });
+        // what was sent to the proxy carried the examples: the records keep it
+        JsonlRows.forEach(out.resolve(RolloutFiles.RECORDS), (n, row) -> {
+            if (!row.path("forced").asBoolean()) {
+                assertThat(row.get("messages").get(1).get("content").asText()).contains("Here are some examples:");
+            }
+        });
+    }
 }

@@ -2,6 +2,10 @@ package dev.veracity.sim.reader;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.veracity.methods.c3po.C3poPrompts;
+import dev.veracity.methods.c3po.Doc;
+import dev.veracity.methods.c3po.FewShot;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -63,5 +67,41 @@ class C3poReaderTest {
                 .hasValue("I cannot answer this from my own knowledge.");
         assertThat(ExtractiveReader.respond(SYSTEM + C3poReader.ROADMAP + ". ...\nQuestion: Who?\n"))
                 .hasValueSatisfying(o -> assertThat(o).contains("Step 1:"));
+    }
+
+    /**
+     * The authors' few-shot examples imitate each agent's state (questions, documents, plans, actions): the reader
+     * reads the state after them, so every prompt with examples gets the answer of the same prompt without them, for
+     * every agent and every pool (the six datasets' and the public or joined pools of another dataset).
+     */
+    @Test
+    void promptsWithTheAuthorsFewShotExamplesAreReadAfterTheExamples() {
+        List<Doc> none = List.of();
+        List<Doc> docs = List.of(new Doc("1", "River", "The river floods."),
+                new Doc("2", "Zentrix", "Zentrix is headquartered in Lisbon."));
+        List<Doc> unrelated = List.of(new Doc("3", "Harbour", "Boats use it."));
+        List<String> questions = List.of("Who founded Zentrix?", "In which city is the company Zentrix headquartered today?",
+                "In which city is the company founded by the engineer Mara Velden in the year after the war headquartered?");
+        int compared = 0;
+        for (String dataset : List.of("hotpotqa", "2wikimultihopqa", "musique", "nq-open", "triviaqa", "popqa", "crag")) {
+            for (long seed = 1; seed <= 4; seed++) {
+                C3poPrompts few = new C3poPrompts(dataset, new FewShot(FewShot.Mode.ALL, seed));
+                for (String q : questions) {
+                    List<C3poPrompts.Prompt> prompts = List.of(few.router(q), few.filter(q, docs, null),
+                            few.filter(q, docs, "find the company"), few.decision(q, none, "Step 1: find it.", false),
+                            few.decision(q, docs, "Step 1: find it.", false),
+                            few.decision(q, unrelated, "Step 1: find it.", false),
+                            few.decision(q, docs, "Step 1: find it.", true), few.roadmap(q), few.answer(q, docs),
+                            few.answer(q, none));
+                    for (C3poPrompts.Prompt p : prompts) {
+                        var withExamples = ExtractiveReader.respond(SYSTEM + p.text());
+                        assertThat(withExamples).as(dataset + " " + p.zeroShot().substring(0, 60)).isPresent()
+                                .isEqualTo(ExtractiveReader.respond(SYSTEM + p.zeroShot()));
+                        compared += p.text().equals(p.zeroShot()) ? 0 : 1;
+                    }
+                }
+            }
+        }
+        assertThat(compared).isGreaterThan(7 * 4 * 3 * 8); // all but the closed-book answer carry examples
     }
 }

@@ -2,6 +2,7 @@ package dev.veracity.methods.c3po.rollout;
 
 import dev.veracity.llm.Completion;
 import dev.veracity.methods.c3po.Agent;
+import dev.veracity.methods.c3po.C3poPrompts;
 import dev.veracity.methods.c3po.State;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -38,6 +39,7 @@ public final class Node {
     final Agent agent;
     final int depth;
     final String prompt;
+    final String zeroShotPrompt;
     final String response;
     final String action;
     final boolean forced;
@@ -51,12 +53,14 @@ public final class Node {
     int leaves;
     double rewardSum;
 
-    Node(String id, Node parent, Agent agent, int depth, String prompt, String response, String action, boolean forced) {
+    Node(String id, Node parent, Agent agent, int depth, C3poPrompts.Prompt prompt, String response, String action,
+         boolean forced) {
         this.id = id;
         this.parent = parent;
         this.agent = agent;
         this.depth = depth;
-        this.prompt = prompt;
+        this.prompt = prompt == null ? null : prompt.text();
+        this.zeroShotPrompt = prompt == null ? null : prompt.zeroShot();
         this.response = response;
         this.action = action;
         this.forced = forced;
@@ -66,8 +70,13 @@ public final class Node {
         return new Node("0", null, null, 0, null, null, question, false);
     }
 
-    /** A new child of this node, numbered after its siblings. */
+    /** A new child with a zero-shot prompt. */
     Node child(Agent agent, int depth, String prompt, String response, String action, boolean forced) {
+        return child(agent, depth, prompt == null ? null : C3poPrompts.Prompt.of(prompt), response, action, forced);
+    }
+
+    /** A new child of this node, numbered after its siblings. */
+    Node child(Agent agent, int depth, C3poPrompts.Prompt prompt, String response, String action, boolean forced) {
         synchronized (children) {
             Node c = new Node(id + "." + children.size(), this, agent, depth, prompt, response, action, forced);
             children.add(c);
@@ -112,6 +121,14 @@ public final class Node {
     /** The user message the agent saw (the system message is {@code C3poPrompts.SYSTEM}); null for the root and forced nodes without a prompt. */
     public String prompt() {
         return prompt;
+    }
+
+    /**
+     * The same prompt without few-shot examples: what a trained proxy is asked (equal to {@link #prompt()} for a
+     * zero-shot agent); null where {@link #prompt()} is.
+     */
+    public String zeroShotPrompt() {
+        return zeroShotPrompt;
     }
 
     /** The model's output; for a forced router action the action written for it; null when there is none. */

@@ -55,7 +55,8 @@ public final class Rollout {
         Limits limits = settings.limits(item, ctx.dataset());
         SearchCache search = new SearchCache(C3po.retriever(item, ctx), limits.pageSize());
         Agents agents = Agents.of(ctx, C3poSettings.sampling(settings.proxy(), settings.roadmap(), settings.answer()));
-        Build b = new Build(item, limits, agents, new Transition(search), new C3poPrompts(ctx.dataset()));
+        Build b = new Build(item, limits, agents, new Transition(search),
+                new C3poPrompts(ctx.dataset(), settings.fewShot().resolve(C3po.hasProxy(ctx))));
         Node root = Node.root(item.question());
         b.expandRoot(root);
         Credit.assign(root);
@@ -85,7 +86,7 @@ public final class Rollout {
 
         void expandRoot(Node root) {
             State.RouterState start = new State.RouterState(question);
-            String prompt = prompts.router(question);
+            C3poPrompts.Prompt prompt = prompts.router(question);
             if (settings.tree()) {
                 for (Strategy s : Strategy.values()) {
                     RouterParser.Route route = new RouterParser.Route(s, s == Strategy.RETRIEVAL ? question : "");
@@ -153,7 +154,7 @@ public final class Rollout {
         }
 
         /** One call of {@code n} samples; each distinct output a child (an action, or a parse-failure leaf). */
-        private void sample(Node node, Agent agent, String prompt, int n, Function<String, Step> read) {
+        private void sample(Node node, Agent agent, C3poPrompts.Prompt prompt, int n, Function<String, Step> read) {
             int depth = node.depth + 1;
             Agents.Sample sample = call(node, agent, prompt, n, depth);
             if (sample == null) {
@@ -187,7 +188,7 @@ public final class Rollout {
 
         private void answer(Node node, State.AnswerState a) {
             int depth = a.depth() + 2; // the authors' answer-prompt node (no call) sits between, as in C3po
-            String prompt = prompts.answer(question, a.documents());
+            C3poPrompts.Prompt prompt = prompts.answer(question, a.documents());
             Agents.Sample sample = call(node, Agent.ANSWER, prompt, 1, depth);
             if (sample == null) {
                 return;
@@ -207,7 +208,7 @@ public final class Rollout {
         }
 
         /** The call, within the budget; a failure or an exhausted budget becomes a failure leaf under {@code node}. */
-        private Agents.Sample call(Node node, Agent agent, String prompt, int n, int depth) {
+        private Agents.Sample call(Node node, Agent agent, C3poPrompts.Prompt prompt, int n, int depth) {
             if (calls.incrementAndGet() > settings.maxCalls()) {
                 truncated.set(true);
                 node.child(agent, depth, prompt, null, null, false).fail(Node.FailureKind.BUDGET,
@@ -215,7 +216,7 @@ public final class Rollout {
                 return null;
             }
             try {
-                return agents.call(agent, prompt, n, depth);
+                return agents.call(agent, prompt.text(), n, depth);
             } catch (LlmException e) {
                 node.child(agent, depth, prompt, null, null, false).fail(Node.FailureKind.CALL,
                         "call failed: " + e.getMessage());

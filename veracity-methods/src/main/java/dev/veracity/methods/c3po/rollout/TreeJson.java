@@ -7,9 +7,12 @@ import dev.veracity.method.AgentRecord;
 import dev.veracity.methods.c3po.Agent;
 import dev.veracity.methods.c3po.Agents;
 import dev.veracity.methods.c3po.C3poPrompts;
+import dev.veracity.qa.AnswerNormalizer;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 
 /**
  * A credited tree as the rollout's output files hold it.
@@ -26,8 +29,9 @@ import java.util.Locale;
  *       PPO trains the node on (eq. 6-7). Nodes whose branch the environment ended (a failed call or search, the
  *       budget) are left out: their 0 says nothing about the agent (their ancestors still count it);</li>
  *   <li>{@link #seedTrajectories}: the supervised warm-up's rejection-sampled seed data (section 5.2): the proxy
- *       steps of up to {@code n} trajectories whose answer is correct (reward 1), in LLaMA-Factory's alpaca format
- *       ({@code system, instruction, input, output}).</li>
+ *       steps of up to {@code n} trajectories whose answer is correct (reward 1), each step once, in LLaMA-Factory's
+ *       alpaca format ({@code system, instruction, input, output}), the prompts zero-shot as the trained proxy will
+ *       be asked them.</li>
  * </ul>
  */
 public final class TreeJson {
@@ -129,29 +133,49 @@ public final class TreeJson {
     }
 
     /**
-     * The proxy steps of the first {@code n} correct trajectories (answer reward >= 1, in node order), one
-     * LLaMA-Factory alpaca row per step: {@code system}, {@code instruction} (the agent's prompt), empty
-     * {@code input}, {@code output} (its response), with {@code agent}, {@code question_id} and {@code trajectory}
-     * (the answer's node id) for bookkeeping.
+     * The proxy steps of the first {@code n} correct trajectories (in node order), one LLaMA-Factory alpaca row per
+     * step: {@code system}, {@code instruction} (the agent's prompt as a trained proxy is asked it: without few-shot
+     * examples), empty {@code input}, {@code output} (its response), with {@code agent}, {@code question_id} and
+     * {@code trajectory} (the answer's node id) for bookkeeping.
+     * <ul>
+     *   <li>Correct: the answer's reward >= 1 against the gold answers that do not normalise to nothing (SQuAD
+     *       normalisation, as the authors' accuracy): a gold answer such as "A" or "the" normalises to "", which the
+     *       authors' substring rule finds in every answer, so it would make a wrong trajectory a seed. Without such
+     *       gold answers the leaves' reward decides; a question whose every gold answer normalises to nothing has no
+     *       seed data.</li>
+     *   <li>Each step once: the trajectories of a question share their first steps (the router's, the roadmap's
+     *       Decision Maker ...), and a step already written for the question (the same instruction and output) is
+     *       not written again.</li>
+     * </ul>
      */
-    public static List<ObjectNode> seedTrajectories(Tree t, int n) {
+    public static List<ObjectNode> seedTrajectories(Tree t, int n, LeafReward reward) {
+        List<String> gold = seedGold(t.gold());
+        if (gold.isEmpty()) {
+            return List.of();
+        }
+        boolean rescore = gold.size() != t.gold().size();
         List<ObjectNode> out = new ArrayList<>();
+        Set<List<String>> written = new HashSet<>();
         int taken = 0;
         for (Node leaf : t.leaves()) {
             if (taken >= n) {
                 break;
             }
-            if (leaf.failure() != null || leaf.agent() != Agent.ANSWER || leaf.reward() == null || leaf.reward() < 1.0) {
+            if (leaf.failure() != null || leaf.agent() != Agent.ANSWER || leaf.reward() == null) {
+                continue;
+            }
+            double r = rescore ? reward.score(t.question(), leaf.response(), gold) : leaf.reward();
+            if (r < 1.0) {
                 continue;
             }
             taken++;
             for (Node step : leaf.path()) {
-                if (!step.agent().proxy()) {
+                if (!step.agent().proxy() || !written.add(List.of(step.zeroShotPrompt(), step.response()))) {
                     continue;
                 }
                 ObjectNode row = JSON.createObjectNode();
                 row.put("system", C3poPrompts.SYSTEM);
-                row.put("instruction", step.prompt());
+                row.put("instruction", step.zeroShotPrompt());
                 row.put("input", "");
                 row.put("output", step.response());
                 row.put("agent", step.agent().role());
@@ -161,5 +185,10 @@ public final class TreeJson {
             }
         }
         return out;
+    }
+
+    /** The gold answers that seed data may be judged against: those that do not normalise to nothing. */
+    public static List<String> seedGold(List<String> gold) {
+        return gold.stream().filter(g -> !AnswerNormalizer.squad(g).isEmpty()).toList();
     }
 }

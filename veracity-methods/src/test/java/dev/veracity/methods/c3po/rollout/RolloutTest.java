@@ -53,8 +53,15 @@ class RolloutTest {
         return r.messages().getLast().content();
     }
 
+    /** The prompt's state: after the instructions and any few-shot examples. */
+    static String state(LlmRequest r) {
+        String p = user(r);
+        int at = p.indexOf("Now, process the following question:");
+        return at < 0 ? p : p.substring(at);
+    }
+
     static boolean emptyExisting(LlmRequest r) {
-        return user(r).contains("Existing Documents: \n\nPlan:");
+        return state(r).contains("Existing Documents: \n\nPlan:");
     }
 
     /**
@@ -62,31 +69,34 @@ class RolloutTest {
      * retrieves "titanic director" in sample 1, with documents it answers [LLM].
      */
     static ScriptedBackend proxy() {
-        return ScriptedBackend.perSample((r, i) -> {
-            String p = user(r);
-            if (p.startsWith("You are an intelligent assistant tasked with analyzing the retrieved documents")) {
-                return "Thought: document " + (i + 1) + " helps.\nAction: [" + (i + 1) + "]";
-            }
-            if (p.startsWith("You are an intelligent assistant tasked with determining")) {
-                return !emptyExisting(r) ? "Thought: enough.\nAction: [LLM]"
-                        : i == 0 ? "Thought: I know it.\nAction: [LLM]" : "Thought: find the director.\nAction: [Retrieval] titanic director";
-            }
-            if (p.startsWith("You are an intelligent assistant tasked with evaluating")) {
-                return "[No Retrieval]";
-            }
-            return "unexpected";
-        });
+        return ScriptedBackend.perSample(RolloutTest::proxyOut);
+    }
+
+    static String proxyOut(LlmRequest r, int i) {
+        String p = user(r);
+        if (p.startsWith("You are an intelligent assistant tasked with analyzing the retrieved documents")) {
+            return "Thought: document " + (i + 1) + " helps.\nAction: [" + (i + 1) + "]";
+        }
+        if (p.startsWith("You are an intelligent assistant tasked with determining")) {
+            return !emptyExisting(r) ? "Thought: enough.\nAction: [LLM]"
+                    : i == 0 ? "Thought: I know it.\nAction: [LLM]" : "Thought: find the director.\nAction: [Retrieval] titanic director";
+        }
+        if (p.startsWith("You are an intelligent assistant tasked with evaluating")) {
+            return "[No Retrieval]";
+        }
+        return "unexpected";
     }
 
     /** The LLM: roadmap "Plan {sample}"; with documents it answers right, without it answers wrong. */
     static ScriptedBackend llm() {
-        return ScriptedBackend.perSample((r, i) -> {
-            String p = user(r);
-            if (p.startsWith("You are an expert assistant")) {
-                return "Plan " + i + ": retrieve the director of Titanic.";
-            }
-            return p.contains("Existing documents: Document 1") ? "It was directed by James Cameron." : "Steven Spielberg.";
-        });
+        return ScriptedBackend.perSample(RolloutTest::llmOut);
+    }
+
+    static String llmOut(LlmRequest r, int i) {
+        if (user(r).startsWith("You are an expert assistant")) {
+            return "Plan " + i + ": retrieve the director of Titanic.";
+        }
+        return state(r).contains("Existing documents: Document 1") ? "It was directed by James Cameron." : "Steven Spielberg.";
     }
 
     private final Search search = new Search();
@@ -225,21 +235,25 @@ class RolloutTest {
     }
 
     @Test
-    void theAuthorsPresetStopsAtNineAndMusiqueByItsHops() {
+    void theAuthorsPresetStopsAtThirteenAsTheirSamplingScriptAndMusiqueByItsHops() {
+        // their offline_base_instruct.sh passes --max_depth 13 (9 is only argparse's default); search.py raises
+        // MuSiQue's to max(2 x hops + 5, max depth), which 13 already covers for MuSiQue's 2 to 4 hops
         RolloutSettings authors = RolloutSettings.of(RolloutSettings.Preset.AUTHORS);
-        assertThat(authors.limits(ITEM, "hotpotqa").maxDepth()).isEqualTo(9);
+        assertThat(authors.limits(ITEM, "hotpotqa").maxDepth()).isEqualTo(13);
         assertThat(authors.limits(QaItem.of("4hop1__123_456", "q", List.of("a")), "musique").maxDepth()).isEqualTo(13);
-        assertThat(authors.limits(QaItem.of("2hop__1_2", "q", List.of("a")), "musique").maxDepth()).isEqualTo(9);
+        assertThat(authors.limits(QaItem.of("2hop__1_2", "q", List.of("a")), "musique").maxDepth()).isEqualTo(13);
+        assertThat(authors.limits(QaItem.of("5hop__1_2", "q", List.of("a")), "musique").maxDepth()).isEqualTo(15);
         assertThat(RolloutSettings.of(RolloutSettings.Preset.PAPER).limits(ITEM, "musique").maxDepth()).isEqualTo(13);
         assertThat(authors.branching(4)).isEqualTo(2);
         assertThat(authors.branching(5)).isEqualTo(1);
 
-        // a Decision Maker that always retrieves: under max depth 9 the state at depth 6 forces [LLM], answer at 9
+        // a Decision Maker that always retrieves: under max depth 13 the state at depth 10 forces [LLM], answer at 13
         ScriptedBackend searching = ScriptedBackend.perSample((r, i) -> user(r).contains("retrieved documents")
                 ? "Thought: t.\nAction: [1]" : "Thought: more.\nAction: [Retrieval] q" + user(r).length() + "x" + i);
         Tree t = new Rollout(authors, LeafReward.AUTHORS_ACCURACY).run(ITEM, ctx(searching, llm(), 8));
-        assertThat(t.leaves()).filteredOn(l -> l.agent() == Agent.ANSWER).extracting(Node::depth).contains(9)
-                .allMatch(d -> d <= 9);
+        assertThat(t.leaves()).filteredOn(l -> l.agent() == Agent.ANSWER).extracting(Node::depth).contains(13)
+                .allMatch(d -> d <= 13);
+        assertThat(t.maxDepth()).isEqualTo(13);
     }
 
     @Test
@@ -271,12 +285,58 @@ class RolloutTest {
         assertThat(line.get("nodes").get(0).get("agent").asText()).isEqualTo("question");
         assertThat(line.get("correct_leaves").asInt()).isEqualTo(6);
 
-        List<ObjectNode> seed = TreeJson.seedTrajectories(t, 4);
+        List<ObjectNode> seed = TreeJson.seedTrajectories(t, 4, LeafReward.AUTHORS_ACCURACY);
         // four correct trajectories: the two single-pass ones (router, filter) and two planning ones (router,
-        // decision, filter, decision)
+        // decision, filter, decision) under the first roadmap; each step once: the single-pass router, the planning
+        // router and the first Decision Maker are shared, so 1 + 2 filters, 1 + 1 + 2 filters + 2 decisions
         assertThat(seed.stream().map(r -> r.get("trajectory").asText()).distinct()).hasSize(4);
-        assertThat(seed).hasSize(2 + 2 + 4 + 4);
+        assertThat(seed).hasSize(3 + 6);
+        assertThat(seed.stream().map(r -> List.of(r.get("instruction").asText(), r.get("output").asText())).distinct())
+                .hasSize(seed.size());
+        assertThat(seed).extracting(r -> r.get("output").asText()).filteredOn(o -> o.startsWith("[")).containsExactly(
+                "[Retrieval] Who directed Titanic?", "[Planning]");
         assertThat(seed).allSatisfy(r -> assertThat(r.get("system").asText()).isEqualTo("You are a helpful assistant."));
+    }
+
+    @Test
+    void seedDataIsAskedZeroShotAndIgnoresGoldAnswersThatNormaliseToNothing() {
+        // one model in every role (C-3PO-ICL, the authors' seed collection): every prompt sent carries examples, the
+        // seed rows hold the zero-shot prompt the trained proxy will be asked; records hold what was sent
+        ScriptedBackend both = ScriptedBackend.perSample((r, i) -> {
+            String p = user(r);
+            return p.startsWith("You are an expert assistant") ? "Plan " + i + ": retrieve the director of Titanic."
+                    : p.startsWith("You are a knowledgeable assistant") || p.contains("\nBased on your knowledge, answer the question:\n")
+                    ? llmOut(r, i) : proxyOut(r, i);
+        });
+        LlmClient one = LlmClient.builder(both).concurrency(8).build();
+        MethodContext icl = new MethodContext(one, CallContext.of("run", "q1", "c3po"), "hotpotqa", false, Map.of(),
+                search, null);
+        Tree t = new Rollout(RolloutSettings.of(RolloutSettings.Preset.PAPER), LeafReward.AUTHORS_ACCURACY).run(ITEM, icl);
+        assertThat(both.requests()).allSatisfy(r -> assertThat(user(r).contains("Here are some examples:"))
+                .as(user(r).substring(0, 60)).isEqualTo(!user(r).contains("Based on your knowledge, answer")));
+        List<ObjectNode> seed = TreeJson.seedTrajectories(t, 4, LeafReward.AUTHORS_ACCURACY);
+        assertThat(seed).isNotEmpty().allSatisfy(r -> assertThat(r.get("instruction").asText())
+                .doesNotContain("Here are some examples").doesNotContain("###\nExample 1"));
+        assertThat(TreeJson.records(t, "r")).filteredOn(r -> !r.path("forced").asBoolean()).isNotEmpty()
+                .allSatisfy(r -> assertThat(r.get("messages").get(1).get("content").asText())
+                        .contains("Here are some examples:"));
+        assertThat(t.nodes()).filteredOn(n -> n.prompt() != null)
+                .allSatisfy(n -> assertThat(n.prompt().replaceAll("(?s)Here are some examples:\n.*?\n\n(?=Now, process)", ""))
+                        .isEqualTo(n.zeroShotPrompt()));
+
+        // "A" normalises to "": the authors' substring rule credits every answer with it, seed data does not
+        QaItem article = QaItem.of("q2", "Who directed Titanic?", List.of("A"));
+        Tree wrong = new Rollout(RolloutSettings.of(RolloutSettings.Preset.PAPER), LeafReward.AUTHORS_ACCURACY)
+                .run(article, ctx(proxy(), llm(), 8));
+        assertThat(wrong.leaves()).filteredOn(l -> l.agent() == Agent.ANSWER).allSatisfy(l -> assertThat(l.reward()).isOne());
+        assertThat(TreeJson.seedTrajectories(wrong, 4, LeafReward.AUTHORS_ACCURACY)).isEmpty();
+        // beside a real gold answer, only the real one decides: the 6 right answers of the 9 seed, not the wrong 3
+        QaItem both2 = QaItem.of("q3", "Who directed Titanic?", List.of("the", "James Cameron"));
+        Tree mixed = new Rollout(RolloutSettings.of(RolloutSettings.Preset.PAPER), LeafReward.AUTHORS_ACCURACY)
+                .run(both2, ctx(proxy(), llm(), 8));
+        assertThat(TreeJson.seedTrajectories(mixed, 9, LeafReward.AUTHORS_ACCURACY).stream()
+                .map(r -> r.get("trajectory").asText()).distinct()).hasSize(6);
+        assertThat(TreeJson.seedGold(List.of("A", "the", "James Cameron", " ! "))).containsExactly("James Cameron");
     }
 
     @Test
