@@ -217,6 +217,14 @@ class CourtEvalTest {
                 dir.resolve("p").toString());
         assertThat(r.code()).isEqualTo(2);
         assertThat(r.err()).contains(bad + ":2: not a JSON object").contains("(check --format)");
+        // the build failed, so the folder is no page store: Ed Wood's page, read before the error, is not served
+        assertThat(dir.resolve("p").resolve(dev.veracity.retrieval.react.PageStoreMetadata.FILE)).doesNotExist();
+        try (SimServer sim = SimServer.start(SimConfig.builder().build())) {
+            Result used = eval(sim, "court", "hotpotqa", hotpot(), dir.resolve("r"), "--pages", dir.resolve("p").toString());
+            assertThat(used.code()).isEqualTo(2);
+            assertThat(used.err()).contains("not a page store (no veracity-pages.json)");
+            assertThat(sim.counters().generationRequests()).isZero();
+        }
         Result unknown = run("index", "--pages", "--corpus", bad.toString(), "--format", "wikitext", "--out",
                 dir.resolve("q").toString());
         assertThat(unknown.code()).isEqualTo(2);
