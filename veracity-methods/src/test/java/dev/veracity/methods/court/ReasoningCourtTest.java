@@ -230,6 +230,30 @@ class ReasoningCourtTest {
         assertThat(a.prediction()).isEqualTo("Richard Nixon");
     }
 
+    /** Issue 25 point 4: Table 1's ReAct on FEVER (64.8) is Table 7's ReAct Prompt row; RC keeps the enhanced one. */
+    @Test
+    void reactBaselinesUseReActsFeverPromptByDefaultAndCourtTheEnhancedOne() {
+        QaItem claim = new QaItem("c1", "Milhouse was named after Richard Nixon.", MILHOUSE.documents(), List.of(),
+                List.of(), null, Map.of(), null);
+        for (String method : List.of("react", "react-cot-sc", "cot-sc-react", "react-self-refine")) {
+            ScriptedBackend backend = ScriptedBackend.perSample((r, i) -> Scripted.step(r) > 0
+                    ? " Done.\nAction " + Scripted.step(r) + ": Finish[SUPPORTS]"
+                    : "Answer: guess " + i + "\nVerdict: correct"); // CoT-SC samples that disagree; feedback content
+            Methods.byName(method).answer(claim, Scripted.context(backend, traces, "fever", Map.of()));
+            LlmRequest step = backend.requests().stream().filter(r -> Scripted.step(r) == 1).findFirst().orElseThrow();
+            assertThat(step.promptText()).as(method).startsWith("Determine if there is Observation that SUPPORTS or REFUTES")
+                    .contains("Thought 2: Because he \"appeared in the 2009 Fox television film Virtuality\"")
+                    .doesNotContain("Applying reverse thinking");
+            assertThat(Methods.byName(method).spec().resolve(Map.of()).string("fever-prompt")).as(method).isEqualTo("react");
+        }
+        for (String method : List.of("court", "court-no-judge", "react-sc", "react-mad", "react-judge")) {
+            assertThat(Methods.byName(method).spec().resolve(Map.of()).string("fever-prompt")).as(method).isEqualTo("enhanced");
+        }
+        ScriptedBackend enhanced = ScriptedBackend.perSample((r, i) -> " Done.\nAction 1: Finish[SUPPORTS]");
+        Methods.byName("react").answer(claim, Scripted.context(enhanced, traces, "fever", Map.of("fever-prompt", "enhanced")));
+        assertThat(enhanced.requests().getFirst().promptText()).contains("Applying reverse thinking");
+    }
+
     @Test
     void agentDiversityOptionsReachTheRequestsAndTheExampleOrder() {
         ScriptedBackend backend = ScriptedBackend.perSample((r, i) -> Scripted.isJudge(r) ? "Action: Complete[x]"
