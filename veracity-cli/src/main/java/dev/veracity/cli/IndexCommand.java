@@ -194,12 +194,17 @@ final class IndexCommand implements Callable<Integer> {
         try (ProgressBar bar = new ProgressBarBuilder().setTaskName("Pages").setUnit(" pages", 1)
                 .setStyle(ProgressBarStyle.ASCII).setInitialMax(-1).showSpeed().build();
              PageStoreBuilder builder = PageStoreBuilder.create(out, f, corpus.toAbsolutePath().normalize(), bar::stepTo)) {
-            if (f == PageFormat.DATASET) {
-                java.util.List<Document> paragraphs = new java.util.ArrayList<>();
-                readDataset(dataset, corpus, paragraphs::add);
-                PageReader.group(paragraphs).forEach(builder::add);
-            } else {
-                PageReader.read(corpus, f, builder::add);
+            try {
+                if (f == PageFormat.DATASET) {
+                    java.util.List<Document> paragraphs = new java.util.ArrayList<>();
+                    readDataset(dataset, corpus, paragraphs::add);
+                    PageReader.group(paragraphs).forEach(builder::add);
+                } else {
+                    PageReader.read(corpus, f, builder::add);
+                }
+            } catch (Exception | Error e) {
+                builder.abandon(); // a bad record or a failed read must not leave a page store that opens
+                throw e;
             }
             count = builder.count();
         }

@@ -180,6 +180,35 @@ class CourtEvalTest {
         }
     }
 
+    /**
+     * Issue 25 point 4: standard prompting on FEVER names the labels, so a model that answers with one is scored by
+     * fever-acc (before, "Provide a short answer" got a short answer, not a label, and every claim scored 0).
+     */
+    @Test
+    void standardPromptingOnFeverAnswersWithALabel() throws Exception {
+        Path claims = dir.resolve("claims.jsonl");
+        Files.writeString(claims, """
+                {"id": 1, "label": "SUPPORTS", "claim": "Nikolaj Coster-Waldau worked with the Fox Broadcasting Company."}
+                {"id": 2, "label": "REFUTES", "claim": "Stranger Things is set in Bloomington, Indiana."}
+                {"id": 3, "label": "NOT ENOUGH INFO", "claim": "Beautiful reached number two on the Billboard Hot 100 in 2003."}
+                {"id": 4, "label": "SUPPORTS", "claim": "Marnie is a film."}
+                {"id": 5, "label": "REFUTES", "claim": "Eric Church is a sound mixer."}
+                {"id": 6, "label": "REFUTES", "claim": "Paramore is not from Tennessee."}
+                """);
+        try (SimServer sim = SimServer.start(SimConfig.builder().build())) {
+            Path run = dir.resolve("no-rag-fever");
+            Result r = eval(sim, "no-rag", "fever", claims, run);
+            assertThat(r.code()).as(r.err()).isZero();
+            List<JsonNode> results = lines(run.resolve("results.jsonl"));
+            assertThat(results).hasSize(6).allSatisfy(l -> assertThat(l.get("prediction").asText())
+                    .isIn("SUPPORTS", "REFUTES", "NOT ENOUGH INFO"));
+            long right = results.stream().filter(l -> l.get("prediction").asText().equals(l.at("/gold/0").asText())).count();
+            JsonNode s = JSON.readTree(run.resolve("summary.json").toFile());
+            assertThat(s.at("/metrics/fever-acc").asDouble()).isCloseTo(right / 6.0, org.assertj.core.data.Offset.offset(1e-9));
+            assertThat(s.get("parse_failures").asInt()).isZero();
+        }
+    }
+
     @Test
     void aMissingPageStoreOrAMissingWikipediaStopsBeforeAnyCall() throws Exception {
         Path data = hotpot();
@@ -217,6 +246,14 @@ class CourtEvalTest {
                 dir.resolve("p").toString());
         assertThat(r.code()).isEqualTo(2);
         assertThat(r.err()).contains(bad + ":2: not a JSON object").contains("(check --format)");
+        // the build failed, so the folder is no page store: Ed Wood's page, read before the error, is not served
+        assertThat(dir.resolve("p").resolve(dev.veracity.retrieval.react.PageStoreMetadata.FILE)).doesNotExist();
+        try (SimServer sim = SimServer.start(SimConfig.builder().build())) {
+            Result used = eval(sim, "court", "hotpotqa", hotpot(), dir.resolve("r"), "--pages", dir.resolve("p").toString());
+            assertThat(used.code()).isEqualTo(2);
+            assertThat(used.err()).contains("not a page store (no veracity-pages.json)");
+            assertThat(sim.counters().generationRequests()).isZero();
+        }
         Result unknown = run("index", "--pages", "--corpus", bad.toString(), "--format", "wikitext", "--out",
                 dir.resolve("q").toString());
         assertThat(unknown.code()).isEqualTo(2);

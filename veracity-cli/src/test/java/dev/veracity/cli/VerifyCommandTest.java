@@ -117,6 +117,28 @@ class VerifyCommandTest {
         }
     }
 
+    /** Issue 25 point 15: nothing was checked, so the answer did not pass; the verdict is no_claims, as the server says. */
+    @Test
+    void anAnswerWithoutANumericClaimIsNoClaimsNotPassed() throws Exception {
+        try (SimServer sim = SimServer.start(SimConfig.builder().build())) { // the built-in reader
+            List<String> args = List.of("verify", "--question", "Where is the Eiffel Tower?", "--response",
+                    "The Eiffel Tower is in Paris.", "--docs", docs(AppendixC.DOCUMENTS).toString(), "--llm-base-url",
+                    sim.baseUrl(), "--model", "sim-model", "--cache", "off", "--trace-file", dir.resolve("t.db").toString());
+            Result r = run(args.toArray(String[]::new));
+            assertThat(r.code()).as(r.err()).isZero();
+            JsonNode j = JSON.readTree(r.out());
+            assertThat(j.get("status").asText()).isEqualTo("no_claims");
+            assertThat(j.get("passed").asBoolean()).isFalse();
+            assertThat(j.get("claims_total").asInt()).isZero();
+            assertThat(j.get("reward").asDouble()).isZero(); // the authors' reward for no pairs is unchanged
+            assertThat(j.at("/calls/checker").asInt()).isZero();
+            List<String> text = new ArrayList<>(args);
+            text.addAll(List.of("--format", "text"));
+            assertThat(run(text.toArray(String[]::new)).out()).contains("(the response makes no claim to check)")
+                    .contains("status no_claims, claims 0").doesNotContain("passed");
+        }
+    }
+
     @Test
     @org.junit.jupiter.api.Timeout(value = 60, threadMode = org.junit.jupiter.api.Timeout.ThreadMode.SEPARATE_THREAD)
     void outputsPaddedWithTensOfThousandsOfSpacesFinish() throws Exception {

@@ -19,6 +19,13 @@ import java.util.TreeMap;
  * prompt (three Checker samples sent as three calls, say) give different indices; the response cache keys each
  * sample by its index, which is what makes unseeded sampling reproducible on a rerun.
  *
+ * <p>{@code acceptEmpty} says whether an empty text is an answer. By default it is not: an empty or whitespace-only
+ * completion is a server fault that the client retries ({@link ErrorKind#EMPTY_RESPONSE}). A caller whose prompt can
+ * rightly be answered with nothing sets it: a ReAct step whose model writes its stop sequence first, or ReAct's second
+ * call for an action ended by the line's end, is a turn without an action, as ReAct's code treats it. Such an empty
+ * completion is returned at once, without retries, and never cached (the cache holds no empty text). It is not a
+ * sampling setting: it is neither sent to the model nor part of the cache key.
+ *
  * @param model            model id, or null for the backend's default
  * @param messages         chat messages (empty for a raw-prompt request)
  * @param prompt           raw prompt (null for a chat request)
@@ -32,10 +39,11 @@ import java.util.TreeMap;
  * @param seed             sampling seed
  * @param logprobs         null: no logprobs; 0: the chosen tokens' logprobs; k &gt; 0: also the top k alternatives
  * @param extras           provider-specific fields passed through (sorted by key)
+ * @param acceptEmpty      an empty text is an answer, returned without retries (never cached), not a server fault
  */
 public record LlmRequest(String model, List<ChatMessage> messages, String prompt, int n, int firstSampleIndex,
                          Double temperature, Double topP, Integer topK, Integer maxTokens, List<String> stop,
-                         Long seed, Integer logprobs, Map<String, Object> extras) {
+                         Long seed, Integer logprobs, Map<String, Object> extras, boolean acceptEmpty) {
 
     public LlmRequest {
         messages = messages == null ? List.of() : List.copyOf(messages);
@@ -131,6 +139,7 @@ public record LlmRequest(String model, List<ChatMessage> messages, String prompt
         b.seed = seed;
         b.logprobs = logprobs;
         b.extras = new TreeMap<>(extras);
+        b.acceptEmpty = acceptEmpty;
         return b;
     }
 
@@ -154,6 +163,7 @@ public record LlmRequest(String model, List<ChatMessage> messages, String prompt
         private Long seed;
         private Integer logprobs;
         private Map<String, Object> extras = new TreeMap<>();
+        private boolean acceptEmpty;
 
         private Builder() {
         }
@@ -233,9 +243,18 @@ public record LlmRequest(String model, List<ChatMessage> messages, String prompt
             return this;
         }
 
+        /**
+         * An empty text is an answer (the prompt can rightly be answered with nothing): returned without retries and
+         * never cached, instead of failing as {@link ErrorKind#EMPTY_RESPONSE} and being retried.
+         */
+        public Builder acceptEmpty(boolean acceptEmpty) {
+            this.acceptEmpty = acceptEmpty;
+            return this;
+        }
+
         public LlmRequest build() {
             return new LlmRequest(model, messages, prompt, n, firstSampleIndex, temperature, topP, topK, maxTokens,
-                    stop, seed, logprobs, extras);
+                    stop, seed, logprobs, extras, acceptEmpty);
         }
     }
 }

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.veracity.method.MethodAnswer;
+import dev.veracity.methods.march.Verification;
 import dev.veracity.qa.Abstention;
 import dev.veracity.qa.Document;
 import dev.veracity.trace.CallRecord;
@@ -43,17 +44,7 @@ final class VeracityReport {
 
     /** The verdict of a MARCH verification in the signals, or null when the method did not verify. */
     static String verdict(MethodAnswer a) {
-        Map<String, Double> s = a.signals();
-        if (!s.containsKey("consistent")) {
-            return null;
-        }
-        if (s.getOrDefault("unparseable", 0.0) > 0) {
-            return "unparseable";
-        }
-        if (s.getOrDefault("claims", 1.0) == 0) {
-            return "no_claims";
-        }
-        return s.get("consistent") > 0 ? "passed" : "failed";
+        return Verification.Status.ofSignals(a.signals()).map(Verification.Status::label).orElse(null);
     }
 
     /** Whether the answer is an abstention: by the method's own signal, or as core's classifier reads it. */

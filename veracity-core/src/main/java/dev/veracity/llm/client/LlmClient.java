@@ -44,7 +44,9 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>The cache keeps only good responses. An attempt whose completions include an empty or whitespace-only text
  * (other than a tool call or a content filter's empty answer) fails with the retryable {@link ErrorKind#EMPTY_RESPONSE}, so it is retried and never
- * stored; a body that does not parse fails the attempt the same way ({@link ErrorKind#MALFORMED_RESPONSE}). A
+ * stored, unless the request says an empty text is an answer ({@link LlmRequest#acceptEmpty()}: a ReAct step that
+ * stopped at once); then it is returned as it came, without retries, and still never stored. A body that does not
+ * parse fails the attempt the same way ({@link ErrorKind#MALFORMED_RESPONSE}). A
  * completion that did not finish is returned to the caller but not stored: finish reason
  * {@link FinishReason#UNKNOWN} (a stream cut before its finish reason, or none given), or
  * {@link FinishReason#LENGTH} with fewer completion tokens than the request's {@code max_tokens} by an estimate (the
@@ -211,7 +213,7 @@ public final class LlmClient implements AutoCloseable {
                     samples[i] = result.completions.get(j).withSampleIndex(request.firstSampleIndex() + i);
                     if (!result.complete.get(j)) {
                         counters.uncachedIncomplete.incrementAndGet();
-                    } else if (cacheMode.writes()) {
+                    } else if (cacheMode.writes() && !empty(samples[i])) { // an accepted empty answer is never stored
                         cache.put(keys[i], samples[i]);
                     }
                 }
@@ -368,8 +370,7 @@ public final class LlmClient implements AutoCloseable {
                         + " samples, got " + (r == null ? "no response" : r.completions().size()));
             }
             for (Completion c : r.completions()) {
-                if (c.text().isBlank() && c.finishReason() != FinishReason.TOOL_CALLS
-                        && c.finishReason() != FinishReason.CONTENT_FILTER) { // a filtered answer is final, not a glitch
+                if (empty(c) && !request.acceptEmpty()) {
                     counters.emptyResponses.incrementAndGet();
                     throw new LlmException(ErrorKind.EMPTY_RESPONSE, backend.id() + " answered sample "
                             + c.sampleIndex() + " with " + (c.text().isEmpty() ? "an empty" : "a whitespace-only")
@@ -396,6 +397,15 @@ public final class LlmClient implements AutoCloseable {
             counters.exit();
             permits.release();
         }
+    }
+
+    /**
+     * An empty or whitespace-only text that is not a tool call or a content filter's empty answer (a filtered answer
+     * is final, not a glitch): a fault to retry, or an answer when the request accepts one, and never cached.
+     */
+    static boolean empty(Completion c) {
+        return c.text().isBlank() && c.finishReason() != FinishReason.TOOL_CALLS
+                && c.finishReason() != FinishReason.CONTENT_FILTER;
     }
 
     private String describeTarget(LlmRequest request) {

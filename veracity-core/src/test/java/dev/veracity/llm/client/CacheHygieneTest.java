@@ -140,6 +140,43 @@ class CacheHygieneTest {
         assertThat(ErrorKind.EMPTY_RESPONSE.retryable()).isTrue();
     }
 
+    /**
+     * Issue 25 point 6: a request whose prompt can rightly be answered with nothing (a ReAct step that writes its stop
+     * sequence first) gets the empty text back at once, not five retries and a failed call; it is still never cached,
+     * and a request that does not accept empty text still fails as before.
+     */
+    @Test
+    void anAcceptedEmptyAnswerIsReturnedWithoutRetriesAndNeverCached() {
+        ScriptedBackend backend = ScriptedBackend.completions((r, i) -> completion(i == 1 ? "sample one" : " \n",
+                FinishReason.STOP, 0));
+        Path file = dir.resolve("c.db");
+        LlmRequest step = LlmRequest.user("q").stop("\nObservation 1:").temperature(0.0).acceptEmpty(true).build();
+        try (SqliteResponseCache cache = SqliteResponseCache.open(file)) {
+            LlmClient client = LlmClient.builder(backend).retry(FAST).cache(cache, CacheMode.READ_WRITE).build();
+            assertThat(client.call(step).text()).isEqualTo(" \n");
+            assertThat(backend.requests()).hasSize(1);
+            assertThat(client.counters().retries()).isZero();
+            assertThat(client.counters().failures()).isZero();
+            assertThat(cache.size()).isZero();
+            // n samples: the empty one comes back beside the others, and only the others are stored
+            assertThat(client.call(step.toBuilder().n(2).build()).texts()).containsExactly(" \n", "sample one");
+            assertThat(cache.size()).isEqualTo(1);
+            // asked again: the empty sample is asked of the model again, the other comes from the cache
+            assertThat(client.call(step.toBuilder().n(2).build()).texts()).containsExactly(" \n", "sample one");
+            assertThat(backend.requests()).hasSize(3);
+            assertThat(backend.requests().getLast().firstSampleIndex()).isZero();
+            assertThat(backend.requests().getLast().n()).isEqualTo(1);
+            // the flag is no sampling setting: not in the cache key
+            assertThat(CacheKey.canonical("b", "m", step, 0)).isEqualTo(CacheKey.canonical("b", "m",
+                    step.toBuilder().acceptEmpty(false).build(), 0));
+
+            assertThatThrownBy(() -> client.call(step.toBuilder().acceptEmpty(false).build()))
+                    .isInstanceOfSatisfying(LlmCallFailedException.class,
+                            e -> assertThat(e.kind()).isEqualTo(ErrorKind.EMPTY_RESPONSE));
+            assertThat(backend.requests()).hasSize(3 + 4);
+        }
+    }
+
     @Test
     void oneEmptySampleOfNFailsTheAttemptAndAToolCallWithoutTextIsNotEmpty() {
         AtomicInteger asked = new AtomicInteger();

@@ -12,6 +12,9 @@ final class BaselinePrompts {
     static final PromptTemplate STANDARD_SINGLE = PromptTemplate.resource(BaselinePrompts.class, "standard-single.txt");
     static final PromptTemplate STANDARD_SINGLE_PLAIN = PromptTemplate.resource(BaselinePrompts.class, "standard-single-plain.txt");
     static final PromptTemplate STANDARD_RAG_SINGLE = PromptTemplate.resource(BaselinePrompts.class, "standard-rag-single.txt");
+    static final PromptTemplate STANDARD_FEVER = PromptTemplate.resource(BaselinePrompts.class, "standard-fever.txt");
+    static final PromptTemplate STANDARD_FEVER_PLAIN = PromptTemplate.resource(BaselinePrompts.class, "standard-fever-plain.txt");
+    static final PromptTemplate STANDARD_RAG_FEVER = PromptTemplate.resource(BaselinePrompts.class, "standard-rag-fever.txt");
     static final PromptTemplate CONCATENATED = PromptTemplate.resource(BaselinePrompts.class, "concatenated.txt");
     static final PromptTemplate COT_HOTPOTQA = PromptTemplate.resource(BaselinePrompts.class, "cot-hotpotqa.txt");
     static final PromptTemplate COT_FEVER = PromptTemplate.resource(BaselinePrompts.class, "cot-fever.txt");
@@ -41,6 +44,27 @@ final class BaselinePrompts {
             sb.append(d.text());
         }
         return sb.toString();
+    }
+
+    /**
+     * Reasoning Court's standard prompting (B.1) for a single-answer dataset: on FEVER the variant that names the
+     * three labels and gives the claim (the answer is a label, not a short answer; without the labels every answer
+     * scores 0 under {@code fever-acc}), else the question's. {@code concise} false: the A.1 ablation's prompt.
+     */
+    static PromptTemplate standardFor(String dataset, boolean concise) {
+        if (fever(dataset)) {
+            return concise ? STANDARD_FEVER : STANDARD_FEVER_PLAIN;
+        }
+        return concise ? STANDARD_SINGLE : STANDARD_SINGLE_PLAIN;
+    }
+
+    /** Standard prompting with documents for a single-answer dataset: FEVER's names its labels, as above. */
+    static PromptTemplate standardRagFor(String dataset) {
+        return fever(dataset) ? STANDARD_RAG_FEVER : STANDARD_RAG_SINGLE;
+    }
+
+    private static boolean fever(String dataset) {
+        return dataset != null && dataset.toLowerCase(Locale.ROOT).equals("fever");
     }
 
     /** The CoT few-shot prompt of the paper for this dataset; HotpotQA's for datasets the paper did not use. */

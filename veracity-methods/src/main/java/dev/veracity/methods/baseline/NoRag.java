@@ -18,7 +18,8 @@ import java.util.Map;
 
 /**
  * Closed book: the question alone. Multi-answer tasks get MADAM-RAG's "No RAG" prompt (Appendix E), others Reasoning
- * Court's concise standard prompting (Appendix B.1). Greedy decoding, as both papers' baselines.
+ * Court's concise standard prompting (Appendix B.1); on FEVER that prompt names the three labels and gives the claim.
+ * Greedy decoding, as both papers' baselines.
  */
 public final class NoRag implements QaMethod {
 
@@ -33,7 +34,7 @@ public final class NoRag implements QaMethod {
     /** The one call's prompt, for training data. */
     static final RolePrompt ANSWERER = RolePrompt.of("answerer",
             "the question alone (MADAM-RAG App. E No RAG for multi-answer datasets, else Reasoning Court App. B.1)",
-            (item, c) -> List.of(new AgentPrompt("answerer", messages(item, c.multiAnswer(),
+            (item, c) -> List.of(new AgentPrompt("answerer", messages(item, c.dataset(), c.multiAnswer(),
                     SPEC.resolve(c.options()).bool("concise")))));
 
     /** Closed book: answers from the question alone. */
@@ -57,18 +58,20 @@ public final class NoRag implements QaMethod {
         return List.of(ANSWERER);
     }
 
-    /** What the call sends: one user message (concise: Reasoning Court's B.1 instruction; else A.1's plain prompt). */
-    static List<ChatMessage> messages(QaItem item, boolean multiAnswer, boolean concise) {
-        return List.of(ChatMessage.user((multiAnswer ? BaselinePrompts.NO_RAG_MULTI : concise
-                ? BaselinePrompts.STANDARD_SINGLE : BaselinePrompts.STANDARD_SINGLE_PLAIN)
-                .fill(Map.of("question", item.question()))));
+    /**
+     * What the call sends: one user message (concise: Reasoning Court's B.1 instruction; else A.1's plain prompt; on
+     * FEVER either with the labels).
+     */
+    static List<ChatMessage> messages(QaItem item, String dataset, boolean multiAnswer, boolean concise) {
+        return List.of(ChatMessage.user((multiAnswer ? BaselinePrompts.NO_RAG_MULTI
+                : BaselinePrompts.standardFor(dataset, concise)).fill(Map.of("question", item.question()))));
     }
 
     @Override
     public MethodAnswer answer(QaItem item, MethodContext ctx) {
         var options = SPEC.resolve(ctx.options());
-        LlmRequest request = LlmRequest.chat(messages(item, ctx.multiAnswer(), options.bool("concise"))).temperature(0.0)
-                .maxTokens(options.intValue("max-tokens")).build();
+        LlmRequest request = LlmRequest.chat(messages(item, ctx.dataset(), ctx.multiAnswer(), options.bool("concise")))
+                .temperature(0.0).maxTokens(options.intValue("max-tokens")).build();
         Completion sample = ctx.llm().call(ctx.role("answerer", 0), request).first();
         return ShortAnswer.markIfUnparsed(ctx, request, sample, read(sample.text(), ctx));
     }

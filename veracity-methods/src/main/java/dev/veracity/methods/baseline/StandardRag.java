@@ -34,7 +34,7 @@ public final class StandardRag implements QaMethod {
     static final RolePrompt ANSWERER = RolePrompt.of("answerer",
             "every document in one prompt (MADAM-RAG App. E Concatenated Prompt for multi-answer datasets, else"
                     + " Reasoning Court App. B.1)",
-            (item, c) -> List.of(new AgentPrompt("answerer", messages(item, c.multiAnswer()))));
+            (item, c) -> List.of(new AgentPrompt("answerer", messages(item, c.dataset(), c.multiAnswer()))));
 
     @Override
     public String name() {
@@ -51,17 +51,17 @@ public final class StandardRag implements QaMethod {
         return List.of(ANSWERER);
     }
 
-    /** What the call sends: one user message with every document. */
-    static List<ChatMessage> messages(QaItem item, boolean multiAnswer) {
+    /** What the call sends: one user message with every document (on FEVER, the prompt names the labels). */
+    static List<ChatMessage> messages(QaItem item, String dataset, boolean multiAnswer) {
         String docs = BaselinePrompts.documents(item.documents());
         return List.of(ChatMessage.user(multiAnswer
                 ? BaselinePrompts.CONCATENATED.fill(Map.of("question", item.question(), "documents list", docs))
-                : BaselinePrompts.STANDARD_RAG_SINGLE.fill(Map.of("question", item.question(), "documents", docs))));
+                : BaselinePrompts.standardRagFor(dataset).fill(Map.of("question", item.question(), "documents", docs))));
     }
 
     @Override
     public MethodAnswer answer(QaItem item, MethodContext ctx) {
-        LlmRequest request = LlmRequest.chat(messages(item, ctx.multiAnswer())).temperature(0.0).maxTokens(SPEC.resolve(ctx.options()).intValue("max-tokens")).build();
+        LlmRequest request = LlmRequest.chat(messages(item, ctx.dataset(), ctx.multiAnswer())).temperature(0.0).maxTokens(SPEC.resolve(ctx.options()).intValue("max-tokens")).build();
         Completion out = ctx.llm().call(ctx.role("answerer", 0), request).first();
         // multi-answer: the aggregator's answer extraction (the first unquoted marker, never one copied from a document)
         MethodAnswer answer = ctx.multiAnswer()

@@ -167,6 +167,6 @@ public final class Composition implements QaMethod {
     }
 
     private static boolean passed(Verification v) {
-        return v.passed() && v.status() != Verification.Status.UNPARSEABLE;
+        return v.consistent();
     }
 }

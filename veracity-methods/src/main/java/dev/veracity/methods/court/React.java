@@ -11,7 +11,8 @@ import java.util.List;
 
 /**
  * {@code react} (Yao et al. 2023, Reasoning Court's baseline with its B.2 prompts): one agent; its Finish answer, or
- * "" when it ran out of steps (ReAct's {@code finish[]}). {@code react-sc} (Section 6.2): three agents, the majority
+ * "" when it ran out of steps (ReAct's {@code finish[]}). On FEVER it uses ReAct's own prompt by default, as Table 1
+ * does (its 64.8 is Table 7's ReAct Prompt row); {@code react-sc}, an ablation of RC, keeps RC's enhanced one. {@code react-sc} (Section 6.2): three agents, the majority
  * of their answers (normalised, unanswered agents do not vote, ties to the first agent in order).
  */
 public final class React extends ReactMethod {
@@ -19,7 +20,7 @@ public final class React extends ReactMethod {
     /** The declaration {@code eval} and {@code methods} read. */
     public static final MethodSpec SPEC = new MethodSpec("react",
             "ReAct: one agent interleaving Thought, Action (Search, Lookup, Finish) and Observation, greedy.",
-            "Reasoning Court (after Yao et al. 2023)", "Section 4.2, App. B.2", ReactSettings.OPTIONS);
+            "Reasoning Court (after Yao et al. 2023)", "Section 4.2, App. B.2", ReactSettings.BASELINE_OPTIONS);
 
     /** ReAct-SC: three agents, self-consistency over their answers. */
     public static final MethodSpec SELF_CONSISTENCY = new MethodSpec("react-sc",

@@ -19,7 +19,10 @@ import java.util.Map;
  * method decides what happens next. A turn without an action gets ReAct's second call (the thought's first line,
  * then {@code "Action i:"}, stopped at the line's end) when {@code action-retry} is on; if that fails too, the
  * environment answers {@code Invalid action: ...} as ReAct's does and the step is recorded with its
- * {@link ActionFailure}.
+ * {@link ActionFailure}. An empty output (a model that writes the stop sequence first, or ends the second call's line
+ * at once) is such a turn ({@link ActionFailure#EMPTY_OUTPUT}), not a server fault: the requests accept empty text
+ * ({@link LlmRequest#acceptEmpty()}), so it is neither retried nor cached. ReAct's code indexes the empty action of a
+ * second empty call ({@code action[0]}) and fails the question; we record the step and go on.
  */
 final class ReactAgent {
 
@@ -87,9 +90,10 @@ final class ReactAgent {
 
     private LlmRequest request(String prompt, String stop) {
         LlmRequest.Builder b = settings.completions() ? LlmRequest.completion(prompt) : LlmRequest.user(prompt);
-        // each agent its own sample index: the cache keeps agent 2 from replaying agent 1's identical request
+        // each agent its own sample index: the cache keeps agent 2 from replaying agent 1's identical request;
+        // an empty output (the stop sequence written first) is a turn without an action, as in ReAct, not a fault
         return b.stop(stop).maxTokens(settings.maxTokens()).temperature(settings.temperature(number))
-                .seed(settings.seed(number)).firstSampleIndex(number - 1).build();
+                .seed(settings.seed(number)).firstSampleIndex(number - 1).acceptEmpty(true).build();
     }
 
     private static String firstLine(String text) {

@@ -22,7 +22,8 @@ import java.util.Map;
  *       ReAct. If ReAct then gives no answer, the CoT-SC majority stands (our reading: the paper does not say).</li>
  * </ul>
  * The CoT-SC part keeps its role ({@code reasoner}) and its settings ({@code sc-k}, {@code sc-temperature},
- * {@code sc-max-tokens}), recorded with the ReAct options.
+ * {@code sc-max-tokens}), recorded with the ReAct options. As Table 1's other ReAct baselines, the ReAct part uses
+ * ReAct's own FEVER prompt by default ({@link ReactSettings#FEVER_PROMPT_REACT}).
  */
 public final class ReactCotSc extends ReactMethod {
 
@@ -34,12 +35,12 @@ public final class ReactCotSc extends ReactMethod {
     /** ReAct -> CoT-SC. */
     public static final MethodSpec REACT_FIRST = new MethodSpec("react-cot-sc",
             "ReAct, then CoT-SC when ReAct gives no answer within its steps.", "Reasoning Court (after Yao et al.)",
-            "Section 4.3", ReactSettings.with(List.of(), SC_OPTIONS));
+            "Section 4.3", ReactSettings.baselineWith(List.of(), SC_OPTIONS));
 
     /** CoT-SC -> ReAct. */
     public static final MethodSpec COT_SC_FIRST = new MethodSpec("cot-sc-react",
             "CoT-SC, then ReAct when the majority answer has under 50% of the samples.",
-            "Reasoning Court (after Yao et al.)", "Section 4.3", ReactSettings.with(List.of(), SC_OPTIONS));
+            "Reasoning Court (after Yao et al.)", "Section 4.3", ReactSettings.baselineWith(List.of(), SC_OPTIONS));
 
     private final boolean reactFirst;
 

@@ -22,14 +22,15 @@ import java.util.Optional;
  * {@code Verdict: correct|refine} line; the refinement step adds the feedback and asks for an {@code Answer:} line.
  * It stops when the feedback says correct, after {@code iterations} refinements (Self-Refine's default 4), or when a
  * feedback or refinement cannot be read (recorded; the last readable answer stands). Greedy, as the paper's other
- * methods.
+ * methods. As Table 1's other ReAct baselines, ReAct's own FEVER prompt by default
+ * ({@link ReactSettings#FEVER_PROMPT_REACT}).
  */
 public final class ReactSelfRefine extends ReactMethod {
 
     /** The declaration {@code eval} and {@code methods} read. */
     public static final MethodSpec SPEC = new MethodSpec("react-self-refine",
             "ReAct, then self-feedback and refinement until the feedback finds the answer correct.",
-            "Reasoning Court (after Madaan et al. 2023)", "Section 4.3", ReactSettings.with(List.of(), List.of(
+            "Reasoning Court (after Madaan et al. 2023)", "Section 4.3", ReactSettings.baselineWith(List.of(), List.of(
                     OptionSpec.integer("iterations", 4, "most refinements (Self-Refine's default: 4)"),
                     OptionSpec.integer("refine-max-tokens", 512, "output limit of a feedback or refinement"))));
 

@@ -33,9 +33,14 @@ record ReactSettings(Task task, FewShotPrompt prompt, int maxSteps, int maxToken
     static final OptionSpec EXAMPLE_ORDER = OptionSpec.choice("example-order", "same",
             "few-shot example order per agent: same (the paper's), rotate (agent i starts at example i), reverse,"
                     + " shuffle (by seed)", "same", "rotate", "reverse", "shuffle");
-    static final OptionSpec FEVER_PROMPT = OptionSpec.choice("fever-prompt", "enhanced",
-            "FEVER few-shot prompt (Table 7): enhanced (RC's Reasoning Enhanced Prompt) or react (ReAct's)",
-            "enhanced", "react");
+    /** RC and its ablations: the Reasoning Enhanced Prompt (Table 5's RC without judge, 70.0, is Table 7's row). */
+    static final OptionSpec FEVER_PROMPT = feverPrompt("enhanced");
+    /**
+     * Table 1's ReAct baselines: ReAct's original prompt. Table 1's ReAct on FEVER (64.8) is Table 7's ReAct Prompt
+     * row, not its enhanced one (70.0); ReAct CoT-SC (65.4: CoT-SC only where ReAct gives no answer) and ReAct
+     * Self-Refine (66.8) sit on the same 64.8.
+     */
+    static final OptionSpec FEVER_PROMPT_REACT = feverPrompt("react");
     static final OptionSpec MAX_STEPS = OptionSpec.integer("max-steps", 0,
             "step limit before the forced finish; 0 = the paper's (7 HotpotQA and MuSiQue, 5 FEVER)");
     static final OptionSpec MAX_TOKENS = OptionSpec.integer("max-tokens", 256, "output limit per agent step");
@@ -45,14 +50,36 @@ record ReactSettings(Task task, FewShotPrompt prompt, int maxSteps, int maxToken
     static final OptionSpec ACTION_RETRY = OptionSpec.bool("action-retry", true,
             "ReAct's second call for a turn without an action: the action alone, stopped at the line's end");
 
-    /** The options every ReAct-based method declares. */
-    static final List<OptionSpec> OPTIONS = List.of(TEMPERATURE, TEMPERATURES, SEEDS, EXAMPLE_ORDER, FEVER_PROMPT,
-            MAX_STEPS, MAX_TOKENS, ENDPOINT, ACTION_RETRY);
+    /** The options every ReAct-based method declares, RC's FEVER prompt by default. */
+    static final List<OptionSpec> OPTIONS = options(FEVER_PROMPT);
 
-    /** {@code first} options, then the ReAct ones, then {@code last}. */
+    /** The options of Table 1's ReAct baselines: ReAct's own FEVER prompt by default. */
+    static final List<OptionSpec> BASELINE_OPTIONS = options(FEVER_PROMPT_REACT);
+
+    private static OptionSpec feverPrompt(String byDefault) {
+        return OptionSpec.choice("fever-prompt", byDefault,
+                "FEVER few-shot prompt (Table 7): enhanced (RC's Reasoning Enhanced Prompt) or react (ReAct's)",
+                "enhanced", "react");
+    }
+
+    private static List<OptionSpec> options(OptionSpec feverPrompt) {
+        return List.of(TEMPERATURE, TEMPERATURES, SEEDS, EXAMPLE_ORDER, feverPrompt, MAX_STEPS, MAX_TOKENS, ENDPOINT,
+                ACTION_RETRY);
+    }
+
+    /** {@code first} options, then the ReAct ones (RC's FEVER prompt by default), then {@code last}. */
     static List<OptionSpec> with(List<OptionSpec> first, List<OptionSpec> last) {
+        return concat(first, OPTIONS, last);
+    }
+
+    /** As {@link #with}, for Table 1's ReAct baselines: ReAct's own FEVER prompt by default. */
+    static List<OptionSpec> baselineWith(List<OptionSpec> first, List<OptionSpec> last) {
+        return concat(first, BASELINE_OPTIONS, last);
+    }
+
+    private static List<OptionSpec> concat(List<OptionSpec> first, List<OptionSpec> react, List<OptionSpec> last) {
         List<OptionSpec> all = new ArrayList<>(first);
-        all.addAll(OPTIONS);
+        all.addAll(react);
         all.addAll(last);
         return List.copyOf(all);
     }

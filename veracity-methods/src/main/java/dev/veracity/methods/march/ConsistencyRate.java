@@ -20,7 +20,7 @@ public record ConsistencyRate(int answers, int consistent, int withoutClaims, in
 
     public static ConsistencyRate of(Collection<Verification> verifications) {
         int n = verifications.size();
-        int ok = (int) verifications.stream().filter(Verification::passed).count();
+        int ok = (int) verifications.stream().filter(Verification::consistent).count();
         int empty = (int) verifications.stream().filter(v -> v.status() == Verification.Status.NO_CLAIMS).count();
         int bad = (int) verifications.stream().filter(v -> v.status() == Verification.Status.UNPARSEABLE).count();
         return new ConsistencyRate(n, ok, empty, bad, n == 0 ? 0.0 : (double) ok / n);

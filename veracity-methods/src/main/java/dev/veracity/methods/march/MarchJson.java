@@ -16,8 +16,8 @@ public final class MarchJson {
         ObjectNode o = JSON.createObjectNode();
         o.put("reward", settings.ztr().of(v));
         o.put("error_rate_reward", settings.errorRateReward().of(v));
-        o.put("status", v.status().name().toLowerCase(java.util.Locale.ROOT));
-        o.put("passed", v.passed());
+        o.put("status", v.status().label());
+        o.put("passed", v.status() == Verification.Status.PASSED); // claims were checked: not so without claims
         o.put("claims_total", v.claims().size());
         o.put("faults", v.faults());
         o.put("checker_samples", settings.samples());

@@ -96,12 +96,12 @@ public final class MarchMethod implements QaMethod {
             attempts.add(new MarchOutcome.Attempt(turn, v));
             int attempt = a;
             v.problems().forEach(p -> problems.add("attempt " + attempt + ": " + p));
-            if (v.passed()) {
+            if (v.consistent()) {
                 break;
             }
         }
         MarchOutcome.Attempt last = attempts.getLast();
-        boolean passed = last.verification().passed();
+        boolean passed = last.verification().consistent();
         String prediction = !passed && s.policy() == FailurePolicy.ABSTAIN ? ABSTENTION : last.solver().output().strip();
         MethodAnswer unsignalled = new MethodAnswer(prediction, List.of(), problems);
         MarchOutcome scored = new MarchOutcome(item.id(), item.question(), attempts, unsignalled, s);

@@ -29,7 +29,7 @@ public record MarchOutcome(String questionId, String question, List<Attempt> att
 
     /** The final attempt passed verification (see {@link ConsistencyRate}). */
     public boolean consistent() {
-        return last().verification().passed();
+        return last().verification().consistent();
     }
 
     public double ztr() {

@@ -105,6 +105,40 @@ class BaselinesTest {
         assertThat(verbose.prediction()).isEqualTo("She served as Chief of Protocol of the United States");
     }
 
+    /**
+     * Issue 25 point 4: on FEVER, standard prompting names the three labels and gives the claim, so a model that keeps
+     * to the labels it is offered answers one (a model offered none says "True", which fever-acc scores 0).
+     */
+    @Test
+    void standardPromptingOnFeverNamesTheThreeLabels() {
+        QaItem claim = QaItem.of("c1", "Nikolaj Coster-Waldau worked with the Fox Broadcasting Company.", List.of("SUPPORTS"));
+        BiFunction<LlmRequest, Integer, String> model = (r, i) -> r.promptText().contains("SUPPORTS, REFUTES, or NOT ENOUGH INFO")
+                ? "SUPPORTS" : "True";
+        ScriptedBackend backend = says(model);
+        MethodAnswer a = new NoRag().answer(claim, ctx(backend, "fever", false, Map.of()));
+        assertThat(backend.requests().getFirst().promptText()).isEqualTo("Provide a short answer without explanation."
+                + " The answer should be in its most concise form. The answer must be SUPPORTS, REFUTES, or NOT ENOUGH"
+                + " INFO.\nClaim: Nikolaj Coster-Waldau worked with the Fox Broadcasting Company.\nAnswer:");
+        assertThat(a.prediction()).isEqualTo("SUPPORTS");
+        // the prompt rl export writes for the role is the one sent
+        assertThat(NoRag.ANSWERER.build(claim, new dev.veracity.method.PromptContext("fever", false, Map.of()))
+                .getFirst().messages().getFirst().content()).isEqualTo(backend.requests().getFirst().promptText());
+
+        ScriptedBackend plain = says(model);
+        new NoRag().answer(claim, ctx(plain, "fever", false, Map.of("concise", "false")));
+        assertThat(plain.requests().getFirst().promptText()).isEqualTo("Provide an answer to the question. The answer"
+                + " must be SUPPORTS, REFUTES, or NOT ENOUGH INFO.\nClaim: Nikolaj Coster-Waldau worked with the Fox"
+                + " Broadcasting Company.\nAnswer:");
+
+        ScriptedBackend rag = says(model);
+        QaItem withDocs = new QaItem("c1", claim.question(), List.of(Document.of("d1", "Nikolaj Coster-Waldau",
+                "He appeared in the 2009 Fox television film Virtuality.")), claim.gold(), List.of(), null, Map.of(), null);
+        assertThat(new StandardRag().answer(withDocs, ctx(rag, "fever", false, Map.of())).prediction()).isEqualTo("SUPPORTS");
+        assertThat(rag.requests().getFirst().promptText()).startsWith("Provide a short answer without explanation.")
+                .contains("must be SUPPORTS, REFUTES, or NOT ENOUGH INFO.\n\nDocument 1: Nikolaj Coster-Waldau. He appeared")
+                .endsWith("\n\nClaim: Nikolaj Coster-Waldau worked with the Fox Broadcasting Company.\nAnswer:");
+    }
+
     @Test
     void standardRagConcatenatesTheDocumentsIntoMadamsPromptWithItsExample() {
         ScriptedBackend backend = says((r, i) -> "All Correct Answers: [\"1963\", \"1956\"]. Explanation: both.");

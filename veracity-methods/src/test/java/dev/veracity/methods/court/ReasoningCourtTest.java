@@ -196,6 +196,64 @@ class ReasoningCourtTest {
         assertThat(a.candidates()).extracting(MethodAnswer.Candidate::answer).containsExactly("Richard Nixon", "unknown");
     }
 
+    /**
+     * Issue 25 point 6: an empty output (the stop sequence written first) is a turn without an action, as ReAct's code
+     * treats it: ReAct's second call, then the recorded failure; never five retries and a failed question. A Lookup
+     * before any Search answers "No more results." as ReAct's wikienv does.
+     */
+    @Test
+    void anEmptyStepIsATurnWithoutAnActionNotAFailedQuestion() {
+        ScriptedBackend backend = ScriptedBackend.perSample((r, i) -> {
+            if (Scripted.isJudge(r)) {
+                return "Action: Complete[Richard Nixon]";
+            }
+            if (Scripted.retryStep(r) > 0) {
+                // asked for the action alone: agent 1 gives it, agent 2 ends the line at once again
+                return Scripted.agent(r) == 1 ? " Search[Milhouse Van Houten]" : "";
+            }
+            return Scripted.step(r) == 1 ? "" : Scripted.diligentAgent(r);
+        });
+        MethodAnswer a = new ReasoningCourt().answer(MILHOUSE, Scripted.context(backend, traces, "hotpotqa", Map.of()));
+
+        // each agent: step 1, its second call, steps 2 and 3; then the judge. No request was repeated.
+        assertThat(backend.requests()).hasSize(4 + 4 + 1);
+        assertThat(traces.all()).allSatisfy(c -> assertThat(c.attempts()).isEqualTo(1));
+        LlmRequest retry = backend.requests().stream().filter(r -> Scripted.retryStep(r) == 1 && Scripted.agent(r) == 1)
+                .findFirst().orElseThrow();
+        assertThat(retry.promptText()).endsWith("Question: Who was Milhouse named after?\nThought 1: \nAction 1:");
+        assertThat(a.parseFailures()).containsExactly("agent-2 step 1: empty output (EMPTY_OUTPUT) in ''");
+        assertThat(a.signals()).containsEntry("action_retries", 2.0).containsEntry("action_failures", 1.0);
+        String judge = backend.requests().stream().filter(Scripted::isJudge).findFirst().orElseThrow().promptText();
+        assertThat(judge).contains("Agent 2:\nThought 1: \nAction 1: \nObservation 1: Invalid action:\nThought 2:")
+                .contains("Action 2: Lookup[named after]\nObservation 2: No more results.\n");
+        assertThat(a.candidates()).extracting(MethodAnswer.Candidate::answer).containsExactly("Richard Nixon", "unknown");
+        assertThat(a.prediction()).isEqualTo("Richard Nixon");
+    }
+
+    /** Issue 25 point 4: Table 1's ReAct on FEVER (64.8) is Table 7's ReAct Prompt row; RC keeps the enhanced one. */
+    @Test
+    void reactBaselinesUseReActsFeverPromptByDefaultAndCourtTheEnhancedOne() {
+        QaItem claim = new QaItem("c1", "Milhouse was named after Richard Nixon.", MILHOUSE.documents(), List.of(),
+                List.of(), null, Map.of(), null);
+        for (String method : List.of("react", "react-cot-sc", "cot-sc-react", "react-self-refine")) {
+            ScriptedBackend backend = ScriptedBackend.perSample((r, i) -> Scripted.step(r) > 0
+                    ? " Done.\nAction " + Scripted.step(r) + ": Finish[SUPPORTS]"
+                    : "Answer: guess " + i + "\nVerdict: correct"); // CoT-SC samples that disagree; feedback content
+            Methods.byName(method).answer(claim, Scripted.context(backend, traces, "fever", Map.of()));
+            LlmRequest step = backend.requests().stream().filter(r -> Scripted.step(r) == 1).findFirst().orElseThrow();
+            assertThat(step.promptText()).as(method).startsWith("Determine if there is Observation that SUPPORTS or REFUTES")
+                    .contains("Thought 2: Because he \"appeared in the 2009 Fox television film Virtuality\"")
+                    .doesNotContain("Applying reverse thinking");
+            assertThat(Methods.byName(method).spec().resolve(Map.of()).string("fever-prompt")).as(method).isEqualTo("react");
+        }
+        for (String method : List.of("court", "court-no-judge", "react-sc", "react-mad", "react-judge")) {
+            assertThat(Methods.byName(method).spec().resolve(Map.of()).string("fever-prompt")).as(method).isEqualTo("enhanced");
+        }
+        ScriptedBackend enhanced = ScriptedBackend.perSample((r, i) -> " Done.\nAction 1: Finish[SUPPORTS]");
+        Methods.byName("react").answer(claim, Scripted.context(enhanced, traces, "fever", Map.of("fever-prompt", "enhanced")));
+        assertThat(enhanced.requests().getFirst().promptText()).contains("Applying reverse thinking");
+    }
+
     @Test
     void agentDiversityOptionsReachTheRequestsAndTheExampleOrder() {
         ScriptedBackend backend = ScriptedBackend.perSample((r, i) -> Scripted.isJudge(r) ? "Action: Complete[x]"

@@ -72,11 +72,11 @@ class MarchVerifierTest {
         // Sample 2 alone disagrees: +1 +1 -1 = 1, confirmed. Samples 1 and 2 disagree: -1, a fault.
         Verification one = verify((r, i) -> i == 2 ? AppendixC.respond(r.promptText()).replace("Answer: 89", "Answer: 98")
                 : AppendixC.respond(r.promptText()), MarchSettings.defaults(), AppendixC.DOCUMENTS);
-        assertThat(one.passed()).isTrue();
+        assertThat(one.consistent()).isTrue();
         assertThat(one.claims().get(3).vote()).isEqualTo(1);
         Verification two = verify((r, i) -> i >= 1 ? AppendixC.respond(r.promptText()).replace("Answer: 89", "Cannot answer")
                 : AppendixC.respond(r.promptText()), MarchSettings.defaults(), AppendixC.DOCUMENTS);
-        assertThat(two.passed()).isFalse();
+        assertThat(two.consistent()).isFalse();
         assertThat(two.claims().get(3).vote()).isEqualTo(-1);
     }
 
@@ -130,9 +130,27 @@ class MarchVerifierTest {
         assertThat(calls("checker")).isEmpty();
         assertThat(ZeroToleranceReward.authors().of(v)).isZero();
         assertThat(new ZeroToleranceReward(ZeroToleranceReward.Scalar.PENALTY, -0.5).of(v)).isEqualTo(-0.5);
-        assertThat(v.passed()).isTrue();
+        assertThat(v.consistent()).isTrue();
         assertThat(v.status()).isEqualTo(Verification.Status.NO_CLAIMS);
         assertThat(v.problems()).isEmpty();
+        // consistent (no fault), but nothing was checked: not "passed" (issue 25 point 15)
+        var json = MarchJson.of(v, MarchSettings.defaults());
+        assertThat(json.get("status").asText()).isEqualTo("no_claims");
+        assertThat(json.get("passed").asBoolean()).isFalse();
+    }
+
+    /** One vocabulary: the verdict read back from an answer's signals is the verification's status. */
+    @Test
+    void theVerdictInAnAnswersSignalsIsTheStatus() {
+        java.util.function.Function<java.util.Map<String, Double>, String> verdict =
+                s -> Verification.Status.ofSignals(s).map(Verification.Status::label).orElse("none");
+        assertThat(verdict.apply(java.util.Map.of("consistent", 1.0, "claims", 3.0, "unparseable", 0.0))).isEqualTo("passed");
+        assertThat(verdict.apply(java.util.Map.of("consistent", 0.0, "claims", 3.0, "unparseable", 0.0))).isEqualTo("failed");
+        // march counts an answer without claims as consistent, a composition does not: both are no_claims
+        assertThat(verdict.apply(java.util.Map.of("consistent", 1.0, "claims", 0.0, "unparseable", 0.0))).isEqualTo("no_claims");
+        assertThat(verdict.apply(java.util.Map.of("consistent", 0.0, "claims", 0.0, "unparseable", 0.0))).isEqualTo("no_claims");
+        assertThat(verdict.apply(java.util.Map.of("consistent", 0.0, "claims", 0.0, "unparseable", 1.0))).isEqualTo("unparseable");
+        assertThat(verdict.apply(java.util.Map.of("ztr", 0.0))).isEqualTo("none");
     }
 
     @Test
@@ -142,7 +160,7 @@ class MarchVerifierTest {
                         ? "Sure! The response discusses hallucination rates in some detail." : "?",
                 MarchSettings.defaults(), AppendixC.DOCUMENTS);
         assertThat(v.status()).isEqualTo(Verification.Status.UNPARSEABLE);
-        assertThat(v.passed()).isFalse();
+        assertThat(v.consistent()).isFalse();
         assertThat(calls("checker")).isEmpty();
         assertThat(MarchSettings.defaults().ztr().of(v)).isEqualTo(-1.0);
         assertThat(MarchSettings.defaults().errorRateReward().of(v)).isEqualTo(-1.0);

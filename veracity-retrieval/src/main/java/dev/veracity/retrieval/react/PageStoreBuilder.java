@@ -23,11 +23,15 @@ import org.apache.lucene.store.FSDirectory;
  * Writes a {@link PageStore}: one Lucene document per page ({@link PageFields}). A page whose normalised title was
  * added before replaces the earlier one (Wikipedia dumps hold each title once; a source that splits a page into
  * several records, such as a dataset's paragraphs, is grouped by title before it gets here). One thread calls
- * {@link #add}; {@link #close()} commits and, on disk, writes {@link PageStoreMetadata}.
+ * {@link #add}; {@link #close()} commits and, on disk, writes {@link PageStoreMetadata}, the mark
+ * {@link PageStore#open} requires. The mark is removed when a build starts and written only when it ends well: a
+ * build that failed ({@link #abandon()}) or was killed leaves a folder that is no page store, never one that opens
+ * with the pages read before the failure.
  */
 public final class PageStoreBuilder implements AutoCloseable {
 
     private final IndexWriter writer;
+    private final Directory directory;
     private final Path dir;
     private final String format;
     private final String source;
@@ -43,6 +47,7 @@ public final class PageStoreBuilder implements AutoCloseable {
                 .setSimilarity(new BM25Similarity(Bm25Retriever.K1, Bm25Retriever.B))
                 .setRAMBufferSizeMB(128);
         this.writer = new IndexWriter(directory, config);
+        this.directory = directory;
         this.dir = dir;
         this.format = format;
         this.source = source;
@@ -89,18 +94,44 @@ public final class PageStoreBuilder implements AutoCloseable {
         return added;
     }
 
+    /**
+     * Stops without finishing, after a failure while reading the pages: nothing added is committed and no
+     * {@link PageStoreMetadata} is written, so {@link PageStore#open} refuses the folder (saying how to build a store)
+     * instead of opening the pages read before the failure. {@link #close()} afterwards does nothing.
+     */
+    public void abandon() throws IOException {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            writer.rollback(); // closes the writer; nothing of this build is committed
+        } finally {
+            if (dir != null) {
+                directory.close();
+            }
+        }
+    }
+
+    /** Commits the pages and, on disk, writes the metadata that makes the folder a page store. */
     @Override
     public void close() throws IOException {
         if (closed) {
             return;
         }
         closed = true;
-        writer.commit();
-        long pages = writer.getDocStats().numDocs;
-        writer.close();
-        progress.accept(added);
-        if (dir != null) {
-            new PageStoreMetadata(pages, format, source, HexFormat.of().formatHex(digest.digest())).write(dir);
+        try {
+            writer.commit();
+            long pages = writer.getDocStats().numDocs;
+            writer.close();
+            progress.accept(added);
+            if (dir != null) {
+                new PageStoreMetadata(pages, format, source, HexFormat.of().formatHex(digest.digest())).write(dir);
+            }
+        } finally {
+            if (dir != null) {
+                directory.close();
+            }
         }
     }
 

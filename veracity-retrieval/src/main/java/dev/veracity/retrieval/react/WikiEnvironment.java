@@ -19,6 +19,9 @@ import java.util.stream.Collectors;
  *       with the 5 nearest titles, as a Python list like ReAct prints it.</li>
  *   <li>{@code Lookup[keyword]}: {@code (Result i / N) sentence}, the next sentence of the current page containing
  *       the keyword (case-insensitive); the same keyword again advances; after the last, {@code No more results.}
+ *       Before any page was found there is nothing to look in, so it answers {@code No more results.}, as ReAct's
+ *       {@code construct_lookup_list} does when {@code self.page} is None. A search that finds no page leaves the
+ *       current page and its lookup as they were (ReAct resets them only when a page opens).
  *       In {@link LookupMode#PARAGRAPH_TITLE} (the MuSiQue variant) it returns the paragraph with that title, and so
  *       does {@code Search[title]}: Reasoning Court's Section 3.1 names the MuSiQue action {@code Lookup[title]} while
  *       its Appendix B.2.3 examples write it {@code Search[title]}, so both read the paragraph.</li>
@@ -84,12 +87,12 @@ public final class WikiEnvironment {
     }
 
     private String search(String entity) {
-        lookupKeyword = null; // a new page resets lookups, as in ReAct
-        lookupList = List.of();
-        lookupCount = 0;
         Optional<PageSource.Page> found = store.page(entity);
         if (found.isPresent()) {
             page = found.get();
+            lookupKeyword = null; // a new page resets lookups; a miss keeps the page and its lookup, as in ReAct
+            lookupList = List.of();
+            lookupCount = 0;
             return String.join(" ", page.sentences().subList(0, Math.min(SEARCH_SENTENCES, page.sentences().size())));
         }
         String similar = store.similarTitles(entity, SIMILAR_TITLES).stream()
@@ -98,16 +101,15 @@ public final class WikiEnvironment {
     }
 
     private String lookup(String keyword) {
-        if (page == null) {
-            return "No page is open to look up " + keyword + " in: use Search[entity] first.";
-        }
         if (!keyword.equals(lookupKeyword)) {
             lookupKeyword = keyword;
             String k = keyword.toLowerCase(Locale.ROOT);
             lookupList = new ArrayList<>();
-            for (String s : page.sentences()) {
-                if (s.toLowerCase(Locale.ROOT).contains(k)) {
-                    lookupList.add(s);
+            if (page != null) { // before any page, nothing to look in: "No more results.", as ReAct answers
+                for (String s : page.sentences()) {
+                    if (s.toLowerCase(Locale.ROOT).contains(k)) {
+                        lookupList.add(s);
+                    }
                 }
             }
             lookupCount = 0;

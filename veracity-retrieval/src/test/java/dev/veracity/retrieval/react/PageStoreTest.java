@@ -132,6 +132,35 @@ class PageStoreTest {
                 .hasMessageStartingWith(file + ":1: no \"wikipedia_title\" string field");
     }
 
+    /** A build that failed half-way is abandoned: the folder holds no page store, not the pages read before. */
+    @Test
+    void anAbandonedBuildLeavesNoPageStoreNotEvenOverAnOldOne() throws IOException {
+        Path store = build("abstracts.jsonl", PageFormat.HOTPOTQA_ABSTRACTS,
+                "{\"title\": \"Old page\", \"text\": [\"It was built well.\"]}\n");
+        try (PageStore pages = PageStore.open(store)) {
+            assertThat(pages.size()).isEqualTo(1);
+        }
+        Path bad = dir.resolve("bad.jsonl");
+        Files.writeString(bad, "{\"title\": \"A\", \"text\": [\"x.\"]}\n{\"title\": \"B\", \"text\": [\"y.\"\n");
+        try (PageStoreBuilder b = PageStoreBuilder.create(store, PageFormat.HOTPOTQA_ABSTRACTS, bad, null)) {
+            assertThatThrownBy(() -> PageReader.read(bad, PageFormat.HOTPOTQA_ABSTRACTS, b::add))
+                    .hasMessageStartingWith(bad + ":2: not a JSON object");
+            assertThat(b.count()).isEqualTo(1);
+            b.abandon();
+        }
+        assertThat(store.resolve(PageStoreMetadata.FILE)).doesNotExist();
+        assertThatThrownBy(() -> PageStore.open(store)).isInstanceOf(NoSuchFileException.class)
+                .hasMessageContaining("not a page store (no veracity-pages.json)");
+        // the next build into the folder works
+        try (PageStoreBuilder b = PageStoreBuilder.create(store, PageFormat.JSONL, bad, null)) {
+            b.add(PageStore.page("New page", List.of("Built after the failure.")));
+        }
+        try (PageStore pages = PageStore.open(store)) {
+            assertThat(pages.page("New page")).isPresent();
+            assertThat(pages.page("Old page")).isEmpty();
+        }
+    }
+
     @Test
     void aMissingFolderOrARetrievalIndexIsNoPageStore() throws IOException {
         assertThatThrownBy(() -> PageStore.open(dir.resolve("nowhere"))).isInstanceOf(NoSuchFileException.class)

@@ -46,9 +46,8 @@ class WikiEnvironmentTest {
     }
 
     @Test
-    void lookupAdvancesThenRunsOutAndNeedsAPage() {
+    void lookupAdvancesThenRunsOut() {
         var env = new WikiEnvironment(store);
-        assertThat(env.step("Lookup[eastern sector]")).contains("No page is open").contains("Search[entity]");
         env.step("Search[Colorado orogeny]");
         assertThat(env.step("Lookup[eastern sector]"))
                 .isEqualTo("(Result 1 / 2) The eastern sector extends into the High Plains.");
@@ -56,6 +55,27 @@ class WikiEnvironmentTest {
         assertThat(env.step("Lookup[Eastern Sector]")).isEqualTo("(Result 2 / 2) A second paragraph mentions the eastern sector again.");
         assertThat(env.step("Lookup[Eastern Sector]")).isEqualTo("No more results.");
         assertThat(env.step("Lookup[volcano]")).isEqualTo("No more results.");
+    }
+
+    /**
+     * ReAct's wikienv: a lookup with no page open builds an empty list ({@code self.page} is None), so it answers "No
+     * more results."; only a search that opens a page resets the lookup, a miss leaves page and lookup as they were.
+     */
+    @Test
+    void lookupBeforeAnySearchAndAfterAMissAnswerAsReAct() {
+        var env = new WikiEnvironment(store);
+        assertThat(env.step("Lookup[eastern sector]")).isEqualTo("No more results.");
+        assertThat(env.step("Search[Atlantis]")).startsWith("Could not find Atlantis.");
+        assertThat(env.step("Lookup[eastern sector]")).isEqualTo("No more results.");
+        env.step("Search[Colorado orogeny]");
+        assertThat(env.step("Lookup[eastern sector]"))
+                .isEqualTo("(Result 1 / 2) The eastern sector extends into the High Plains.");
+        assertThat(env.step("Search[Colorado]")).startsWith("Could not find Colorado.");
+        assertThat(env.step("Lookup[eastern sector]"))
+                .isEqualTo("(Result 2 / 2) A second paragraph mentions the eastern sector again.");
+        env.step("Search[High Plains]");
+        assertThat(env.step("Lookup[eastern sector]")).isEqualTo("No more results.");
+        assertThat(env.step("Lookup[rise]")).startsWith("(Result 1 / 1) The High Plains rise from 1,800 to 7,000 ft.");
     }
 
     @Test

@@ -9,7 +9,6 @@ import dev.veracity.text.ReasoningBlocks;
 import dev.veracity.trace.CallContext;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -78,7 +77,7 @@ final class MarchReward implements Reward {
         }
         double score = kind == Kind.ZTR ? settings.ztr().of(v) : settings.errorRateReward().of(v);
         Map<String, Object> details = new LinkedHashMap<>();
-        details.put("verification", v.status().name().toLowerCase(Locale.ROOT));
+        details.put("verification", v.status().label());
         details.put("claims", v.claims().size());
         details.put("faults", v.faults());
         details.put("calls", v.calls());

@@ -18,6 +18,9 @@ final class BaselineReader {
             return Optional.of(guess(Text.between(p, "Question:", " Answer:")));
         }
         if (p.contains(STANDARD)) {
+            if (p.contains("\nClaim:")) { // FEVER's standard prompt: a label, without explanation
+                return Optional.of(label(p, Text.lastLine(p, "Claim:")));
+            }
             String q = Text.lastLine(p, "Question:");
             List<Text.Doc> docs = Text.documents(p);
             return Optional.of(docs.isEmpty() ? Text.UNKNOWN : Text.answer(q, docs));
@@ -52,21 +55,23 @@ final class BaselineReader {
         return name == null ? Text.UNKNOWN : name;
     }
 
-    /** SUPPORTS / REFUTES / NOT ENOUGH INFO: by overlap with the documents if any, else by the claim's hash. */
+    /** A few-shot CoT turn on a claim: a thought, then the label. */
     private static String fever(String p, String claim) {
+        return " Checking the claim: " + Text.brief(claim, 200) + "\nAnswer: " + label(p, claim);
+    }
+
+    /** SUPPORTS / REFUTES / NOT ENOUGH INFO: by overlap with the documents if any, else by the claim's hash. */
+    private static String label(String p, String claim) {
         List<Text.Doc> docs = Text.documents(p);
-        String label;
         if (!docs.isEmpty()) {
             Text.Hit h = Text.best(claim, docs);
             int words = Text.words(claim).size();
-            label = h == null ? "NOT ENOUGH INFO" : h.score() * 2 >= words ? "SUPPORTS" : "REFUTES";
-        } else {
-            label = switch (Math.floorMod(claim.hashCode(), 3)) {
-                case 0 -> "SUPPORTS";
-                case 1 -> "REFUTES";
-                default -> "NOT ENOUGH INFO";
-            };
+            return h == null ? "NOT ENOUGH INFO" : h.score() * 2 >= words ? "SUPPORTS" : "REFUTES";
         }
-        return " Checking the claim: " + Text.brief(claim, 200) + "\nAnswer: " + label;
+        return switch (Math.floorMod(claim.hashCode(), 3)) {
+            case 0 -> "SUPPORTS";
+            case 1 -> "REFUTES";
+            default -> "NOT ENOUGH INFO";
+        };
     }
 }

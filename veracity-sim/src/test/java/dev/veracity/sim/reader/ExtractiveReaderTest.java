@@ -126,6 +126,11 @@ class ExtractiveReaderTest {
         assertThat(read(template("baseline/standard-rag-single.txt", Map.of("question", Q, "documents", docs("\n\n", D1, D2)))))
                 .isEqualTo("1889");
         assertThat(read(template("baseline/standard-single.txt", Map.of("question", Q)))).isEqualTo("unknown");
+        // FEVER's standard prompts name the labels: the reader answers one, alone
+        assertThat(read(template("baseline/standard-fever.txt", Map.of("question", "Paris is in France."))))
+                .isIn("SUPPORTS", "REFUTES", "NOT ENOUGH INFO");
+        assertThat(read(template("baseline/standard-rag-fever.txt", Map.of("question", "The Eiffel Tower opened in 1889.",
+                "documents", docs("\n\n", D1, D2))))).isEqualTo("SUPPORTS");
     }
 
     @Test
