@@ -169,7 +169,7 @@ public final class LlmClient implements AutoCloseable {
 
         Completion[] samples = new Completion[request.n()];
         String[] keys = new String[request.n()];
-        int cachedTokens = 0;
+        Cached cached = new Cached();
         List<Integer> missing = new ArrayList<>();
         for (int i = 0; i < request.n(); i++) {
             int index = request.firstSampleIndex() + i;
@@ -183,7 +183,7 @@ public final class LlmClient implements AutoCloseable {
                 }
                 if (hit != null) {
                     samples[i] = hit.withSampleIndex(index);
-                    cachedTokens += hit.usage().totalTokens();
+                    cached.add(hit, entry.latencyMicros());
                     continue;
                 }
             } else if (cacheMode.writes()) {
@@ -192,6 +192,9 @@ public final class LlmClient implements AutoCloseable {
             missing.add(i);
         }
         counters.cachedSamples.addAndGet(request.n() - missing.size());
+        // the prompt as this call would have been billed without the cache: once for a request of n samples, once
+        // per sample where the backend takes one sample a request
+        cached.oneRequest(request.n() == 1 || backend.capabilities().nativeN(), missing.isEmpty());
 
         Attempts attempts = new Attempts();
         long started = submitted;
@@ -203,20 +206,22 @@ public final class LlmClient implements AutoCloseable {
                 FetchResult result = fetch(request, model, missing, attempts);
                 started = result.startedMicros;
                 fresh = result.usage;
+                // stored with each sample: a later call the cache answers still counts the model time it took
+                java.util.OptionalLong latency = java.util.OptionalLong.of(Math.max(0, Clock.micros() - started));
                 for (int j = 0; j < missing.size(); j++) {
                     int i = missing.get(j);
                     samples[i] = result.completions.get(j).withSampleIndex(request.firstSampleIndex() + i);
                     if (!result.complete.get(j)) {
                         counters.uncachedIncomplete.incrementAndGet();
                     } else if (cacheMode.writes()) {
-                        cache.put(keys[i], samples[i]);
+                        cache.put(keys[i], samples[i], latency);
                     }
                 }
             }
         } catch (LlmException e) {
             counters.failures.incrementAndGet();
             long ended = Clock.micros();
-            traces.record(record(context, model, request, List.of(), fresh, cachedTokens, submitted,
+            traces.record(record(context, model, request, List.of(), fresh, cached, submitted,
                     attempts.firstStartMicros.get() == 0 ? ended : attempts.firstStartMicros.get(), ended, false,
                     attempts, e.getMessage()));
             throw e;
@@ -224,7 +229,7 @@ public final class LlmClient implements AutoCloseable {
         counters.promptTokens.addAndGet(fresh.promptTokens());
         counters.completionTokens.addAndGet(fresh.completionTokens());
         LlmResponse response = new LlmResponse(model, List.of(samples), fresh);
-        traces.record(record(context, model, request, List.of(samples), fresh, cachedTokens, submitted, started,
+        traces.record(record(context, model, request, List.of(samples), fresh, cached, submitted, started,
                 Clock.micros(), missing.isEmpty(), attempts, null));
         return response;
     }
@@ -382,14 +387,56 @@ public final class LlmClient implements AutoCloseable {
     }
 
     private CallRecord record(CallContext ctx, String model, LlmRequest request, List<Completion> samples,
-                              TokenUsage fresh, int cachedTokens, long submitted, long started, long ended,
+                              TokenUsage fresh, Cached cached, long submitted, long started, long ended,
                               boolean cacheHit, Attempts attempts, String error) {
         int made = (int) attempts.count.get();
         return new CallRecord(UUID.randomUUID().toString(), ctx, backend.id(), model, promptOf(request),
                 settingsOf(request), samples.stream().map(Completion::text).toList(),
                 samples.stream().map(c -> c.finishReason().name()).toList(), fresh.promptTokens(),
-                fresh.completionTokens(), cachedTokens, submitted, started, ended, cacheHit, made,
+                fresh.completionTokens(), request.n(), cached.samples, cached.promptTokens(),
+                cached.completionTokens, cached.latencyMicros(), submitted, started, ended, cacheHit, made,
                 Math.max(0, made - 1), error);
+    }
+
+    /**
+     * What the cache served of one call, counted at what it cost when it was made: the cached samples, their
+     * completion tokens, their prompt tokens as this call would have been billed, and the longest latency of the
+     * requests that produced them.
+     */
+    private static final class Cached {
+        int samples;
+        int completionTokens;
+        int promptMax;
+        int promptSum;
+        long latencyMax;
+        boolean latencyKnown = true;
+        private int prompt;
+
+        void add(Completion hit, java.util.OptionalLong latency) {
+            samples++;
+            completionTokens += hit.usage().completionTokens();
+            // each sample carries its request's whole prompt (the backends' share of an n-sample response)
+            promptMax = Math.max(promptMax, hit.usage().promptTokens());
+            promptSum += hit.usage().promptTokens();
+            latencyKnown &= latency.isPresent();
+            latencyMax = Math.max(latencyMax, latency.orElse(0));
+        }
+
+        /**
+         * Fixes the prompt tokens: one request of n samples pays its prompt once (nothing more when the model was
+         * asked for the missing samples, whose request paid it), single-sample requests pay it each.
+         */
+        void oneRequest(boolean oneRequest, boolean allCached) {
+            prompt = !oneRequest ? promptSum : allCached ? promptMax : 0;
+        }
+
+        int promptTokens() {
+            return samples == 0 ? 0 : prompt;
+        }
+
+        long latencyMicros() {
+            return samples == 0 ? 0 : latencyKnown ? latencyMax : -1;
+        }
     }
 
     /**
