@@ -104,7 +104,7 @@ class RecipesTest {
     void aRunOfAnotherDataFileOrWithFailedQuestionsIsNotComparableInItsCellsAndTheHeading(@TempDir Path tmp)
             throws Exception {
         Recipe r = RECIPES.parse("demo", GOOD);
-        String official = r.officialFile("hotpotqa").sha256();
+        String official = dev.veracity.eval.data.Datasets.spec("hotpotqa").downloads().getFirst().sha256();
         assertThat(official).isNotNull(); // ReAct's hotpot_dev_v1_simplified.json, pinned in the registry
         java.util.function.BiFunction<String, String, RunDir> run = (sha, failed) -> {
             try {
