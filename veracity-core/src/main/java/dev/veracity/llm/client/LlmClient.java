@@ -27,6 +27,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.OptionalLong;
 import java.util.function.UnaryOperator;
 import java.util.UUID;
 import java.util.concurrent.Semaphore;
@@ -52,6 +53,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * complete and stored. A sample a method could not parse is flagged with {@link #markUnparseable}; a flagged entry
  * counts as a miss (the model is asked again and the new sample replaces it) unless the client was built with
  * {@link Builder#replayUnparseable(boolean) replayUnparseable(true)}.
+ *
+ * <p>Each stored sample keeps the latency of the request that produced it; a call's trace record counts the samples
+ * the cache served with the tokens and latency their requests had ({@link CallRecord}), so a rerun from the cache
+ * costs what the first run cost, apart from what it billed.
  */
 public final class LlmClient implements AutoCloseable {
 
@@ -207,7 +212,7 @@ public final class LlmClient implements AutoCloseable {
                 started = result.startedMicros;
                 fresh = result.usage;
                 // stored with each sample: a later call the cache answers still counts the model time it took
-                java.util.OptionalLong latency = java.util.OptionalLong.of(Math.max(0, Clock.micros() - started));
+                OptionalLong latency = OptionalLong.of(Math.max(0, Clock.micros() - started));
                 for (int j = 0; j < missing.size(); j++) {
                     int i = missing.get(j);
                     samples[i] = result.completions.get(j).withSampleIndex(request.firstSampleIndex() + i);
@@ -412,7 +417,7 @@ public final class LlmClient implements AutoCloseable {
         boolean latencyKnown = true;
         private int prompt;
 
-        void add(Completion hit, java.util.OptionalLong latency) {
+        void add(Completion hit, OptionalLong latency) {
             samples++;
             completionTokens += hit.usage().completionTokens();
             // each sample carries its request's whole prompt (the backends' share of an n-sample response)
