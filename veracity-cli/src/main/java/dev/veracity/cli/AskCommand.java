@@ -121,8 +121,9 @@ final class AskCommand implements Callable<Integer> {
         out.println();
         out.println("transcript:");
         for (CallRecord r : made) {
-            out.printf(Locale.ROOT, "--- %s #%d (%d+%d tokens, %.2f s%s)%n", r.context().role(), r.context().step(),
-                    r.promptTokens(), r.completionTokens(), r.latencyMicros() / 1e6, r.cacheHit() ? ", cached" : "");
+            out.printf(Locale.ROOT, "--- %s #%d (%s%d+%d tokens, %.2f s%s)%n", r.context().role(), r.context().step(),
+                    r.samples() > 1 ? r.samples() + " samples, " : "", r.usedPromptTokens(), r.usedCompletionTokens(),
+                    r.latencyMicros() / 1e6, r.cacheHit() ? ", cached" : r.cachedSamples() > 0 ? ", partly cached" : "");
             out.println("prompt: " + headOf(r.prompt(), head));
             for (int i = 0; i < r.outputs().size(); i++) {
                 out.println((r.outputs().size() > 1 ? "output " + (i + 1) + ": " : "output: ") + r.outputs().get(i).strip());
@@ -137,10 +138,12 @@ final class AskCommand implements Callable<Integer> {
             out.println("answers: " + answer.answers());
         }
         answer.parseFailures().forEach(p -> out.println("parse failure: " + p));
-        long prompt = made.stream().mapToLong(CallRecord::promptTokens).sum();
-        long completion = made.stream().mapToLong(CallRecord::completionTokens).sum();
-        out.printf(Locale.ROOT, "calls %d, tokens %d (prompt %d, completion %d), %.2f s, trace run %s%n", made.size(),
-                prompt + completion, prompt, completion, seconds, run);
+        // calls are requests; tokens those the method used, whether the model or the response cache answered
+        dev.veracity.trace.CallStats stats = dev.veracity.trace.CallStats.ofQuestion(made);
+        out.printf(Locale.ROOT, "calls %d (samples %d), tokens %d (prompt %d, completion %d%s), %.2f s, trace run %s%n",
+                stats.calls(), stats.samples(), stats.usedTokens(), stats.usedPromptTokens(), stats.usedCompletionTokens(),
+                stats.cachedSamples() > 0 ? "; " + (stats.cachedPromptTokens() + stats.cachedCompletionTokens())
+                        + " from the cache" : "", seconds, run);
         out.flush();
         return 0;
     }

@@ -12,11 +12,16 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-/** {@code ./veracity compare}: eval runs side by side, every metric with n and a 95% bootstrap interval. */
+/**
+ * {@code ./veracity compare}: eval runs side by side, every metric with n and a 95% bootstrap interval, the cost per
+ * question, the failed questions, and with {@code --baseline} the paired differences; each format prints one document.
+ */
 @Command(name = "compare", mixinStandardHelpOptions = true,
-        description = "Print a table comparing eval output folders: one row per run, each metric with its n and a 95%%"
-                + " percentile bootstrap interval (fixed seed, reproducible), the judge's accuracy over parsed verdicts,"
-                + " calls, tokens and seconds per question, parse failures. One table per dataset.")
+        description = "Print a table comparing eval output folders: one row per run (its model and retrieval beside"
+                + " it), each metric with its n and a 95%% percentile bootstrap interval (fixed seed, reproducible), the"
+                + " judge's accuracy over parsed verdicts, calls (requests) and samples per question, tokens per question,"
+                + " the share of samples the response cache served, wall and model seconds per question, parse failures"
+                + " and failed questions (listed under the table). One table per dataset; every format is one document.")
 final class CompareCommand implements Callable<Integer> {
 
     @Spec
@@ -34,8 +39,9 @@ final class CompareCommand implements Callable<Integer> {
     int resamples;
 
     @Option(names = "--baseline", paramLabel = "RUN_DIR",
-            description = "Also print each run's paired difference from this run on the questions both answered"
-                    + " (95%% paired bootstrap interval, two-sided p, questions better and worse).")
+            description = "Also give each run's paired difference from this run on the questions both answered"
+                    + " (95%% paired bootstrap interval; two-sided p of the exact McNemar test for 0/1 metrics, of the"
+                    + " sign-flip permutation test otherwise; questions better and worse), inside the same document.")
     Path baseline;
 
     @Override
@@ -54,12 +60,8 @@ final class CompareCommand implements Callable<Integer> {
         if (baseline != null) {
             base = ComparisonTable.load(List.of(baseline)).getFirst();
         }
-        ComparisonTable table = ComparisonTable.of(loaded, resamples, Bootstrap.DEFAULT_SEED);
+        ComparisonTable table = ComparisonTable.of(loaded, resamples, Bootstrap.DEFAULT_SEED, base);
         spec.commandLine().getOut().print(table.format(f));
-        if (base != null) {
-            spec.commandLine().getOut().print("\n" + dev.veracity.eval.report.PairedComparison.text(base,
-                    dev.veracity.eval.report.PairedComparison.against(base, loaded, resamples, Bootstrap.DEFAULT_SEED)));
-        }
         spec.commandLine().getOut().flush();
         return 0;
     }

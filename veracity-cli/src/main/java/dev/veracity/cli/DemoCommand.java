@@ -202,10 +202,11 @@ final class DemoCommand implements Callable<Integer> {
                     c.promptTokens() + "/" + c.completionTokens(), c.cacheHit() ? "hit" : "-", abbreviate(output, 90));
         }
         CallStats s = CallStats.ofQuestion(calls);
-        out.printf(Locale.ROOT, "calls %d, tokens %d (prompt %d, completion %d), wall %.1f ms, critical path %.1f ms,"
-                        + " sum of latencies %.1f ms%n", s.calls(), s.totalTokens(), s.promptTokens(), s.completionTokens(),
-                s.wall().toNanos() / 1e6, s.criticalPath().toNanos() / 1e6,
-                calls.stream().mapToLong(CallRecord::latencyMicros).sum() / 1e3);
+        out.printf(Locale.ROOT, "calls %d (samples %d), tokens billed %d (prompt %d, completion %d), tokens used %d"
+                        + " (%d from the cache), wall %.1f ms, critical path %.1f ms, sum of latencies %.1f ms%n",
+                s.calls(), s.samples(), s.totalTokens(), s.promptTokens(), s.completionTokens(), s.usedTokens(),
+                s.cachedPromptTokens() + s.cachedCompletionTokens(), s.wall().toNanos() / 1e6,
+                s.criticalPath().toNanos() / 1e6, calls.stream().mapToLong(CallRecord::latencyMicros).sum() / 1e3);
     }
 
     private static String abbreviate(String s, int max) {

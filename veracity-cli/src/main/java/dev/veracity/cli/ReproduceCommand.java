@@ -2,7 +2,6 @@ package dev.veracity.cli;
 
 import dev.veracity.config.VeracityConfig;
 import dev.veracity.eval.data.DatasetCache;
-import dev.veracity.eval.data.DatasetSpec;
 import dev.veracity.eval.data.Datasets;
 import dev.veracity.eval.data.Download;
 import dev.veracity.eval.recipe.Recipe;
@@ -62,6 +61,10 @@ final class ReproduceCommand implements Callable<Integer> {
     @Option(names = "--rows", split = ",", paramLabel = "ID", description = "Only these rows (default: every row that runs here).")
     List<String> rows = new ArrayList<>();
 
+    @Option(names = "--datasets", split = ",", paramLabel = "NAME", description = "Only these datasets' columns (default:"
+            + " every dataset of the recipe); the others need no file and show the runs an earlier reproduce left.")
+    List<String> datasets = new ArrayList<>();
+
     @Option(names = "--data", paramLabel = "DATASET=FILE",
             description = "The file for a dataset (default: the registry's official file in the dataset cache,"
                     + " ./veracity datasets fetch).")
@@ -94,6 +97,10 @@ final class ReproduceCommand implements Callable<Integer> {
                        String note) {
     }
 
+    /** The plan: its runs, and per dataset whose file is not the paper's split, why. */
+    private record Plan(List<Run> runs, Map<String, String> notThePapers) {
+    }
+
     @Override
     public Integer call() throws Exception {
         // System.out, as eval's progress lines: the two interleave in order
@@ -111,7 +118,10 @@ final class ReproduceCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--limit must be >= 0, was " + limit);
         }
         Recipe recipe = recipes.byName(name);
-        List<Run> plan = plan(recipe, cache);
+        Plan planned = plan(recipe, cache);
+        List<Run> plan = planned.runs();
+        // said before any run: a file that is not the paper's split gives numbers no cell checks against the paper's
+        planned.notThePapers().forEach((d, why) -> w.println("NOT COMPARABLE on " + d + ": " + why));
         // no rules and no latency: the built-in extractive reader answers every method's prompts at once
         SimServer sim = simulator ? SimServer.start(SimConfig.builder().latency(dev.veracity.sim.LatencyModel.ofMillis(0, 0)).build())
                 : null;
@@ -150,7 +160,8 @@ final class ReproduceCommand implements Callable<Integer> {
             }
         }
         RecipeTable table = RecipeTable.of(recipe, (row, d) -> Optional.ofNullable(loaded.get(row + "\u0000" + d)),
-                limit == 0 && !simulator, ourModel, simulator ? "SIMULATOR: the built-in extractive reader answered;"
+                limit > 0 ? RecipeTable.LIMIT : simulator ? RecipeTable.SIMULATOR : null, planned.notThePapers(),
+                ourModel, simulator ? "SIMULATOR: the built-in extractive reader answered;"
                         + " these numbers check the plumbing only and say nothing about any model" : null);
         w.println();
         w.print(table.text());
@@ -164,8 +175,15 @@ final class ReproduceCommand implements Callable<Integer> {
     }
 
     /** Every run of the recipe, each checked (file, index, sample) before any of them starts. */
-    private List<Run> plan(Recipe recipe, DatasetCache cache) {
+    private Plan plan(Recipe recipe, DatasetCache cache) {
         List<String> problems = new ArrayList<>();
+        for (String d : datasets) {
+            if (!recipe.datasets().contains(d)) {
+                problems.add("--datasets: " + recipe.name() + " has no column of '" + d + "'; its datasets: "
+                        + String.join(", ", recipe.datasets()));
+            }
+        }
+        List<String> selected = recipe.datasets().stream().filter(d -> datasets.isEmpty() || datasets.contains(d)).toList();
         List<String> known = recipe.rows().stream().map(Recipe.Row::id).toList();
         for (String r : rows) {
             if (!known.contains(r)) {
@@ -181,12 +199,12 @@ final class ReproduceCommand implements Callable<Integer> {
             }
         }
         Map<String, Path> files = new LinkedHashMap<>();
-        for (String d : recipe.datasets()) {
+        for (String d : selected) {
             Path f = data.get(d);
             if (f != null && !Files.isRegularFile(f)) {
                 problems.add("--data " + d + "=" + f + ": no such file");
             } else if (f == null) {
-                Download want = file(recipe, d);
+                Download want = recipe.officialFile(d);
                 Optional<Path> found = cache.find(Datasets.spec(d), want);
                 if (found.isEmpty()) {
                     problems.add("dataset " + d + ": " + want.file() + " is not in " + cache.root().resolve(d)
@@ -204,7 +222,7 @@ final class ReproduceCommand implements Callable<Integer> {
                 continue;
             }
             QaMethod m = Methods.byName(row.method());
-            for (String d : recipe.datasets()) {
+            for (String d : selected) {
                 String docs = recipe.documentsFor(d);
                 boolean needsDocs = m.needsDocuments() || m.usesRetriever();
                 if (docs.equals("index") && needsDocs && retrieval.index == null) {
@@ -233,17 +251,37 @@ final class ReproduceCommand implements Callable<Integer> {
         if (!problems.isEmpty()) {
             throw new IllegalArgumentException(String.join("\n" + spec.qualifiedName() + ": ", problems.stream().distinct().toList()));
         }
-        return plan;
+        Map<String, String> notThePapers = new LinkedHashMap<>();
+        files.forEach((d, f) -> notThePapersSplit(recipe, d, f).ifPresent(why -> notThePapers.put(d, why)));
+        return new Plan(plan, notThePapers);
     }
 
-    private static Download file(Recipe recipe, String dataset) {
-        DatasetSpec ds = Datasets.spec(dataset);
-        String wanted = recipe.files().get(dataset);
-        if (ds.downloads().isEmpty()) {
-            throw new IllegalStateException("dataset " + dataset + " declares no official file in the registry");
+    /**
+     * Why a dataset's file is not the paper's split, if it is not: its SHA-256 is not the registry's for the file the
+     * paper used, or, where the registry has no checksum, it has fewer questions than the split takes.
+     */
+    private static Optional<String> notThePapersSplit(Recipe recipe, String dataset, Path file) {
+        Download official = recipe.officialFile(dataset);
+        if (official.sha256() != null) {
+            String sha;
+            try {
+                sha = RunConfig.sha256(file);
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException("reading " + file + ": " + e.getMessage(), e);
+            }
+            return sha.equalsIgnoreCase(official.sha256()) ? Optional.empty()
+                    : Optional.of(file + " is not the paper's split: its SHA-256 " + sha.substring(0, 12)
+                    + "... is not the registry's " + official.sha256().substring(0, 12) + "... for " + official.file());
         }
-        return wanted == null ? ds.downloads().getFirst()
-                : ds.downloads().stream().filter(x -> x.file().equals(wanted)).findFirst().orElseThrow();
+        Integer needed = recipe.questionsNeeded(dataset);
+        if (needed != null) {
+            long have = questions(dataset, file);
+            if (have < needed) {
+                return Optional.of(file + " is not the paper's split: it has " + have + " questions, the split takes "
+                        + needed + " (" + recipe.split().describe() + ")");
+            }
+        }
+        return Optional.empty();
     }
 
     private static boolean hasParagraphs(String dataset, Path file) {
@@ -327,7 +365,7 @@ final class ReproduceCommand implements Callable<Integer> {
                 w.println("  judge: " + r.judge().name() + " (paper: " + r.judge().model() + ")");
             }
             for (String d : r.datasets()) {
-                Download f = file(r, d);
+                Download f = r.officialFile(d);
                 String where = cache.find(Datasets.spec(d), f).map(p -> "present: " + p).orElse("missing");
                 w.println("  dataset " + d + ": " + f.file() + ", " + (f.url() != null ? f.url() : "no direct URL, from " + f.page())
                         + ", " + f.checksumText() + " [" + where + "]; documents: " + r.documentsFor(d));

@@ -123,10 +123,14 @@ final class TracesCommand implements Runnable {
         return calls;
     }
 
+    /** Calls are requests, samples their completions; tokens are those used, the cache's share apart. */
     static String summary(CallStats s) {
-        return String.format(Locale.ROOT, "calls %d (failed %d, cache hits %d, retries %d), tokens %d (prompt %d,"
-                        + " completion %d), wall %.1f ms, critical path %.1f ms", s.calls(), s.failedCalls(), s.cacheHits(),
-                s.retries(), s.totalTokens(), s.promptTokens(), s.completionTokens(), s.wall().toNanos() / 1e6,
-                s.criticalPath().toNanos() / 1e6);
+        return String.format(Locale.ROOT, "calls %d (failed %d, cache hits %d, retries %d), samples %d (%d from the"
+                        + " cache), tokens used %d (prompt %d, completion %d; %d from the cache), wall %.1f ms, critical"
+                        + " path %.1f ms, model %s", s.calls(), s.failedCalls(), s.cacheHits(), s.retries(), s.samples(),
+                s.cachedSamples(), s.usedTokens(), s.usedPromptTokens(), s.usedCompletionTokens(),
+                s.cachedPromptTokens() + s.cachedCompletionTokens(), s.wall().toNanos() / 1e6,
+                s.criticalPath().toNanos() / 1e6, s.modelTime().map(d -> String.format(Locale.ROOT, "%.1f ms",
+                        d.toNanos() / 1e6)).orElse("n/a (a cache entry without its latency)"));
     }
 }

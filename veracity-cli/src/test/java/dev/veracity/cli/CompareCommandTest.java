@@ -65,8 +65,8 @@ class CompareCommandTest {
         assertThat(compare("--format", "csv", a.toString(), b.toString())).isZero();
         List<String> csv = out.lines().toList();
         assertThat(csv).hasSize(3);
-        assertThat(csv.getFirst()).startsWith("dataset,run,method,questions,nq-em,nq-em.lo,nq-em.hi,nq-em.n");
-        assertThat(csv.get(2)).startsWith("ramdocs,run-b,standard-rag,2,0.5,");
+        assertThat(csv.getFirst()).startsWith("dataset,run,method,model,retrieval,questions,nq-em,nq-em.lo,nq-em.hi,nq-em.n");
+        assertThat(csv.get(2)).startsWith("ramdocs,run-b,standard-rag,,,2,0.5,");
 
         assertThat(compare("--format", "markdown", a.toString(), b.toString())).isZero();
         assertThat(out).contains("### Dataset nq-open").contains("### Dataset ramdocs").contains("| --- | --- | ---: |");
@@ -130,13 +130,68 @@ class CompareCommandTest {
         assertThat(sameLine).contains("+0.000 [+0.000, +0.000]").contains("p=1.000").contains("n=40")
                 .contains("better on 0, worse on 0");
         String betterLine = paired.lines().filter(l -> l.strip().startsWith("better ")).findFirst().orElseThrow();
-        assertThat(betterLine).contains("+0.500").contains("p=0.000").contains("better on 20, worse on 0")
-                .contains("e.g. better: q10, q11");
+        // 20 better, none worse: exact McNemar, 2 / 2^20, printed as below 0.001, never as 0
+        assertThat(betterLine).contains("+0.500").contains("p<0.001").doesNotContain("p=0.000")
+                .contains("(exact McNemar)").contains("better on 20, worse on 0").contains("e.g. better: q10, q11");
         String shiftedLine = paired.lines().filter(l -> l.strip().startsWith("shifted ")).findFirst().orElseThrow();
         assertThat(shiftedLine).contains("+0.000").contains("better on 5, worse on 5");
         double p = Double.parseDouble(shiftedLine.replaceAll(".*p=([0-9.]+).*", "$1"));
         assertThat(p).isGreaterThan(0.5); // no real difference
         // the baseline itself gets no line
         assertThat(paired.lines().filter(l -> l.strip().startsWith("base "))).isEmpty();
+    }
+
+    @Test
+    void fiveBetterAndOneWorseOnAZeroOneMetricIsTheExactMcNemarP() throws Exception {
+        Path base = scored("base", "no-rag", 10, 0);   // q0..q9 right
+        Path run = scored("run", "cot", 10, 4);        // q4..q13 right: q10..q13 better, q0..q3 worse
+        Path five = Files.createDirectories(dir.resolve("five"));
+        Files.writeString(five.resolve("summary.json"), """
+                {"method": "cot-sc", "dataset": "nq-open", "n": 40, "metrics": {"nq-em": 0.35}, "metrics_n": {"nq-em": 40}}
+                """);
+        StringBuilder lines = new StringBuilder();
+        for (int i = 0; i < 40; i++) {
+            boolean ok = i < 9 || (i >= 10 && i < 15); // q9 worse, q10..q14 better
+            lines.append("{\"id\": \"q").append(i).append("\", \"prediction\": \"").append(ok ? "Paris" : "Lyon")
+                    .append("\", \"gold\": [\"Paris\"], \"metrics\": {}}\n");
+        }
+        Files.writeString(five.resolve("results.jsonl"), lines);
+        assertThat(compare(five.toString(), run.toString(), "--baseline", base.toString())).as(err).isZero();
+        String line = out.lines().filter(l -> l.startsWith("  five ")).findFirst().orElseThrow();
+        // 2 x P(X <= 1) for X ~ Bin(6, 1/2) = 0.219 (the paired bootstrap said 0.118)
+        assertThat(line).contains("better on 5, worse on 1").contains("p=0.219").contains("exact McNemar");
+    }
+
+    @Test
+    void withABaselineJsonAndCsvAreEachOneValidDocument() throws Exception {
+        Path base = scored("base", "no-rag", 10, 0);
+        Path better = scored("better", "standard-rag", 30, 0);
+        assertThat(compare("--format", "json", better.toString(), "--baseline", base.toString())).as(err).isZero();
+        JsonNode json = new ObjectMapper().readTree(out); // the whole output: one JSON document
+        assertThat(new ObjectMapper().readTree(out).toString()).isEqualTo(json.toString());
+        assertThat(json.at("/paired/baseline").asText()).isEqualTo("base");
+        assertThat(json.at("/paired/differences/0/run").asText()).isEqualTo("better");
+        assertThat(json.at("/paired/differences/0/better").asInt()).isEqualTo(20);
+        assertThat(json.at("/paired/differences/0/p_display").asText()).isEqualTo("p<0.001");
+        assertThat(json.at("/paired/differences/0/p").asDouble()).isPositive();
+        assertThat(out.strip()).startsWith("{").endsWith("}");
+
+        assertThat(compare("--format", "csv", better.toString(), "--baseline", base.toString())).as(err).isZero();
+        List<String> csv = out.lines().toList();
+        assertThat(csv).hasSize(2); // the header and the run's row: no second block
+        assertThat(csv.getFirst()).contains("baseline,nq-em.diff,nq-em.diff.lo,nq-em.diff.hi,nq-em.p,nq-em.p_test,nq-em.better,nq-em.worse");
+        assertThat(csv.get(1).split(",", -1)).hasSameSizeAs(csv.getFirst().split(",", -1));
+        assertThat(csv.get(1)).contains(",base,0.5,").contains(",mcnemar-exact,20,0");
+    }
+
+    @Test
+    void failedQuestionsAreListedUnderTheTable() throws Exception {
+        Path a = run("run-a", "no-rag", "nq-open", false);
+        Files.writeString(a.resolve("results.jsonl"), Files.readString(a.resolve("results.jsonl"))
+                + "{\"id\": \"c\", \"question\": \"capital of peru\", \"failed\": \"gave up after 5 attempts\","
+                + " \"failed_kind\": \"SERVER_ERROR\"}\n");
+        assertThat(compare(a.toString())).isZero();
+        assertThat(out).contains("Failed questions").contains("run-a: 1 failed")
+                .contains("c  capital of peru  SERVER_ERROR: gave up after 5 attempts");
     }
 }

@@ -69,14 +69,18 @@ class DemoCommandTest {
         var mapper = new com.fasterxml.jackson.databind.ObjectMapper();
         java.util.Set<Double> scores = new java.util.HashSet<>();
         for (String m : methods) {
-            // a row per method in the table, a run folder per method with every question answered
-            assertThat(out).containsPattern("(?m)^" + Pattern.quote(m) + "\\s+" + Pattern.quote(m) + "\\s+4\\s");
+            // a row per method in the table (run, method, model, retrieval, questions), a run folder per method with
+            // every question answered
+            assertThat(out).containsPattern("(?m)^" + Pattern.quote(m) + "\\s+" + Pattern.quote(m)
+                    + "\\s+sim-model\\s+(none|dataset)\\s+4\\s");
             var summary = mapper.readTree(runs.resolve(m).resolve("summary.json").toFile());
             assertThat(summary.get("n").asInt()).as(m).isEqualTo(4);
             assertThat(summary.get("failed").asInt()).as(m).isZero();
             // the built-in reader writes each role's format: nothing a method reads fails to parse
             assertThat(summary.get("parse_failures").asInt()).as(m).isZero();
             assertThat(summary.get("calls_per_question").asDouble()).as(m).isPositive();
+            assertThat(summary.get("samples_per_question").asDouble()).as(m)
+                    .isGreaterThanOrEqualTo(summary.get("calls_per_question").asDouble());
             scores.add(summary.at("/metrics/strict_acc").asDouble(summary.path("metrics").elements().next().asDouble()));
         }
         assertThat(scores).as("the reader's answers depend on what each method shows it").hasSizeGreaterThan(1);
@@ -104,7 +108,8 @@ class DemoCommandTest {
         assertThat(dir.resolve("report/index.html")).isRegularFile();
         assertThat(dir.resolve("report/dataset-ramdocs.html")).isRegularFile();
         for (String m : methods) {
-            assertThat(compared).containsPattern("(?m)^" + Pattern.quote(m) + "\\s+" + Pattern.quote(m) + "\\s+4\\s");
+            assertThat(compared).containsPattern("(?m)^" + Pattern.quote(m) + "\\s+" + Pattern.quote(m)
+                    + "\\s+sim-model\\s+(none|dataset)\\s+4\\s");
         }
         assertThat(compared).contains("Paired differences against standard-rag");
     }

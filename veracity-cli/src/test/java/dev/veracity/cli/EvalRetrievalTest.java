@@ -213,7 +213,7 @@ class EvalRetrievalTest {
             assertThat(r.code()).as(r.err()).isZero();
             assertThat(r.out()).contains("documents (--docs): 2").contains("transcript:").contains("--- answerer #0")
                     .contains("Hamlet is a tragedy").contains("output: William Shakespeare")
-                    .contains("answer: William Shakespeare").contains("calls 1, tokens");
+                    .contains("answer: William Shakespeare").contains("calls 1 (samples 1), tokens");
             assertThat(prompt(sim.recentGenerations().getFirst())).contains("Hamlet is a tragedy written by William Shakespeare.");
 
             Path idx = index();

@@ -184,7 +184,7 @@ class MadamCommandsTest {
 
     private static dev.veracity.trace.CallRecord rec(String question, long submitted, long ended) {
         return new dev.veracity.trace.CallRecord("c" + question + submitted, dev.veracity.trace.CallContext.of("r", question, "m"),
-                "b", "m", "p", "{}", java.util.List.of("x"), java.util.List.of("stop"), 1, 1, 0, submitted, submitted, ended,
-                false, 1, 0, null);
+                "b", "m", "p", "{}", java.util.List.of("x"), java.util.List.of("stop"), 1, 1, 1, 0, 0, 0, 0, submitted, submitted,
+                ended, false, 1, 0, null);
     }
 }

@@ -287,4 +287,49 @@ class ReproduceCommandTest {
         assertThat(Files.readAllLines(results)).isEqualTo(lines);
         assertThat(second.out()).containsPattern("prompt-based .*Avg Input Tokens +822\\.69 +\\d+\\.\\d\\d +[-+]\\d+\\.\\d\\d +not comparable");
     }
+
+    @Test
+    void aDataFileThatIsNotThePapersSplitIsNotComparableEvenOverTheWholeFile() throws Exception {
+        Path ramdocs = SharedData.file("ramdocs/RAMDocs_test.jsonl").orElse(null);
+        assumeTrue(ramdocs != null, "../shared/data is not beside this checkout");
+        // the first three questions of the official file: a whole-file run of it is not the paper's 500
+        Path three = dir.resolve("ramdocs-3.jsonl");
+        Files.write(three, Files.readAllLines(ramdocs).subList(0, 3));
+        try (dev.veracity.sim.SimServer sim = dev.veracity.sim.SimServer.start(dev.veracity.sim.SimConfig.builder()
+                .latency(dev.veracity.sim.LatencyModel.ofMillis(0, 0)).build())) {
+            Result r = runWithStderrInOut("reproduce", "madam-table2", "--rows", "prompt-based", "--llm-base-url",
+                    sim.baseUrl(), "--model", sim.config().defaultModel(), "--out", dir.resolve("other-file").toString(),
+                    "--cache-file", dir.resolve("other-file-cache.db").toString(), "--data", "ramdocs=" + three);
+            assertThat(r.code()).as(r.out() + r.err()).isZero();
+            assertThat(r.out()).contains("NOT COMPARABLE on ramdocs: " + three + " is not the paper's split: its SHA-256 ")
+                    .contains("is not the registry's c67f699c9734... for RAMDocs_test.jsonl")
+                    .doesNotContain("within ±").doesNotContain("OUTSIDE ±")
+                    .containsPattern("prompt-based .*Avg Input Tokens +822\\.69 +\\d+\\.\\d\\d +[-+]\\d+\\.\\d\\d"
+                            + " +not comparable \\(data file\\)")
+                    .contains("0 cells within the tolerance, 0 outside, 2 not comparable");
+        }
+    }
+
+    @Test
+    void aMultiDatasetRecipeRunsOneDatasetsColumnsAlone() throws Exception {
+        Path fever = SharedData.file("fever/paper_dev.jsonl").orElse(null);
+        assumeTrue(fever != null, "../shared/data is not beside this checkout");
+        Path out = dir.resolve("one-dataset");
+        // no file for hotpotqa or musique is needed: only FEVER's columns run
+        Result r = runWithStderrInOut("reproduce", "court-table1", "--simulator", "--limit", "2", "--rows",
+                "standard.gpt-4o-mini", "--datasets", "fever", "--data", "fever=" + fever, "--out", out.toString(),
+                "--cache-file", dir.resolve("one-dataset-cache.db").toString());
+        assertThat(r.code()).as(r.out() + r.err()).isZero();
+        Path row = out.resolve("court-table1/standard.gpt-4o-mini");
+        assertThat(row.resolve("fever/summary.json")).isRegularFile();
+        assertThat(row.resolve("hotpotqa")).doesNotExist();
+        assertThat(row.resolve("musique")).doesNotExist();
+        assertThat(r.out()).containsPattern("standard\\.gpt-4o-mini .*FEVER EM +60\\.4 +\\d+\\.\\d\\d .*not comparable")
+                .containsPattern("standard\\.gpt-4o-mini .*HotpotQA EM +28\\.4 +- +- +no result");
+        Result unknown = runWithStderrInOut("reproduce", "court-table1", "--simulator", "--datasets", "popqa",
+                "--out", out.toString());
+        assertThat(unknown.code()).isEqualTo(2);
+        assertThat(unknown.err() + unknown.out()).contains("--datasets: court-table1 has no column of 'popqa'; its datasets:"
+                + " hotpotqa, fever, musique");
+    }
 }

@@ -7,6 +7,8 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * What a set of calls cost: counts, tokens, wall time and critical-path time.
@@ -18,22 +20,52 @@ import java.util.Map;
  * would have with unlimited concurrency. A sequential implementation of independent calls shows a critical
  * path equal to its wall time, which is the point: it measures what the code does, not what it could do.
  *
- * @param calls            calls made
- * @param failedCalls      calls that ended in an error
- * @param cacheHits        calls answered entirely from the cache
- * @param retries          retries over all calls
- * @param promptTokens     prompt tokens billed
- * @param completionTokens completion tokens billed
- * @param wall             first submission to last return
- * @param criticalPath     for one question, its critical path; for a run, the sum over its questions
+ * <p>Calls are requests: one call asks for n samples, so {@code samples} counts the completions (Reasoning Court's
+ * Table 4 counts CoT-SC's 21 samples as 21 LLM calls). What the response cache served is counted as used: the
+ * {@code cached*} figures are the tokens and samples the cache saved, and {@code modelTime} sums every call's model
+ * latency, a cached call at the latency its request had when it was made; wall time and the critical path are this
+ * run's own, in which a cached call takes the time of a lookup.
+ *
+ * @param calls                  calls (requests) made
+ * @param failedCalls            calls that ended in an error
+ * @param cacheHits              calls answered entirely from the cache
+ * @param retries                retries over all calls
+ * @param promptTokens           prompt tokens billed
+ * @param completionTokens       completion tokens billed
+ * @param wall                   first submission to last return
+ * @param criticalPath           for one question, its critical path; for a run, the sum over its questions
+ * @param samples                samples the calls asked for
+ * @param cachedSamples          of those, the ones the cache served
+ * @param cachedPromptTokens     prompt tokens the cache saved
+ * @param cachedCompletionTokens completion tokens the cache saved
+ * @param modelTime              the sum of the calls' model latencies ({@link CallRecord#modelMicros()}); empty
+ *                               when a cache entry did not record its latency
  */
 public record CallStats(int calls, int failedCalls, int cacheHits, int retries, long promptTokens,
-                        long completionTokens, Duration wall, Duration criticalPath) {
+                        long completionTokens, Duration wall, Duration criticalPath, int samples, int cachedSamples,
+                        long cachedPromptTokens, long cachedCompletionTokens, Optional<Duration> modelTime) {
 
-    public static final CallStats EMPTY = new CallStats(0, 0, 0, 0, 0, 0, Duration.ZERO, Duration.ZERO);
+    public static final CallStats EMPTY = new CallStats(0, 0, 0, 0, 0, 0, Duration.ZERO, Duration.ZERO, 0, 0, 0, 0,
+            Optional.of(Duration.ZERO));
 
+    /** Tokens billed. */
     public long totalTokens() {
         return promptTokens + completionTokens;
+    }
+
+    /** Prompt tokens used, billed or served from the cache. */
+    public long usedPromptTokens() {
+        return promptTokens + cachedPromptTokens;
+    }
+
+    /** Completion tokens used, billed or served from the cache. */
+    public long usedCompletionTokens() {
+        return completionTokens + cachedCompletionTokens;
+    }
+
+    /** Tokens used, billed or served from the cache. */
+    public long usedTokens() {
+        return usedPromptTokens() + usedCompletionTokens();
     }
 
     /** Statistics of the calls of one question. */
@@ -70,6 +102,12 @@ public record CallStats(int calls, int failedCalls, int cacheHits, int retries, 
         int retries = 0;
         long prompt = 0;
         long completion = 0;
+        int samples = 0;
+        int cachedSamples = 0;
+        long cachedPrompt = 0;
+        long cachedCompletion = 0;
+        long model = 0;
+        boolean modelKnown = true;
         long first = Long.MAX_VALUE;
         long last = Long.MIN_VALUE;
         for (CallRecord r : calls) {
@@ -78,11 +116,20 @@ public record CallStats(int calls, int failedCalls, int cacheHits, int retries, 
             retries += r.retries();
             prompt += r.promptTokens();
             completion += r.completionTokens();
+            samples += r.samples();
+            cachedSamples += r.cachedSamples();
+            cachedPrompt += r.cachedPromptTokens();
+            cachedCompletion += r.cachedCompletionTokens();
+            OptionalLong m = r.modelMicros();
+            modelKnown &= m.isPresent();
+            model += m.orElse(0);
             first = Math.min(first, r.submittedMicros());
             last = Math.max(last, r.endedMicros());
         }
         return new CallStats(calls.size(), failed, hits, retries, prompt, completion,
-                Duration.ofNanos((last - first) * 1000), Duration.ofNanos(criticalPathMicros * 1000));
+                Duration.ofNanos((last - first) * 1000), Duration.ofNanos(criticalPathMicros * 1000), samples,
+                cachedSamples, cachedPrompt, cachedCompletion,
+                modelKnown ? Optional.of(Duration.ofNanos(model * 1000)) : Optional.empty());
     }
 
     /** Longest happens-before chain, summing latencies. Quadratic: questions make tens of calls, not thousands. */

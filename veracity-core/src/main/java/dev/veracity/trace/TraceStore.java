@@ -38,7 +38,11 @@ public final class TraceStore implements TraceSink {
     };
     private static final String COLUMNS = "call_id, run_id, question_id, method, role, step, backend, model, prompt,"
             + " settings, outputs, finish_reasons, prompt_tokens, completion_tokens, cached_tokens, submitted_us,"
-            + " started_us, ended_us, cache_hit, attempts, retries, error";
+            + " started_us, ended_us, cache_hit, attempts, retries, error, samples, cached_samples,"
+            + " cached_prompt_tokens, cached_completion_tokens, cached_latency_us";
+    /** Columns added after the first release: a store written before them gets them when opened, NULL in old rows. */
+    private static final List<String> ADDED = List.of("samples INTEGER", "cached_samples INTEGER",
+            "cached_prompt_tokens INTEGER", "cached_completion_tokens INTEGER", "cached_latency_us INTEGER");
 
     private final Path file;
     private final Connection db;
@@ -61,7 +65,24 @@ public final class TraceStore implements TraceSink {
                         + " submitted_us INTEGER, started_us INTEGER, ended_us INTEGER, cache_hit INTEGER,"
                         + " attempts INTEGER, retries INTEGER, error TEXT)",
                 "CREATE INDEX IF NOT EXISTS calls_by_question ON calls(run_id, question_id, submitted_us)");
+        addMissingColumns();
         this.writer = Thread.ofPlatform().daemon().name("veracity-trace-writer").start(this::writeLoop);
+    }
+
+    private void addMissingColumns() {
+        List<String> have = new ArrayList<>();
+        try (PreparedStatement ps = db.prepareStatement("PRAGMA table_info(calls)"); ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                have.add(rs.getString("name").toLowerCase(java.util.Locale.ROOT));
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("reading the columns of trace store " + file + ": " + e.getMessage(), e);
+        }
+        for (String column : ADDED) {
+            if (!have.contains(column.substring(0, column.indexOf(' ')))) {
+                Sqlite.execute(db, "ALTER TABLE calls ADD COLUMN " + column);
+            }
+        }
     }
 
     /** Opens or creates the trace database at {@code file}. */
@@ -154,7 +175,7 @@ public final class TraceStore implements TraceSink {
     private void insert(List<CallRecord> batch) {
         dbLock.lock();
         try (PreparedStatement ps = db.prepareStatement("INSERT OR REPLACE INTO calls (" + COLUMNS
-                + ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")) {
+                + ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")) {
             db.setAutoCommit(false);
             for (CallRecord r : batch) {
                 int i = 1;
@@ -172,14 +193,19 @@ public final class TraceStore implements TraceSink {
                 ps.setString(i++, json(r.finishReasons()));
                 ps.setInt(i++, r.promptTokens());
                 ps.setInt(i++, r.completionTokens());
-                ps.setInt(i++, r.cachedTokens());
+                ps.setInt(i++, r.cachedTokens()); // kept for readers of the first schema
                 ps.setLong(i++, r.submittedMicros());
                 ps.setLong(i++, r.startedMicros());
                 ps.setLong(i++, r.endedMicros());
                 ps.setInt(i++, r.cacheHit() ? 1 : 0);
                 ps.setInt(i++, r.attempts());
                 ps.setInt(i++, r.retries());
-                ps.setString(i, text(Secrets.redact(r.error())));
+                ps.setString(i++, text(Secrets.redact(r.error())));
+                ps.setInt(i++, r.samples());
+                ps.setInt(i++, r.cachedSamples());
+                ps.setInt(i++, r.cachedPromptTokens());
+                ps.setInt(i++, r.cachedCompletionTokens());
+                ps.setLong(i, r.cachedLatencyMicros());
                 ps.addBatch();
             }
             ps.executeBatch();
@@ -259,7 +285,14 @@ public final class TraceStore implements TraceSink {
         r.finishReasons().forEach(s -> o.withArray("finish_reasons").add(s));
         o.put("prompt_tokens", r.promptTokens());
         o.put("completion_tokens", r.completionTokens());
+        o.put("samples", r.samples());
+        o.put("cached_samples", r.cachedSamples());
         o.put("cached_tokens", r.cachedTokens());
+        o.put("cached_prompt_tokens", r.cachedPromptTokens());
+        o.put("cached_completion_tokens", r.cachedCompletionTokens());
+        if (r.cachedSamples() > 0 && r.cachedLatencyMicros() >= 0) {
+            o.put("cached_latency_ms", r.cachedLatencyMicros() / 1000.0);
+        }
         o.put("submitted_us", r.submittedMicros());
         o.put("started_us", r.startedMicros());
         o.put("ended_us", r.endedMicros());
@@ -295,15 +328,43 @@ public final class TraceStore implements TraceSink {
         }
     }
 
+    /**
+     * A row as a record. A row written before the sample and cache columns existed reads its samples from the
+     * settings' n (else its outputs), every sample as cached when the call was a cache hit, and the cache's tokens
+     * and latency as unknown: no tokens, latency -1.
+     */
     private static CallRecord read(ResultSet rs) throws SQLException {
         CallContext ctx = new CallContext(rs.getString("run_id"), rs.getString("question_id"),
                 rs.getString("method"), rs.getString("role"), rs.getInt("step"));
+        List<String> outputs = strings(rs.getString("outputs"));
+        String settings = rs.getString("settings");
+        boolean hit = rs.getInt("cache_hit") != 0;
+        int samples = rs.getInt("samples");
+        boolean old = rs.wasNull();
+        if (old) {
+            samples = samplesOf(settings, outputs);
+        }
+        int cachedSamples = old ? (hit ? samples : 0) : rs.getInt("cached_samples");
+        long cachedLatency = old ? (hit ? -1 : 0) : rs.getLong("cached_latency_us");
         return new CallRecord(rs.getString("call_id"), ctx, rs.getString("backend"), rs.getString("model"),
-                rs.getString("prompt"), rs.getString("settings"), strings(rs.getString("outputs")),
-                strings(rs.getString("finish_reasons")), rs.getInt("prompt_tokens"), rs.getInt("completion_tokens"),
-                rs.getInt("cached_tokens"), rs.getLong("submitted_us"), rs.getLong("started_us"),
-                rs.getLong("ended_us"), rs.getInt("cache_hit") != 0, rs.getInt("attempts"), rs.getInt("retries"),
-                rs.getString("error"));
+                rs.getString("prompt"), settings, outputs, strings(rs.getString("finish_reasons")),
+                rs.getInt("prompt_tokens"), rs.getInt("completion_tokens"), samples, cachedSamples,
+                rs.getInt("cached_prompt_tokens"), rs.getInt("cached_completion_tokens"), cachedLatency,
+                rs.getLong("submitted_us"), rs.getLong("started_us"), rs.getLong("ended_us"), hit,
+                rs.getInt("attempts"), rs.getInt("retries"), rs.getString("error"));
+    }
+
+    /** A call's n from its settings JSON, else its outputs (at least 1). */
+    private static int samplesOf(String settings, List<String> outputs) {
+        try {
+            int n = settings == null ? 0 : JSON.readTree(settings).path("n").asInt(0);
+            if (n > 0) {
+                return n;
+            }
+        } catch (JsonProcessingException e) {
+            // not JSON: the outputs say
+        }
+        return Math.max(1, outputs.size());
     }
 
     /** A string as the store writes it: well-formed Unicode (see the class comment). */

@@ -11,7 +11,7 @@ class CallStatsTest {
 
     private static CallRecord call(String q, long submitted, long started, long ended, int tokens) {
         return new CallRecord(q + submitted, CallContext.of("r", q, "m"), "b", "m", "p", "{}", List.of("o"),
-                List.of("STOP"), tokens, 1, 0, submitted, started, ended, false, 1, 0, null);
+                List.of("STOP"), tokens, 1, 1, 0, 0, 0, 0, submitted, started, ended, false, 1, 0, null);
     }
 
     @Test

@@ -20,6 +20,7 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -37,6 +38,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * gives the training records a live call would (a request that asked for them is keyed apart from one that did not:
  * the backend's id says so). Entries from before the {@code token_ids} column are read as having none. The server's
  * response id is not kept: a replayed sample was not served this time.
+ *
+ * <p>The nullable {@code latency_us} column holds the latency of the request that produced the sample, so a call the
+ * cache answers can be counted at the model time it took when it was made; entries from before the column (or stored
+ * without a latency) read as having none.
  */
 public final class SqliteResponseCache implements ResponseCache {
 
@@ -57,22 +62,26 @@ public final class SqliteResponseCache implements ResponseCache {
                 Sqlite.execute(db, "CREATE TABLE IF NOT EXISTS completions (key TEXT PRIMARY KEY, text TEXT NOT NULL,"
                         + " finish_reason TEXT NOT NULL, prompt_tokens INTEGER NOT NULL,"
                         + " completion_tokens INTEGER NOT NULL, exact INTEGER NOT NULL, logprobs TEXT,"
-                        + " created_ms INTEGER NOT NULL, unparseable TEXT, token_ids TEXT)");
+                        + " created_ms INTEGER NOT NULL, unparseable TEXT, token_ids TEXT, latency_us INTEGER)");
                 if (!hasColumn("unparseable")) {
                     Sqlite.execute(db, "ALTER TABLE completions ADD COLUMN unparseable TEXT");
                 }
                 if (!hasColumn("token_ids")) {
                     Sqlite.execute(db, "ALTER TABLE completions ADD COLUMN token_ids TEXT");
                 }
+                if (!hasColumn("latency_us")) {
+                    Sqlite.execute(db, "ALTER TABLE completions ADD COLUMN latency_us INTEGER");
+                }
             }
             boolean marks = hasColumn("unparseable");
             boolean ids = hasColumn("token_ids");
+            boolean latency = hasColumn("latency_us");
             this.select = db.prepareStatement("SELECT text, finish_reason, prompt_tokens, completion_tokens, exact,"
-                    + " logprobs, " + (marks ? "unparseable" : "NULL") + ", " + (ids ? "token_ids" : "NULL")
-                    + " FROM completions WHERE key = ?");
+                    + " logprobs, " + (marks ? "unparseable" : "NULL") + ", " + (ids ? "token_ids" : "NULL") + ", "
+                    + (latency ? "latency_us" : "NULL") + " FROM completions WHERE key = ?");
             this.insert = readOnly ? null : db.prepareStatement("INSERT OR REPLACE INTO completions (key, text,"
                     + " finish_reason, prompt_tokens, completion_tokens, exact, logprobs, created_ms, unparseable,"
-                    + " token_ids) VALUES (?,?,?,?,?,?,?,?,NULL,?)");
+                    + " token_ids, latency_us) VALUES (?,?,?,?,?,?,?,?,NULL,?,?)");
             this.mark = readOnly ? null : db.prepareStatement("UPDATE completions SET unparseable = ? WHERE key = ?");
         } catch (SQLException e) {
             throw new IllegalStateException("cache " + file + " is not a Veracity response cache: " + e.getMessage(), e);
@@ -118,7 +127,9 @@ public final class SqliteResponseCache implements ResponseCache {
                 Completion c = new Completion(0, rs.getString(1), FinishReason.valueOf(rs.getString(2)), usage,
                         Optional.ofNullable(rs.getString(6)).map(SqliteResponseCache::readLogprobs),
                         Optional.ofNullable(rs.getString(8)).map(SqliteResponseCache::readTokenIds), null);
-                return Optional.of(new Entry(c, Optional.ofNullable(rs.getString(7))));
+                long latency = rs.getLong(9);
+                OptionalLong took = rs.wasNull() || latency < 0 ? OptionalLong.empty() : OptionalLong.of(latency);
+                return Optional.of(new Entry(c, Optional.ofNullable(rs.getString(7)), took));
             }
         } catch (SQLException | IllegalArgumentException e) {
             throw new IllegalStateException("reading the response cache " + file + " failed: " + e.getMessage()
@@ -129,7 +140,7 @@ public final class SqliteResponseCache implements ResponseCache {
     }
 
     @Override
-    public void put(String key, Completion c) {
+    public void put(String key, Completion c, OptionalLong latencyMicros) {
         if (insert == null) {
             throw new IllegalStateException("cache " + file + " is open read-only");
         }
@@ -144,6 +155,11 @@ public final class SqliteResponseCache implements ResponseCache {
             insert.setString(7, c.logprobs().map(SqliteResponseCache::writeLogprobs).orElse(null));
             insert.setLong(8, System.currentTimeMillis());
             insert.setString(9, c.tokenIds().map(SqliteResponseCache::writeTokenIds).orElse(null));
+            if (latencyMicros.isPresent()) {
+                insert.setLong(10, latencyMicros.getAsLong());
+            } else {
+                insert.setNull(10, java.sql.Types.INTEGER);
+            }
             insert.executeUpdate();
         } catch (SQLException e) {
             throw new IllegalStateException("writing the response cache " + file + " failed: " + e.getMessage(), e);

@@ -27,6 +27,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.OptionalLong;
 import java.util.function.UnaryOperator;
 import java.util.UUID;
 import java.util.concurrent.Semaphore;
@@ -57,6 +58,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * caller's limit cut it: {@link Completion#truncated()} tells). A sample a method could not parse is flagged with {@link #markUnparseable}; a flagged entry
  * counts as a miss (the model is asked again and the new sample replaces it) unless the client was built with
  * {@link Builder#replayUnparseable(boolean) replayUnparseable(true)}.
+ *
+ * <p>Each stored sample keeps the latency of the request that produced it; a call's trace record counts the samples
+ * the cache served with the tokens and latency their requests had ({@link CallRecord}), so a rerun from the cache
+ * costs what the first run cost, apart from what it billed.
  */
 public final class LlmClient implements AutoCloseable {
 
@@ -174,7 +179,7 @@ public final class LlmClient implements AutoCloseable {
 
         Completion[] samples = new Completion[request.n()];
         String[] keys = new String[request.n()];
-        int cachedTokens = 0;
+        Cached cached = new Cached();
         List<Integer> missing = new ArrayList<>();
         for (int i = 0; i < request.n(); i++) {
             int index = request.firstSampleIndex() + i;
@@ -188,7 +193,7 @@ public final class LlmClient implements AutoCloseable {
                 }
                 if (hit != null) {
                     samples[i] = hit.withSampleIndex(index);
-                    cachedTokens += hit.usage().totalTokens();
+                    cached.add(hit, entry.latencyMicros());
                     continue;
                 }
             } else if (cacheMode.writes()) {
@@ -197,6 +202,9 @@ public final class LlmClient implements AutoCloseable {
             missing.add(i);
         }
         counters.cachedSamples.addAndGet(request.n() - missing.size());
+        // the prompt as this call would have been billed without the cache: once for a request of n samples, once
+        // per sample where the backend takes one sample a request
+        cached.oneRequest(request.n() == 1 || backend.capabilities().nativeN(), missing.isEmpty());
 
         Attempts attempts = new Attempts();
         long started = submitted;
@@ -208,20 +216,22 @@ public final class LlmClient implements AutoCloseable {
                 FetchResult result = fetch(request, model, missing, attempts);
                 started = result.startedMicros;
                 fresh = result.usage;
+                // stored with each sample: a later call the cache answers still counts the model time it took
+                OptionalLong latency = OptionalLong.of(Math.max(0, Clock.micros() - started));
                 for (int j = 0; j < missing.size(); j++) {
                     int i = missing.get(j);
                     samples[i] = result.completions.get(j).withSampleIndex(request.firstSampleIndex() + i);
                     if (!result.complete.get(j)) {
                         counters.uncachedIncomplete.incrementAndGet();
                     } else if (cacheMode.writes() && !empty(samples[i])) { // an accepted empty answer is never stored
-                        cache.put(keys[i], samples[i]);
+                        cache.put(keys[i], samples[i], latency);
                     }
                 }
             }
         } catch (LlmException e) {
             counters.failures.incrementAndGet();
             long ended = Clock.micros();
-            traces.record(record(context, model, request, List.of(), fresh, cachedTokens, submitted,
+            traces.record(record(context, model, request, List.of(), fresh, cached, submitted,
                     attempts.firstStartMicros.get() == 0 ? ended : attempts.firstStartMicros.get(), ended, false,
                     attempts, e.getMessage()));
             throw e;
@@ -229,7 +239,7 @@ public final class LlmClient implements AutoCloseable {
         counters.promptTokens.addAndGet(fresh.promptTokens());
         counters.completionTokens.addAndGet(fresh.completionTokens());
         LlmResponse response = new LlmResponse(model, List.of(samples), fresh);
-        traces.record(record(context, model, request, List.of(samples), fresh, cachedTokens, submitted, started,
+        traces.record(record(context, model, request, List.of(samples), fresh, cached, submitted, started,
                 Clock.micros(), missing.isEmpty(), attempts, null));
         return response;
     }
@@ -413,14 +423,56 @@ public final class LlmClient implements AutoCloseable {
     }
 
     private CallRecord record(CallContext ctx, String model, LlmRequest request, List<Completion> samples,
-                              TokenUsage fresh, int cachedTokens, long submitted, long started, long ended,
+                              TokenUsage fresh, Cached cached, long submitted, long started, long ended,
                               boolean cacheHit, Attempts attempts, String error) {
         int made = (int) attempts.count.get();
         return new CallRecord(UUID.randomUUID().toString(), ctx, backend.id(), model, promptOf(request),
                 settingsOf(request), samples.stream().map(Completion::text).toList(),
                 samples.stream().map(c -> c.finishReason().name()).toList(), fresh.promptTokens(),
-                fresh.completionTokens(), cachedTokens, submitted, started, ended, cacheHit, made,
+                fresh.completionTokens(), request.n(), cached.samples, cached.promptTokens(),
+                cached.completionTokens, cached.latencyMicros(), submitted, started, ended, cacheHit, made,
                 Math.max(0, made - 1), error);
+    }
+
+    /**
+     * What the cache served of one call, counted at what it cost when it was made: the cached samples, their
+     * completion tokens, their prompt tokens as this call would have been billed, and the longest latency of the
+     * requests that produced them.
+     */
+    private static final class Cached {
+        int samples;
+        int completionTokens;
+        int promptMax;
+        int promptSum;
+        long latencyMax;
+        boolean latencyKnown = true;
+        private int prompt;
+
+        void add(Completion hit, OptionalLong latency) {
+            samples++;
+            completionTokens += hit.usage().completionTokens();
+            // each sample carries its request's whole prompt (the backends' share of an n-sample response)
+            promptMax = Math.max(promptMax, hit.usage().promptTokens());
+            promptSum += hit.usage().promptTokens();
+            latencyKnown &= latency.isPresent();
+            latencyMax = Math.max(latencyMax, latency.orElse(0));
+        }
+
+        /**
+         * Fixes the prompt tokens: one request of n samples pays its prompt once (nothing more when the model was
+         * asked for the missing samples, whose request paid it), single-sample requests pay it each.
+         */
+        void oneRequest(boolean oneRequest, boolean allCached) {
+            prompt = !oneRequest ? promptSum : allCached ? promptMax : 0;
+        }
+
+        int promptTokens() {
+            return samples == 0 ? 0 : prompt;
+        }
+
+        long latencyMicros() {
+            return samples == 0 ? 0 : latencyKnown ? latencyMax : -1;
+        }
     }
 
     /**

@@ -139,6 +139,36 @@ public record Recipe(String name, String title, Paper paper, Split split, Map<St
                       String notRun) {
     }
 
+    /**
+     * The registry's official file of a dataset the paper used: the one {@code files} names, else the dataset's first
+     * ({@link dev.veracity.eval.data.Datasets}).
+     *
+     * @throws IllegalStateException when the registry declares no file for it
+     */
+    public dev.veracity.eval.data.Download officialFile(String dataset) {
+        dev.veracity.eval.data.DatasetSpec ds = dev.veracity.eval.data.Datasets.spec(dataset);
+        if (ds.downloads().isEmpty()) {
+            throw new IllegalStateException("dataset " + dataset + " declares no official file in the registry");
+        }
+        String wanted = files.get(dataset);
+        return wanted == null ? ds.downloads().getFirst()
+                : ds.downloads().stream().filter(x -> x.file().equals(wanted)).findFirst().orElseThrow();
+    }
+
+    /**
+     * How many questions the paper's split takes from a dataset's file: the first N, or the range a sample is drawn
+     * from (else its size); null when it takes every question (then only the checksum can tell the file is the paper's).
+     */
+    public Integer questionsNeeded(String dataset) {
+        if (split.first() != null) {
+            return split.first();
+        }
+        if (split.sample() != null) {
+            return Math.max(split.sample(), split.range().getOrDefault(dataset, 0));
+        }
+        return null;
+    }
+
     /** The datasets the recipe runs, in column order. */
     public List<String> datasets() {
         return columns.stream().map(Column::dataset).filter(d -> d != null).distinct().toList();

@@ -19,8 +19,11 @@ import java.util.function.BiFunction;
 /**
  * Our numbers beside the paper's, cell by cell: for every row and column the paper's number, ours (from the run's
  * {@code summary.json}, in the paper's units), the difference and a verdict. A run over the paper's whole split
- * marks each cell within or outside the recipe's tolerance (as Anserini's regressions do); a run over fewer
- * questions ({@code --limit}) is labelled "not comparable" in the heading and in every cell. A recipe with a
+ * marks each cell within or outside the recipe's tolerance (as Anserini's regressions do); a cell that is not over the
+ * paper's split is labelled "not comparable", with why, in the heading and in the cell: every run when they used
+ * {@code --limit} or the simulator; a dataset whose data file is not the paper's split (its SHA-256 is not the
+ * registry's, or it has fewer questions than the split needs: the caller says so, as the run's own record does when
+ * its {@code data_sha256} is not the registry's); a run some of whose questions failed. A recipe with a
  * {@link Recipe.Subset} has every cell re-scored over the result lines of the questions its subset row's run picks on
  * that dataset; the heading says so with the subset's size per dataset, a dataset without that run has its cells not
  * run, and a cell whose run lacks some of the subset's questions says over how many it is.
@@ -33,10 +36,16 @@ public final class RecipeTable {
 
     private final Recipe recipe;
     private final List<Cell> cells;
-    private final boolean comparable;
+    private final String everyRun;
+    private final List<String> notComparable;
     private final String ourModel;
     private final String plumbing;
     private final Map<String, Subset> subsets;
+
+    /** What every run did that makes no cell comparable: {@code --limit}. */
+    public static final String LIMIT = "--limit";
+    /** What every run did that makes no cell comparable: the built-in simulator answered. */
+    public static final String SIMULATOR = "simulator";
 
     /**
      * The recipe's subset on one dataset: the questions of the subset row's run that satisfy the rule.
@@ -47,11 +56,12 @@ public final class RecipeTable {
     public record Subset(Set<String> ids, int of) {
     }
 
-    private RecipeTable(Recipe recipe, List<Cell> cells, boolean comparable, String ourModel, String plumbing,
-                        Map<String, Subset> subsets) {
+    private RecipeTable(Recipe recipe, List<Cell> cells, String everyRun, List<String> notComparable, String ourModel,
+                        String plumbing, Map<String, Subset> subsets) {
         this.recipe = recipe;
         this.cells = List.copyOf(cells);
-        this.comparable = comparable;
+        this.everyRun = everyRun;
+        this.notComparable = List.copyOf(notComparable);
         this.ourModel = ourModel;
         this.plumbing = plumbing;
         this.subsets = subsets;
@@ -67,6 +77,23 @@ public final class RecipeTable {
      */
     public static RecipeTable of(Recipe recipe, BiFunction<String, String, Optional<RunDir>> runs, boolean comparable,
                                  String ourModel, String plumbing) {
+        return of(recipe, runs, comparable ? null : LIMIT, Map.of(), ourModel, plumbing);
+    }
+
+    /**
+     * Builds the table.
+     *
+     * @param runs      the run folder of a row on a dataset (row id, dataset), if there is one
+     * @param everyRun  why no run is comparable with the paper ({@link #LIMIT}, {@link #SIMULATOR}), or null
+     * @param dataFiles per dataset whose data file is not the paper's split, why (e.g. its checksum)
+     * @param ourModel  the model our runs used
+     * @param plumbing  a line saying the runs measure plumbing only (the simulator), or null
+     */
+    public static RecipeTable of(Recipe recipe, BiFunction<String, String, Optional<RunDir>> runs, String everyRun,
+                                 Map<String, String> dataFiles, String ourModel, String plumbing) {
+        Map<String, String> headings = new LinkedHashMap<>(); // heading line -> itself, in order of first sight
+        BiFunction<String, String, String> why = (row, dataset) -> reason(recipe, runs, everyRun, dataFiles, row, dataset,
+                headings);
         Map<String, Subset> subsets = new LinkedHashMap<>();
         if (recipe.subset() != null) {
             SubsetRule rule = recipe.subset().rule();
@@ -82,9 +109,11 @@ public final class RecipeTable {
                 PaperValue p = c < row.paper().size() ? PaperValue.of(row.paper().get(c)) : null;
                 Double v;
                 String status;
+                String notComparable = row.notRun() != null || col.notRun() != null ? null : cellReason(recipe, row,
+                        col, why);
                 if (row.notRun() != null || col.notRun() != null) {
                     v = null;
-                    status = status(recipe, row, col, p, null, comparable);
+                    status = status(recipe, row, col, p, null, null);
                 } else if (recipe.subset() != null && col.dataset() != null) {
                     Subset subset = subsets.get(col.dataset());
                     Optional<RunDir> run = runs.apply(row.id(), col.dataset());
@@ -101,7 +130,7 @@ public final class RecipeTable {
                         Set<String> matched = new java.util.HashSet<>();
                         Double over = over(run.get(), col, l -> subset.ids().contains(l.path("id").asText(null)), matched);
                         v = over == null ? null : over * col.scale();
-                        status = status(recipe, row, col, p, v, comparable);
+                        status = status(recipe, row, col, p, v, notComparable);
                         long answered = matched.size();
                         if (v != null && answered < subset.ids().size()) {
                             status += " (over " + answered + " of the subset's " + subset.ids().size() + " questions)";
@@ -109,13 +138,77 @@ public final class RecipeTable {
                     }
                 } else {
                     v = ours(recipe, row, col, ours, runs);
-                    status = status(recipe, row, col, p, v, comparable);
+                    status = status(recipe, row, col, p, v, notComparable);
                 }
                 ours.add(v);
                 cells.add(new Cell(row, col, p, v, status));
             }
         }
-        return new RecipeTable(recipe, cells, comparable, ourModel, plumbing, subsets);
+        return new RecipeTable(recipe, cells, everyRun, List.copyOf(headings.keySet()), ourModel, plumbing, subsets);
+    }
+
+    /**
+     * Why a cell is not comparable with the paper, in a few words, or null: its dataset's reason, or for a column
+     * averaging others the first of theirs; the subset row's run counts for every cell of its dataset.
+     */
+    private static String cellReason(Recipe recipe, Recipe.Row row, Recipe.Column col,
+                                     BiFunction<String, String, String> why) {
+        if (!col.average().isEmpty()) {
+            for (String id : col.average()) {
+                String r = cellReason(recipe, row, recipe.column(id).orElseThrow(), why);
+                if (r != null) {
+                    return r;
+                }
+            }
+            return null;
+        }
+        if (col.dataset() == null) {
+            return null;
+        }
+        String r = why.apply(row.id(), col.dataset());
+        if (r == null && recipe.subset() != null) {
+            r = why.apply(recipe.subset().row(), col.dataset());
+        }
+        return r;
+    }
+
+    /**
+     * Why the run of a row on a dataset is not over the paper's split (the short form for its cells), or null; the
+     * long form goes to {@code headings}: every run's reason, the dataset file's, the run's own record (its data file's
+     * SHA-256 is not the registry's file's; questions that failed).
+     */
+    private static String reason(Recipe recipe, BiFunction<String, String, Optional<RunDir>> runs, String everyRun,
+                                 Map<String, String> dataFiles, String row, String dataset, Map<String, String> headings) {
+        if (everyRun != null) {
+            return everyRun;
+        }
+        String file = dataFiles.get(dataset);
+        if (file != null) {
+            headings.putIfAbsent("NOT COMPARABLE on " + dataset + ": " + file + "; no " + dataset
+                    + " cell is checked against the paper's number", "");
+            return "data file";
+        }
+        Optional<RunDir> run = runs.apply(row, dataset);
+        if (run.isEmpty()) {
+            return null;
+        }
+        String recorded = run.get().summary().at("/config/data_sha256").asText("");
+        dev.veracity.eval.data.Download official = dev.veracity.eval.data.Datasets.spec(dataset).downloads().isEmpty()
+                ? null : recipe.officialFile(dataset);
+        if (!recorded.isEmpty() && official != null && official.sha256() != null
+                && !official.sha256().equalsIgnoreCase(recorded)) {
+            headings.putIfAbsent("NOT COMPARABLE on " + dataset + ": row " + row + "'s run read "
+                    + run.get().text("data") + ", whose SHA-256 is not the registry's for " + official.file()
+                    + "; its cells are not checked against the paper's number", "");
+            return "data file";
+        }
+        int failed = (int) run.get().number("failed").orElse(0);
+        if (failed > 0) {
+            headings.putIfAbsent("NOT COMPARABLE on " + dataset + ": row " + row + "'s run has " + failed
+                    + " failed question(s), left out of its scores; run it again to answer them", "");
+            return failed + " failed";
+        }
+        return null;
     }
 
     /** The questions of a run whose result lines satisfy the rule. */
@@ -211,7 +304,7 @@ public final class RecipeTable {
     }
 
     private static String status(Recipe recipe, Recipe.Row row, Recipe.Column col, PaperValue p, Double v,
-                                 boolean comparable) {
+                                 String notComparable) {
         if (row.notRun() != null) {
             return "not run: " + row.notRun();
         }
@@ -224,8 +317,8 @@ public final class RecipeTable {
         if (p == null) {
             return "paper has no number";
         }
-        if (!comparable) {
-            return "not comparable (--limit)";
+        if (notComparable != null) {
+            return "not comparable (" + notComparable + ")";
         }
         double off = Math.abs(v - p.center()) - p.halfWidth();
         return off <= recipe.tolerance() + 1e-9 ? "within ±" + fmt(recipe.tolerance()) : "OUTSIDE ±" + fmt(recipe.tolerance());
@@ -235,8 +328,9 @@ public final class RecipeTable {
         return cells;
     }
 
+    /** Whether every computed cell is over the paper's split (no --limit, simulator, other data file or failures). */
     public boolean comparable() {
-        return comparable;
+        return cells.stream().noneMatch(c -> c.status().startsWith("not comparable"));
     }
 
     /** The heading, one line per cell, and a count of the verdicts. */
@@ -247,10 +341,14 @@ public final class RecipeTable {
                 .append("; split: ").append(recipe.split().describe()).append("; tolerance ±")
                 .append(fmt(recipe.tolerance())).append('\n');
         out.append("Our model: ").append(ourModel).append('\n');
-        if (!comparable) {
+        if (LIMIT.equals(everyRun)) {
             out.append("NOT COMPARABLE: these runs used --limit, fewer questions than the paper's split; no cell is"
                     + " checked against the paper's number\n");
+        } else if (everyRun != null) {
+            out.append("NOT COMPARABLE: these runs are not the paper's setting (").append(everyRun)
+                    .append("); no cell is checked against the paper's number\n");
         }
+        notComparable.forEach(l -> out.append(l).append('\n'));
         if (plumbing != null) {
             out.append(plumbing).append('\n');
         }
@@ -297,9 +395,12 @@ public final class RecipeTable {
         long within = cells.stream().filter(c -> c.status().startsWith("within")).count();
         long outside = cells.stream().filter(c -> c.status().startsWith("OUTSIDE")).count();
         long notRun = cells.stream().filter(c -> c.status().startsWith("not run") || c.status().startsWith("no result")).count();
-        out.append(comparable ? within + " cells within the tolerance, " + outside + " outside, " + notRun + " not run"
-                : "not comparable: " + (cells.size() - notRun) + " cells computed on fewer questions than the paper's, "
-                + notRun + " not run").append('\n');
+        long apart = cells.stream().filter(c -> c.status().startsWith("not comparable")).count();
+        out.append(LIMIT.equals(everyRun)
+                ? "not comparable: " + (cells.size() - notRun) + " cells computed on fewer questions than the paper's, "
+                + notRun + " not run"
+                : within + " cells within the tolerance, " + outside + " outside, "
+                + (apart > 0 ? apart + " not comparable, " : "") + notRun + " not run").append('\n');
         return out.toString();
     }
 

@@ -31,8 +31,9 @@ public final class Recipes {
     /** The class-path folder of the recipes. */
     public static final String FOLDER = "recipes/";
     /** Summary figures a column may report besides the registered metrics. */
-    public static final List<String> FIGURES = List.of("calls_per_question", "prompt_tokens_per_question",
-            "completion_tokens_per_question", "wall_ms_per_question");
+    public static final List<String> FIGURES = List.of("calls_per_question", "samples_per_question",
+            "prompt_tokens_per_question", "completion_tokens_per_question", "wall_ms_per_question",
+            "model_ms_per_question");
     /** Where runs take their documents from. */
     public static final List<String> DOCUMENTS = List.of("dataset", "index", "pages", "none");
 

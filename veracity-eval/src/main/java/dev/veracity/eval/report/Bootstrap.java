@@ -5,7 +5,8 @@ import java.util.SplittableRandom;
 
 /**
  * Percentile bootstrap confidence intervals of a mean: {@code resamples} resamples with replacement, drawn from a
- * generator with a fixed seed, so the same values, resamples and seed always give the same interval.
+ * generator with a fixed seed, so the same values, resamples and seed always give the same interval. A paired
+ * difference's interval is this over the per-question differences; its p-value comes from {@link PairedTest}.
  */
 public final class Bootstrap {
 
@@ -56,41 +57,6 @@ public final class Bootstrap {
         Arrays.sort(means);
         double alpha = (1 - LEVEL) / 2;
         return new Interval(mean, quantile(means, alpha), quantile(means, 1 - alpha), n);
-    }
-
-    /**
-     * A paired difference: the mean of {@code differences} (one per question both runs answered) with its 95%
-     * percentile bootstrap interval, and a two-sided p-value: twice the share of resampled means on the far side of 0,
-     * at most 1 (so identical runs get p = 1 and a difference every resample keeps gets p below 1/resamples x 2).
-     */
-    public record Paired(double mean, double lo, double hi, double p, int n) {
-    }
-
-    /** The paired bootstrap of per-question differences, or null when there are none. */
-    public static Paired paired(double[] differences, int resamples, long seed) {
-        Interval i = mean(differences, resamples, seed);
-        if (i == null) {
-            return null;
-        }
-        SplittableRandom random = new SplittableRandom(seed);
-        int n = differences.length;
-        int atOrBelow = 0;
-        int atOrAbove = 0;
-        for (int b = 0; b < resamples; b++) {
-            double s = 0;
-            for (int k = 0; k < n; k++) {
-                s += differences[random.nextInt(n)];
-            }
-            double m = s / n;
-            if (m <= 0) {
-                atOrBelow++;
-            }
-            if (m >= 0) {
-                atOrAbove++;
-            }
-        }
-        double p = Math.min(1.0, 2.0 * Math.min(atOrBelow, atOrAbove) / resamples);
-        return new Paired(i.mean(), i.lo(), i.hi(), p, n);
     }
 
     /** Linear interpolation between order statistics (R's type 7) of sorted values. */

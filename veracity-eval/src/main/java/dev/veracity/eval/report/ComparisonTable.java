@@ -20,12 +20,17 @@ import java.util.OptionalDouble;
 import java.util.Set;
 
 /**
- * A comparison of evaluation runs, one table per dataset and one row per run: each of the run's metrics (those its
- * {@code summary.json} names) with the number of questions it counted and a 95% percentile bootstrap interval over
- * the per-question values of {@code results.jsonl}, the judge's accuracy over its parsed verdicts, then calls,
- * tokens and seconds per question and parse failures. Formats: aligned text, CSV, JSON and Markdown.
+ * A comparison of evaluation runs, one table per dataset and one row per run: the run (named by its folder, with as
+ * much of its path as tells runs of the same name apart), its method, model and retrieval, each of the run's metrics
+ * (those its {@code summary.json} names) with the number of questions it counted and a 95% percentile bootstrap
+ * interval over the per-question values of {@code results.jsonl}, the judge's accuracy over its parsed verdicts, then
+ * the cost per question: requests ("calls") and the samples they asked for, tokens, the share of samples the response
+ * cache served, wall and model seconds, and the parse failures and failed questions. With a baseline it carries each
+ * run's paired differences ({@link PairedComparison}), and every format holds them in its one document. Formats:
+ * aligned text, CSV, JSON and Markdown.
  *
- * <p>A metric over no question is "n/a", never 0; a judge that parsed no verdict is "n/a (0 of N parsed)".
+ * <p>A metric over no question is "n/a", never 0; a judge that parsed no verdict is "n/a (0 of N parsed)". A figure a
+ * run written before it existed lacks is "n/a" (blank in CSV, null in JSON), never 0.
  */
 public final class ComparisonTable {
 
@@ -55,18 +60,35 @@ public final class ComparisonTable {
     /**
      * One run's row.
      *
-     * @param run              the run folder's name
-     * @param method           the method
-     * @param questions        the questions in the run
-     * @param metrics          metric name to cell, for the metrics the run has
-     * @param judge            the judge's cell, or null when the run was not judged
-     * @param callsPerQuestion model calls per question, or null when unknown
-     * @param tokensPerQuestion prompt + completion tokens per question, or null
-     * @param secondsPerQuestion wall seconds per question, or null
-     * @param parseFailures    parse failures over the run
+     * @param run                     the run's name: its folder, with parent folders where runs share a name
+     * @param method                  the method
+     * @param model                   the model the run asked ("" when its summary does not say)
+     * @param retrieval               where its documents came from ({@link RunDir#retrieval()})
+     * @param questions               the questions in the run
+     * @param metrics                 metric name to cell, for the metrics the run has
+     * @param judge                   the judge's cell, or null when the run was not judged
+     * @param callsPerQuestion        requests to the model per question (one asks for n samples), or null when unknown
+     * @param samplesPerQuestion      samples those requests asked for (Reasoning Court's Table 4 counts these as LLM
+     *                                calls), or null
+     * @param tokensPerQuestion       prompt + completion tokens used, from the model or the response cache, or null
+     * @param cachedShare             the share of samples the response cache served, or null
+     * @param wallSecondsPerQuestion  each question's wall time as run (grows with the questions answered at once; a
+     *                                cached call takes a lookup's time), or null
+     * @param modelSecondsPerQuestion the sum of each question's request latencies, a cached request at the latency it
+     *                                had when it was made, or null
+     * @param questionsAtOnce         the questions the run answered at once, or null
+     * @param parseFailures           parse failures over the run
+     * @param failed                  questions that failed after every retry (left out of the scores)
+     * @param subset                  for a row of part of a run (CRAG's comparison questions), its label; else null
      */
-    public record Row(String run, String method, int questions, Map<String, Cell> metrics, Cell judge,
-                      Double callsPerQuestion, Double tokensPerQuestion, Double secondsPerQuestion, int parseFailures) {
+    public record Row(String run, String method, String model, String retrieval, int questions, Map<String, Cell> metrics,
+                      Cell judge, Double callsPerQuestion, Double samplesPerQuestion, Double tokensPerQuestion,
+                      Double cachedShare, Double wallSecondsPerQuestion, Double modelSecondsPerQuestion,
+                      Integer questionsAtOnce, int parseFailures, int failed, String subset) {
+    }
+
+    /** A question that failed after every retry, as the run's failure record gives it. */
+    public record Failure(String id, String question, String reason, String kind) {
     }
 
     /**
@@ -80,14 +102,28 @@ public final class ComparisonTable {
     public record Table(String dataset, List<String> metrics, boolean judged, List<Row> rows) {
     }
 
+    /** Failed questions listed per run at most (the rest are counted). */
+    static final int MAX_FAILURES = 1000;
+    /** Failed questions the text and Markdown formats list per run. */
+    static final int FAILURES_SHOWN = 10;
+
     private final List<Table> tables;
     private final int resamples;
     private final long seed;
+    /** Per run name, its failed questions (the first {@link #MAX_FAILURES}). */
+    private final Map<String, List<Failure>> failures;
+    /** The baseline's name, or null without one. */
+    private final String baseline;
+    private final List<PairedComparison.Difference> paired;
 
-    private ComparisonTable(List<Table> tables, int resamples, long seed) {
+    private ComparisonTable(List<Table> tables, int resamples, long seed, Map<String, List<Failure>> failures,
+                            String baseline, List<PairedComparison.Difference> paired) {
         this.tables = List.copyOf(tables);
         this.resamples = resamples;
         this.seed = seed;
+        this.failures = failures;
+        this.baseline = baseline;
+        this.paired = List.copyOf(paired);
     }
 
     /** The table of the run folders, with the default resamples and seed. */
@@ -121,36 +157,102 @@ public final class ComparisonTable {
 
     /** The table of the runs: one table per dataset, in order of first appearance. */
     public static ComparisonTable of(List<RunDir> runs, int resamples, long seed) {
+        return of(runs, resamples, seed, null);
+    }
+
+    /**
+     * The table of the runs with, when {@code baseline} is given, each run's paired differences from it on the
+     * questions both answered (the baseline's own row, when it is among the runs, gets none).
+     */
+    public static ComparisonTable of(List<RunDir> runs, int resamples, long seed, RunDir baseline) {
         if (resamples < 1) {
             throw new IllegalArgumentException("--resamples must be >= 1, got " + resamples);
         }
+        List<RunDir> named = new ArrayList<>(runs);
+        if (baseline != null && runs.stream().noneMatch(r -> same(r, baseline))) {
+            named.add(baseline);
+        }
+        Map<RunDir, String> names = names(named);
         Map<String, List<RunDir>> byDataset = new LinkedHashMap<>();
         for (RunDir r : runs) {
             byDataset.computeIfAbsent(r.text("dataset"), k -> new ArrayList<>()).add(r);
         }
         List<Table> tables = new ArrayList<>();
+        Map<String, List<Failure>> failures = new LinkedHashMap<>();
         byDataset.forEach((dataset, group) -> {
-            Set<String> names = new LinkedHashSet<>();
+            Set<String> metricNames = new LinkedHashSet<>();
             List<Row> rows = new ArrayList<>();
             boolean judged = false;
             for (RunDir r : group) {
-                Row row = row(r, resamples, seed);
-                names.addAll(row.metrics().keySet());
+                Row row = row(r, names.get(r), null, resamples, seed);
+                metricNames.addAll(row.metrics().keySet());
                 judged |= row.judge() != null;
                 rows.add(row);
+                if (!r.failed().isEmpty()) {
+                    failures.put(row.run(), r.failures(MAX_FAILURES).stream().map(f -> new Failure(f.path("id").asText(),
+                            f.path("question").asText(""), f.path(dev.veracity.eval.run.ResultsFile.FAILED).asText(""),
+                            f.path("failed_kind").asText(""))).toList());
+                }
                 SUBSETS.forEach((type, label) -> {
                     RunDir part = r.subset("question_type", type);
                     if (part.answered() > 0 && part.answered() < r.answered()) {
-                        Row sub = row(part, resamples, seed);
-                        rows.add(new Row(sub.run() + " [" + label + "]", sub.method(), sub.questions(), sub.metrics(),
-                                sub.judge(), sub.callsPerQuestion(), sub.tokensPerQuestion(), sub.secondsPerQuestion(),
-                                sub.parseFailures()));
+                        rows.add(row(part, names.get(r) + " [" + label + "]", label, resamples, seed));
                     }
                 });
             }
-            tables.add(new Table(dataset, List.copyOf(names), judged, rows));
+            tables.add(new Table(dataset, List.copyOf(metricNames), judged, rows));
         });
-        return new ComparisonTable(tables, resamples, seed);
+        List<PairedComparison.Difference> paired = baseline == null ? List.of()
+                : PairedComparison.against(baseline, runs, names, resamples, seed);
+        String baseName = baseline == null ? null : names.entrySet().stream().filter(e -> same(e.getKey(), baseline))
+                .map(Map.Entry::getValue).findFirst().orElse(baseline.name());
+        return new ComparisonTable(tables, resamples, seed, failures, baseName, paired);
+    }
+
+    private static boolean same(RunDir a, RunDir b) {
+        return a == b || a.dir().toAbsolutePath().normalize().equals(b.dir().toAbsolutePath().normalize());
+    }
+
+    /**
+     * Each run's name: its folder's, or, where runs share it (three runs of one dataset in {@code a/hotpotqa},
+     * {@code b/hotpotqa}, ...), as many of its parent folders as tell them apart.
+     */
+    static Map<RunDir, String> names(List<RunDir> runs) {
+        List<Path> paths = runs.stream().map(r -> r.dir().toAbsolutePath().normalize()).toList();
+        int[] depth = new int[runs.size()];
+        java.util.Arrays.fill(depth, 1);
+        for (boolean changed = true; changed; ) {
+            changed = false;
+            Map<String, List<Integer>> byName = new LinkedHashMap<>();
+            for (int i = 0; i < runs.size(); i++) {
+                byName.computeIfAbsent(tail(paths.get(i), depth[i], runs.get(i)), k -> new ArrayList<>()).add(i);
+            }
+            for (List<Integer> same : byName.values()) {
+                if (same.size() < 2) {
+                    continue;
+                }
+                for (int i : same) {
+                    if (depth[i] < paths.get(i).getNameCount()) {
+                        depth[i]++;
+                        changed = true;
+                    }
+                }
+            }
+        }
+        Map<RunDir, String> out = new java.util.IdentityHashMap<>();
+        for (int i = 0; i < runs.size(); i++) {
+            out.put(runs.get(i), tail(paths.get(i), depth[i], runs.get(i)));
+        }
+        return out;
+    }
+
+    /** The last {@code depth} names of the path, "/"-separated (the run's own name for a root folder). */
+    private static String tail(Path p, int depth, RunDir run) {
+        int n = p.getNameCount();
+        if (n == 0) {
+            return run.name();
+        }
+        return p.subpath(Math.max(0, n - depth), n).toString().replace('\\', '/');
     }
 
     public List<Table> tables() {
@@ -178,31 +280,35 @@ public final class ComparisonTable {
         return out;
     }
 
-    private static Row row(RunDir r, int resamples, long seed) {
+    private static Row row(RunDir r, String name, String subset, int resamples, long seed) {
         JsonNode summary = r.summary();
         Map<String, Cell> metrics = new LinkedHashMap<>();
-        for (String name : metricNames(summary)) {
-            double[] values = r.scores(name).present();
+        for (String metricName : metricNames(summary)) {
+            double[] values = r.scores(metricName).present();
             if (values.length > 0) {
-                metrics.put(name, Cell.of(Bootstrap.mean(values, resamples, seed)));
+                metrics.put(metricName, Cell.of(Bootstrap.mean(values, resamples, seed)));
                 continue;
             }
-            JsonNode v = summary.path("metrics").path(name);
-            JsonNode n = summary.path("metrics_n").path(name);
+            JsonNode v = summary.path("metrics").path(metricName);
+            JsonNode n = summary.path("metrics_n").path(metricName);
             if (v.isNumber() && !(n.isNumber() && n.asInt() == 0)) {
                 // No per-question values to resample: the summary's figure, without an interval.
-                metrics.put(name, new Cell(v.asDouble(), null, null, n.isNumber() ? n.asInt() : null, null));
+                metrics.put(metricName, new Cell(v.asDouble(), null, null, n.isNumber() ? n.asInt() : null, null));
             } else {
-                metrics.put(name, Cell.NA);
+                metrics.put(metricName, Cell.NA);
             }
         }
         OptionalDouble prompt = r.perQuestion("prompt_tokens_per_question", "prompt_tokens");
         OptionalDouble completion = r.perQuestion("completion_tokens_per_question", "completion_tokens");
         OptionalDouble wallMs = r.perQuestion("wall_ms_per_question", "wall_ms");
-        return new Row(r.name(), r.method(), r.n(), metrics,
-                judge(r, resamples, seed), value(r.perQuestion("calls_per_question", "calls")),
+        OptionalDouble modelMs = r.perQuestion("model_ms_per_question", "model_ms");
+        OptionalDouble atOnce = r.questionsAtOnce();
+        return new Row(name, r.method(), r.model(), r.retrieval(), r.n(), metrics, judge(r, resamples, seed),
+                value(r.perQuestion("calls_per_question", "calls")), value(r.perQuestion("samples_per_question", "samples")),
                 prompt.isPresent() || completion.isPresent() ? prompt.orElse(0) + completion.orElse(0) : null,
-                wallMs.isPresent() ? wallMs.getAsDouble() / 1000 : null, r.parseFailures());
+                value(r.cachedShare()), wallMs.isPresent() ? wallMs.getAsDouble() / 1000 : null,
+                modelMs.isPresent() ? modelMs.getAsDouble() / 1000 : null,
+                atOnce.isPresent() ? (int) atOnce.getAsDouble() : null, r.parseFailures(), r.failed().size(), subset);
     }
 
     /** The registered metric of that name, or null for a name only the result lines know. */
@@ -282,7 +388,43 @@ public final class ComparisonTable {
                 + " resamples, fixed seed " + seed + " (reproducible); n = questions counted";
     }
 
-    /** The table in a format. */
+    /** The baseline's name, or null when the table has no paired differences. */
+    public String baseline() {
+        return baseline;
+    }
+
+    /** Each run's paired differences from the baseline (empty without one). */
+    public List<PairedComparison.Difference> paired() {
+        return paired;
+    }
+
+    /** Per run name, its failed questions (the first {@link #MAX_FAILURES}); runs without any are left out. */
+    public Map<String, List<Failure>> failures() {
+        return failures;
+    }
+
+    /** What the cost columns count, in one paragraph. */
+    public String legend() {
+        Set<Integer> atOnce = new java.util.TreeSet<>();
+        tables.forEach(t -> t.rows().forEach(r -> {
+            if (r.questionsAtOnce() != null) {
+                atOnce.add(r.questionsAtOnce());
+            }
+        }));
+        String runs = atOnce.isEmpty() ? "" : atOnce.size() == 1
+                ? " (" + atOnce.iterator().next() + " at once in these runs)"
+                : " (" + atOnce.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(", "))
+                + " at once: the runs differ)";
+        return "calls/q: requests to the model per question (one request asks for n samples); samples/q: the samples"
+                + " they asked for, the LLM calls of Reasoning Court's Table 4 (a CoT-SC request of 21 samples is 21);"
+                + " tokens/q: prompt + completion tokens used, whether the model or the response cache answered;"
+                + " cached: the share of samples the cache served; wall s/q: each question's wall time as run, which"
+                + " grows with the questions answered at once" + runs + " and takes a lookup's time for a cached call;"
+                + " model s/q: the sum of each question's request latencies, a cached request at the latency it had"
+                + " when it was made (the same in a rerun from the cache and at any questions at once).";
+    }
+
+    /** The table in a format: one document, with the paired differences and failed questions in it. */
     public String format(Format f) {
         return switch (f) {
             case TEXT -> text();
@@ -292,7 +434,10 @@ public final class ComparisonTable {
         };
     }
 
-    /** Aligned text, one block per dataset, each under its header line. */
+    /**
+     * Aligned text, one block per dataset, each under its header line; then what the cost columns count, the paired
+     * differences from the baseline, and the failed questions.
+     */
     public String text() {
         StringBuilder out = new StringBuilder();
         for (Table t : tables) {
@@ -317,9 +462,9 @@ public final class ComparisonTable {
                     if (c > 0) {
                         line.append("  ");
                     }
-                    // run and method left-aligned, figures right-aligned
+                    // run, method, model and retrieval left-aligned, figures right-aligned
                     String pad = " ".repeat(width[c] - row.get(c).length());
-                    line.append(c < 2 ? row.get(c) + pad : pad + row.get(c));
+                    line.append(c < TEXT_COLUMNS ? row.get(c) + pad : pad + row.get(c));
                 }
                 out.append(line.toString().stripTrailing()).append('\n');
                 if (i == 0) {
@@ -331,10 +476,49 @@ public final class ComparisonTable {
                 }
             }
         }
+        if (!tables.isEmpty()) {
+            out.append(legend()).append('\n');
+        }
+        if (baseline != null) {
+            out.append('\n').append(PairedComparison.text(baseline, paired));
+        }
+        if (!failures.isEmpty()) {
+            out.append('\n').append(failuresText());
+        }
         return out.toString();
     }
 
-    /** Markdown: per dataset a heading, the header line and a table. */
+    /** The columns the text and Markdown formats align left: run, method, model, retrieval. */
+    private static final int TEXT_COLUMNS = 4;
+
+    /** The failed questions, the first {@link #FAILURES_SHOWN} per run, one line each (as the report lists them). */
+    private String failuresText() {
+        StringBuilder sb = new StringBuilder("Failed questions (every retry failed; left out of the scores, asked again"
+                + " by the next eval of the run):\n");
+        failures.forEach((run, list) -> {
+            int total = failedCount(run);
+            sb.append("  ").append(run).append(": ").append(total).append(" failed\n");
+            list.stream().limit(FAILURES_SHOWN).forEach(f -> sb.append("    ").append(f.id()).append("  ")
+                    .append(oneLine(f.question(), 80)).append("  ").append(f.kind().isEmpty() ? "" : f.kind() + ": ")
+                    .append(oneLine(f.reason(), 160)).append('\n'));
+            if (total > FAILURES_SHOWN) {
+                sb.append("    ... and ").append(total - FAILURES_SHOWN).append(" more\n");
+            }
+        });
+        return sb.toString();
+    }
+
+    private int failedCount(String run) {
+        return tables.stream().flatMap(t -> t.rows().stream()).filter(r -> r.subset() == null && r.run().equals(run))
+                .mapToInt(Row::failed).findFirst().orElse(failures.getOrDefault(run, List.of()).size());
+    }
+
+    private static String oneLine(String s, int max) {
+        String one = s.replaceAll("\\s+", " ").strip();
+        return one.length() <= max ? one : one.substring(0, max - 3) + "...";
+    }
+
+    /** Markdown: per dataset a heading, the header line and a table; then the legend, paired differences, failures. */
     public String markdown() {
         StringBuilder out = new StringBuilder();
         for (Table t : tables) {
@@ -347,7 +531,7 @@ public final class ComparisonTable {
             out.append("| ").append(String.join(" | ", h.stream().map(ComparisonTable::md).toList())).append(" |\n");
             out.append('|');
             for (int c = 0; c < h.size(); c++) {
-                out.append(c < 2 ? " --- |" : " ---: |");
+                out.append(c < TEXT_COLUMNS ? " --- |" : " ---: |");
             }
             out.append('\n');
             for (Row r : t.rows()) {
@@ -355,12 +539,40 @@ public final class ComparisonTable {
                         .append(" |\n");
             }
         }
+        if (!tables.isEmpty()) {
+            out.append('\n').append(md(legend())).append('\n');
+        }
+        if (baseline != null) {
+            out.append("\n### Paired differences against ").append(md(baseline)).append("\n\n_")
+                    .append(md(PairedComparison.explanation())).append("_\n\n");
+            out.append("| run | metric | difference | 95% CI | p | test | n | better | worse |\n");
+            out.append("| --- | --- | ---: | ---: | ---: | --- | ---: | ---: | ---: |\n");
+            for (PairedComparison.Difference d : paired) {
+                out.append("| ").append(String.join(" | ", List.of(md(d.run()), md(d.metric()),
+                        String.format(Locale.ROOT, "%+.3f", d.difference().mean()),
+                        String.format(Locale.ROOT, "[%+.3f, %+.3f]", d.difference().lo(), d.difference().hi()),
+                        d.test().display(), d.test().describe(), String.valueOf(d.difference().n()),
+                        String.valueOf(d.better()), String.valueOf(d.worse())))).append(" |\n");
+            }
+        }
+        if (!failures.isEmpty()) {
+            out.append("\n### Failed questions\n\n");
+            failures.forEach((run, list) -> {
+                out.append("- ").append(md(run)).append(": ").append(failedCount(run)).append(" failed\n");
+                list.stream().limit(FAILURES_SHOWN).forEach(f -> out.append("  - ").append(md(f.id())).append(": ")
+                        .append(md(oneLine(f.question(), 80))).append(" (").append(md(f.kind().isEmpty() ? ""
+                                : f.kind() + ": ")).append(md(oneLine(f.reason(), 160))).append(")\n"));
+            });
+        }
         return out.toString();
     }
 
     /**
      * CSV (RFC 4180): one header row and one row per run, every dataset's columns in one table (blank where a run
      * lacks a metric or a figure is n/a); intervals in {@code NAME.lo} / {@code NAME.hi}, counts in {@code NAME.n}.
+     * With a baseline, each metric's paired difference from it goes in {@code NAME.diff}, {@code NAME.diff.lo},
+     * {@code NAME.diff.hi}, {@code NAME.p}, {@code NAME.p_test}, {@code NAME.better}, {@code NAME.worse} (blank in the
+     * baseline's row), so the file stays one table.
      */
     public String csv() {
         Set<String> metrics = new LinkedHashSet<>();
@@ -369,20 +581,31 @@ public final class ComparisonTable {
             metrics.addAll(t.metrics());
             judged |= t.judged();
         }
-        List<String> header = new ArrayList<>(List.of("dataset", "run", "method", "questions"));
+        Set<String> pairedMetrics = new LinkedHashSet<>();
+        paired.forEach(d -> pairedMetrics.add(d.metric()));
+        List<String> header = new ArrayList<>(List.of("dataset", "run", "method", "model", "retrieval", "questions"));
         for (String m : metrics) {
             header.addAll(List.of(m, m + ".lo", m + ".hi", m + ".n"));
         }
         if (judged) {
             header.addAll(List.of("judge", "judge.lo", "judge.hi", "judge.parsed", "judge.n"));
         }
-        header.addAll(List.of("calls_per_question", "tokens_per_question", "seconds_per_question", "parse_failures",
-                "bootstrap_resamples", "bootstrap_seed"));
+        header.addAll(List.of("calls_per_question", "samples_per_question", "tokens_per_question", "cached_share",
+                "wall_seconds_per_question", "model_seconds_per_question", "questions_at_once", "parse_failures",
+                "failed", "bootstrap_resamples", "bootstrap_seed"));
+        if (baseline != null) {
+            header.add("baseline");
+            for (String m : pairedMetrics) {
+                header.addAll(List.of(m + ".diff", m + ".diff.lo", m + ".diff.hi", m + ".p", m + ".p_test",
+                        m + ".better", m + ".worse"));
+            }
+        }
         StringBuilder out = new StringBuilder();
         out.append(String.join(",", header.stream().map(ComparisonTable::csvField).toList())).append("\r\n");
         for (Table t : tables) {
             for (Row r : t.rows()) {
-                List<String> f = new ArrayList<>(List.of(t.dataset(), r.run(), r.method(), String.valueOf(r.questions())));
+                List<String> f = new ArrayList<>(List.of(t.dataset(), r.run(), r.method(), r.model(), r.retrieval(),
+                        String.valueOf(r.questions())));
                 for (String m : metrics) {
                     Cell c = r.metrics().get(m);
                     f.addAll(c == null ? List.of("", "", "", "")
@@ -394,15 +617,32 @@ public final class ComparisonTable {
                             : List.of(raw(c.value()), raw(c.lo()), raw(c.hi()), c.n() == null ? "" : c.n().toString(),
                                     c.of() == null ? "" : c.of().toString()));
                 }
-                f.addAll(List.of(raw(r.callsPerQuestion()), raw(r.tokensPerQuestion()), raw(r.secondsPerQuestion()),
-                        String.valueOf(r.parseFailures()), String.valueOf(resamples), String.valueOf(seed)));
+                f.addAll(List.of(raw(r.callsPerQuestion()), raw(r.samplesPerQuestion()), raw(r.tokensPerQuestion()),
+                        raw(r.cachedShare()), raw(r.wallSecondsPerQuestion()), raw(r.modelSecondsPerQuestion()),
+                        r.questionsAtOnce() == null ? "" : r.questionsAtOnce().toString(),
+                        String.valueOf(r.parseFailures()), String.valueOf(r.failed()), String.valueOf(resamples),
+                        String.valueOf(seed)));
+                if (baseline != null) {
+                    f.add(baseline);
+                    for (String m : pairedMetrics) {
+                        PairedComparison.Difference d = r.subset() != null ? null : paired.stream()
+                                .filter(x -> x.run().equals(r.run()) && x.metric().equals(m)).findFirst().orElse(null);
+                        f.addAll(d == null ? List.of("", "", "", "", "", "", "")
+                                : List.of(raw(d.difference().mean()), raw(d.difference().lo()), raw(d.difference().hi()),
+                                        raw(d.test().p()), d.test().test(), String.valueOf(d.better()),
+                                        String.valueOf(d.worse())));
+                    }
+                }
                 out.append(String.join(",", f.stream().map(ComparisonTable::csvField).toList())).append("\r\n");
             }
         }
         return out.toString();
     }
 
-    /** JSON: the bootstrap settings and, per dataset, the rows with every cell's value, interval and n. */
+    /**
+     * JSON: the bootstrap settings, what the cost columns count, per dataset the rows with every cell's value,
+     * interval and n and each run's failed questions; with a baseline, {@code paired}: its differences.
+     */
     public String json() {
         ObjectNode root = JSON.createObjectNode();
         ObjectNode b = root.putObject("bootstrap");
@@ -410,6 +650,7 @@ public final class ComparisonTable {
         b.put("level", Bootstrap.LEVEL);
         b.put("resamples", resamples);
         b.put("seed", seed);
+        root.put("legend", legend());
         ArrayNode ts = root.putArray("tables");
         for (Table t : tables) {
             ObjectNode tn = ts.addObject();
@@ -421,6 +662,8 @@ public final class ComparisonTable {
                 ObjectNode rn = rows.addObject();
                 rn.put("run", r.run());
                 rn.put("method", r.method());
+                rn.put("model", r.model());
+                rn.put("retrieval", r.retrieval());
                 rn.put("questions", r.questions());
                 ObjectNode mn = rn.putObject("metrics");
                 r.metrics().forEach((k, c) -> cellJson(mn.putObject(k), c, "n"));
@@ -432,9 +675,48 @@ public final class ComparisonTable {
                     }
                 }
                 put(rn, "calls_per_question", r.callsPerQuestion());
+                put(rn, "samples_per_question", r.samplesPerQuestion());
                 put(rn, "tokens_per_question", r.tokensPerQuestion());
-                put(rn, "seconds_per_question", r.secondsPerQuestion());
+                put(rn, "cached_share", r.cachedShare());
+                put(rn, "wall_seconds_per_question", r.wallSecondsPerQuestion());
+                put(rn, "model_seconds_per_question", r.modelSecondsPerQuestion());
+                if (r.questionsAtOnce() == null) {
+                    rn.putNull("questions_at_once");
+                } else {
+                    rn.put("questions_at_once", r.questionsAtOnce());
+                }
                 rn.put("parse_failures", r.parseFailures());
+                rn.put("failed", r.failed());
+                if (r.subset() == null && failures.containsKey(r.run())) {
+                    ArrayNode fs = rn.putArray("failures");
+                    failures.get(r.run()).forEach(f -> fs.addObject().put("id", f.id()).put("question", f.question())
+                            .put("reason", f.reason()).put("kind", f.kind()));
+                }
+            }
+        }
+        if (baseline != null) {
+            ObjectNode p = root.putObject("paired");
+            p.put("baseline", baseline);
+            p.put("method", PairedComparison.explanation());
+            ArrayNode ds = p.putArray("differences");
+            for (PairedComparison.Difference d : paired) {
+                ObjectNode dn = ds.addObject();
+                dn.put("run", d.run());
+                dn.put("metric", d.metric());
+                put(dn, "difference", d.difference().mean());
+                put(dn, "lo", d.difference().lo());
+                put(dn, "hi", d.difference().hi());
+                dn.put("n", d.difference().n());
+                put(dn, "p", d.test().p());
+                dn.put("p_display", d.test().display());
+                dn.put("test", d.test().test());
+                dn.put("exact", d.test().exact());
+                dn.put("better", d.better());
+                dn.put("worse", d.worse());
+                ArrayNode bi = dn.putArray("better_ids");
+                d.betterIds().forEach(bi::add);
+                ArrayNode wi = dn.putArray("worse_ids");
+                d.worseIds().forEach(wi::add);
             }
         }
         try {
@@ -464,17 +746,19 @@ public final class ComparisonTable {
     }
 
     private static List<String> header(Table t) {
-        List<String> h = new ArrayList<>(List.of("run", "method", "questions"));
+        List<String> h = new ArrayList<>(List.of("run", "method", "model", "retrieval", "questions"));
         h.addAll(t.metrics());
         if (t.judged()) {
             h.add("judge");
         }
-        h.addAll(List.of("calls/q", "tokens/q", "s/q", "parse failures"));
+        h.addAll(List.of("calls/q", "samples/q", "tokens/q", "cached", "wall s/q", "model s/q", "parse failures",
+                "failed"));
         return h;
     }
 
     private static List<String> cells(Table t, Row r) {
-        List<String> c = new ArrayList<>(List.of(r.run(), r.method(), String.valueOf(r.questions())));
+        List<String> c = new ArrayList<>(List.of(r.run(), r.method(), r.model().isEmpty() ? "-" : r.model(),
+                r.retrieval().isEmpty() ? "-" : r.retrieval(), String.valueOf(r.questions())));
         for (String m : t.metrics()) {
             Cell cell = r.metrics().get(m);
             c.add(cell == null ? "-" : cell(cell));
@@ -490,10 +774,19 @@ public final class ComparisonTable {
             }
         }
         c.add(fixed(r.callsPerQuestion(), 2));
+        c.add(fixed(r.samplesPerQuestion(), 2));
         c.add(fixed(r.tokensPerQuestion(), 1));
-        c.add(fixed(r.secondsPerQuestion(), 2));
+        c.add(percent(r.cachedShare()));
+        c.add(fixed(r.wallSecondsPerQuestion(), 2));
+        c.add(fixed(r.modelSecondsPerQuestion(), 2));
         c.add(String.valueOf(r.parseFailures()));
+        c.add(String.valueOf(r.failed()));
         return c;
+    }
+
+    /** A share as a whole percentage ("37%"), "n/a" when unknown. */
+    static String percent(Double share) {
+        return share == null || share.isNaN() ? "n/a" : String.format(Locale.ROOT, "%.0f%%", share * 100);
     }
 
     /** "0.512 [0.431, 0.590] n=60", "0.512 n=60" without an interval, "n/a" over no question. */

@@ -76,6 +76,7 @@ final class DatasetPage {
         private final String name;
         private final Linked base;
         private final ComparisonTable.Table table;
+        private final String legend;
         private final String main;
         private final List<Paired> paired = new ArrayList<>();
         private final Disagreements disagreements;
@@ -91,11 +92,13 @@ final class DatasetPage {
                 }
             }
             this.base = b;
-            this.table = ComparisonTable.of(group.stream().map(Linked::run).toList(), resamples, seed).tables().getFirst();
+            ComparisonTable compared = ComparisonTable.of(group.stream().map(Linked::run).toList(), resamples, seed);
+            this.table = compared.tables().getFirst();
+            this.legend = compared.legend();
             this.main = base.run().mainMetric();
             for (Linked l : group) {
                 if (l != base) {
-                    PairedComparison.against(base.run(), List.of(l.run()), resamples, seed)
+                    PairedComparison.against(base.run(), List.of(l.run()), Map.of(l.run(), l.slug()), resamples, seed)
                             .forEach(d -> paired.add(new Paired(l, d)));
                 }
             }
@@ -129,6 +132,7 @@ final class DatasetPage {
             page.put("metricNames", table.metrics());
             page.put("judged", table.judged());
             page.put("rows", rows(table, group));
+            page.put("legend", legend);
             page.put("baseline", base.slug());
             page.put("mainMetric", main.isEmpty() ? "metric" : main);
 
@@ -139,19 +143,26 @@ final class DatasetPage {
             List<Map<String, Object>> charts = new ArrayList<>();
             Map<String, double[]> bySeconds = new LinkedHashMap<>();
             Map<String, double[]> byTokens = new LinkedHashMap<>();
+            // model seconds (what the runs' calls took: the same at any questions at once and in a rerun from the
+            // cache) when every run has them, else wall seconds as run (runs written before model seconds existed)
+            boolean model = table.rows().stream().filter(r -> r.subset() == null)
+                    .allMatch(r -> r.modelSecondsPerQuestion() != null);
             int k = 0;
             for (ComparisonTable.Row row : table.rows()) {
-                if (k < group.size() && row.run().equals(group.get(k).run().name())) {
+                if (k < group.size() && row.subset() == null) {
                     ComparisonTable.Cell c = row.metrics().get(main);
                     double y = c == null || c.value() == null ? Double.NaN : c.value();
                     String label = group.get(k).slug() + " (" + row.method() + ")";
-                    bySeconds.put(label, new double[] {orNaN(row.secondsPerQuestion()), y});
+                    bySeconds.put(label, new double[] {orNaN(model ? row.modelSecondsPerQuestion()
+                            : row.wallSecondsPerQuestion()), y});
                     byTokens.put(label, new double[] {orNaN(row.tokensPerQuestion()), y});
                     k++;
                 }
             }
-            scatter(charts, outDir, name + "-seconds.png", main + " against seconds per question", "seconds / question",
-                    main, bySeconds);
+            String seconds = model ? "model seconds" : "wall seconds (as run)";
+            page.put("secondsKind", seconds);
+            scatter(charts, outDir, name + "-seconds.png", main + " against " + seconds + " per question",
+                    seconds + " / question", main, bySeconds);
             scatter(charts, outDir, name + "-tokens.png", main + " against tokens per question", "tokens / question",
                     main, byTokens);
             page.put("charts", charts);
@@ -177,10 +188,12 @@ final class DatasetPage {
         int k = 0;
         for (ComparisonTable.Row row : table.rows()) {
             Map<String, Object> m = new LinkedHashMap<>();
-            boolean own = k < group.size() && row.run().equals(group.get(k).run().name());
+            boolean own = k < group.size() && row.subset() == null;
             m.put("slug", own ? group.get(k++).slug() : "");
             m.put("run", row.run());
             m.put("method", row.method());
+            m.put("model", row.model().isEmpty() ? "-" : row.model());
+            m.put("retrieval", row.retrieval().isEmpty() ? "-" : row.retrieval());
             m.put("questions", String.valueOf(row.questions()));
             m.put("metrics", table.metrics().stream().map(n -> {
                 ComparisonTable.Cell c = row.metrics().get(n);
@@ -188,9 +201,13 @@ final class DatasetPage {
             }).toList());
             m.put("judge", row.judge() == null ? "-" : ComparisonTable.cell(row.judge()));
             m.put("calls", ComparisonTable.fixed(row.callsPerQuestion(), 2));
+            m.put("samples", ComparisonTable.fixed(row.samplesPerQuestion(), 2));
             m.put("tokens", ComparisonTable.fixed(row.tokensPerQuestion(), 1));
-            m.put("seconds", ComparisonTable.fixed(row.secondsPerQuestion(), 2));
+            m.put("cached", ComparisonTable.percent(row.cachedShare()));
+            m.put("wallSeconds", ComparisonTable.fixed(row.wallSecondsPerQuestion(), 2));
+            m.put("modelSeconds", ComparisonTable.fixed(row.modelSecondsPerQuestion(), 2));
             m.put("parseFailures", String.valueOf(row.parseFailures()));
+            m.put("failed", String.valueOf(row.failed()));
             out.add(m);
         }
         return out;
@@ -206,11 +223,12 @@ final class DatasetPage {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("slug", p.run().slug());
         m.put("metric", d.metric());
-        m.put("diff", String.format(Locale.ROOT, "%+.3f", d.paired().mean()));
-        m.put("interval", String.format(Locale.ROOT, "[%+.3f, %+.3f]", d.paired().lo(), d.paired().hi()));
-        m.put("p", String.format(Locale.ROOT, "%.3f", d.paired().p()));
-        m.put("significant", d.paired().lo() > 0 || d.paired().hi() < 0);
-        m.put("n", String.valueOf(d.paired().n()));
+        m.put("diff", String.format(Locale.ROOT, "%+.3f", d.difference().mean()));
+        m.put("interval", String.format(Locale.ROOT, "[%+.3f, %+.3f]", d.difference().lo(), d.difference().hi()));
+        m.put("p", d.test().display());
+        m.put("test", d.test().describe());
+        m.put("significant", d.significant());
+        m.put("n", String.valueOf(d.difference().n()));
         m.put("better", String.valueOf(d.better()));
         m.put("worse", String.valueOf(d.worse()));
         m.put("betterIds", links(d.betterIds(), p.run(), base, files));

@@ -134,6 +134,9 @@ public final class HtmlReport {
                 return v != null ? metric(v) : r.summary().path("metrics").has(m) ? "n/a" : "";
             }).toList());
             row.put("calls", number(r.perQuestion("calls_per_question", "calls"), 2));
+            row.put("samples", orNa(r.perQuestion("samples_per_question", "samples"), 2));
+            row.put("cached", ComparisonTable.percent(r.cachedShare().isPresent() ? r.cachedShare().getAsDouble() : null));
+            row.put("retrieval", r.retrieval());
             OptionalDouble prompt = r.perQuestion("prompt_tokens_per_question", "prompt_tokens");
             OptionalDouble completion = r.perQuestion("completion_tokens_per_question", "completion_tokens");
             row.put("tokens", prompt.isPresent() || completion.isPresent()
@@ -141,6 +144,10 @@ public final class HtmlReport {
             row.put("tokensDetail", "prompt " + number(prompt, 1) + ", completion " + number(completion, 1));
             row.put("wallMs", number(r.perQuestion("wall_ms_per_question", "wall_ms"), 1));
             row.put("criticalPathMs", number(r.perQuestion("critical_path_ms_per_question", "critical_path_ms"), 1));
+            row.put("modelMs", orNa(r.perQuestion("model_ms_per_question", "model_ms"), 1));
+            OptionalDouble modelMs = r.perQuestion("model_ms_per_question", "model_ms");
+            row.put("modelSeconds", modelMs.isPresent() ? number(modelMs.getAsDouble() / 1000, 2) : "n/a");
+            row.put("atOnce", number(r.questionsAtOnce(), 0));
             row.put("parseFailures", String.valueOf(r.parseFailures()));
             row.put("errors", String.valueOf(r.errors()));
             OptionalDouble wall = r.perQuestion("wall_ms_per_question", "wall_ms");
@@ -197,9 +204,12 @@ public final class HtmlReport {
                 "bar chart of the metrics per run");
 
         Map<String, List<Double>> calls = new LinkedHashMap<>();
-        calls.put("calls / question", runs.stream().map(r -> value(r.perQuestion("calls_per_question", "calls"))).toList());
-        chart(charts, outDir, "calls.png", "Model calls per question", "calls", slugs, calls,
-                "bar chart of model calls per question per run");
+        calls.put("calls (requests) / question", runs.stream()
+                .map(r -> value(r.perQuestion("calls_per_question", "calls"))).toList());
+        calls.put("samples / question", runs.stream()
+                .map(r -> value(r.perQuestion("samples_per_question", "samples"))).toList());
+        chart(charts, outDir, "calls.png", "Model requests and samples per question", "per question", slugs, calls,
+                "bar chart of model requests and the samples they asked for, per question per run");
 
         Map<String, List<Double>> tokens = new LinkedHashMap<>();
         tokens.put("prompt tokens / question", runs.stream()
@@ -214,8 +224,10 @@ public final class HtmlReport {
                 .map(r -> value(r.perQuestion("wall_ms_per_question", "wall_ms"))).toList());
         latency.put("critical path ms / question", runs.stream()
                 .map(r -> value(r.perQuestion("critical_path_ms_per_question", "critical_path_ms"))).toList());
+        latency.put("model ms / question", runs.stream()
+                .map(r -> value(r.perQuestion("model_ms_per_question", "model_ms"))).toList());
         chart(charts, outDir, "latency.png", "Latency per question", "ms", slugs, latency,
-                "bar chart of wall and critical-path milliseconds per question per run");
+                "bar chart of wall, critical-path and model milliseconds per question per run");
 
         // judged accuracy over parsed verdicts; a run whose judge parsed nothing has no bar
         Map<String, List<Double>> judge = new LinkedHashMap<>();
@@ -436,6 +448,8 @@ public final class HtmlReport {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("role", e.getKey());
             m.put("calls", number(e.getValue().path("calls_per_question").asDouble(), 2));
+            JsonNode samples = e.getValue().path("samples_per_question");
+            m.put("samples", samples.isNumber() ? number(samples.asDouble(), 2) : "n/a");
             m.put("seconds", number(e.getValue().path("seconds_per_question").asDouble(), 2));
             out.add(m);
         });
@@ -502,6 +516,10 @@ public final class HtmlReport {
         page.put("tokens", tokens);
         page.put("wallMs", text(r.get("wall_ms")));
         page.put("criticalPathMs", text(r.get("critical_path_ms")));
+        page.put("modelMs", r.path("model_ms").isNumber() ? text(r.get("model_ms")) : "n/a");
+        page.put("samples", r.path("samples").isNumber() ? text(r.get("samples"))
+                + (r.path("cached_samples").asInt(0) > 0 ? " (" + r.get("cached_samples").asText() + " from the cache)" : "")
+                : "n/a");
         page.put("error", text(r.get("error")));
         List<String> failures = texts(r.get("parse_failures"));
         page.put("parseFailures", failures);
@@ -523,9 +541,12 @@ public final class HtmlReport {
         v.put("step", String.valueOf(c.context().step()));
         v.put("latencyMs", ms(c.latencyMicros()));
         v.put("queueMs", ms(c.queueMicros()));
-        v.put("promptTokens", String.valueOf(c.promptTokens()));
-        v.put("completionTokens", String.valueOf(c.completionTokens()));
+        // what the call used, whether the model or the cache answered; the cache's share in brackets
+        v.put("promptTokens", String.valueOf(c.usedPromptTokens()));
+        v.put("completionTokens", String.valueOf(c.usedCompletionTokens()));
         v.put("cachedTokens", c.cachedTokens());
+        v.put("samples", String.valueOf(c.samples()));
+        v.put("cachedSamples", c.cachedSamples());
         v.put("cacheHit", c.cacheHit() ? "yes" : "no");
         v.put("attempts", String.valueOf(c.attempts()));
         v.put("retries", String.valueOf(c.retries()));
@@ -650,6 +671,11 @@ public final class HtmlReport {
             return String.valueOf((long) v);
         }
         return String.format(Locale.ROOT, "%.3f", v);
+    }
+
+    /** A figure, or "n/a" when the run does not have it (written before it existed). */
+    private static String orNa(OptionalDouble v, int decimals) {
+        return v.isPresent() ? number(v.getAsDouble(), decimals) : "n/a";
     }
 
     private static String number(OptionalDouble v, int decimals) {

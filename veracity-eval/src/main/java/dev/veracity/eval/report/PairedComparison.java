@@ -8,21 +8,32 @@ import java.util.Map;
 
 /**
  * Runs against a baseline on the questions both answered: for each metric, the mean per-question difference with a
- * paired bootstrap interval and p-value ({@link Bootstrap#paired}), and the questions one gets right and the other
- * wrong (for 0/1 metrics), so a reader sees whether a gap is more than noise and where it comes from.
+ * paired bootstrap interval, a two-sided p-value by the test that fits the metric ({@link PairedTest}: exact McNemar
+ * for a 0/1 metric, the sign-flip permutation test otherwise), and the questions one scores higher and the other lower,
+ * so a reader sees whether a gap is more than noise and where it comes from.
  */
 public final class PairedComparison {
 
     /**
      * One run's difference from the baseline on one metric.
      *
-     * @param better questions the run scores higher than the baseline on
-     * @param worse  questions it scores lower on
-     * @param betterIds the first few of those question ids, for the transcripts
-     * @param worseIds  likewise
+     * @param run        the run's name in the table
+     * @param metric     the metric
+     * @param difference the mean per-question difference (run - baseline) with its 95% paired bootstrap interval and
+     *                   the number of questions both answered
+     * @param test       the two-sided test of no difference
+     * @param better     questions the run scores higher than the baseline on
+     * @param worse      questions it scores lower on
+     * @param betterIds  the first few of those question ids, for the transcripts
+     * @param worseIds   likewise
      */
-    public record Difference(String run, String metric, Bootstrap.Paired paired, int better, int worse,
-                             List<String> betterIds, List<String> worseIds) {
+    public record Difference(String run, String metric, Bootstrap.Interval difference, PairedTest.Result test,
+                             int better, int worse, List<String> betterIds, List<String> worseIds) {
+
+        /** Whether the interval leaves out 0. */
+        public boolean significant() {
+            return difference.lo() > 0 || difference.hi() < 0;
+        }
     }
 
     private static final int IDS = 5;
@@ -30,17 +41,26 @@ public final class PairedComparison {
     private PairedComparison() {
     }
 
+    /** The differences, each run named by its folder ({@link RunDir#name()}). */
     public static List<Difference> against(RunDir baseline, List<RunDir> runs, int resamples, long seed) {
+        Map<RunDir, String> names = new LinkedHashMap<>();
+        runs.forEach(r -> names.put(r, r.name()));
+        return against(baseline, runs, names, resamples, seed);
+    }
+
+    /** The differences, each run named as {@code names} says (the comparison table's names). */
+    static List<Difference> against(RunDir baseline, List<RunDir> runs, Map<RunDir, String> names, int resamples,
+                                    long seed) {
         List<Difference> out = new ArrayList<>();
         List<String> metrics = ComparisonTable.metricNames(baseline.summary());
         for (RunDir r : runs) {
-            if (r == baseline || r.dir().equals(baseline.dir())) {
+            if (r == baseline || r.dir().toAbsolutePath().normalize().equals(baseline.dir().toAbsolutePath().normalize())) {
                 continue;
             }
             for (String metric : metrics) {
                 Map<String, Double> base = byId(metric, baseline);
                 Map<String, Double> other = byId(metric, r);
-                List<Double> diffs = new ArrayList<>();
+                List<double[]> pairs = new ArrayList<>();
                 List<String> betterIds = new ArrayList<>();
                 List<String> worseIds = new ArrayList<>();
                 int better = 0;
@@ -50,8 +70,8 @@ public final class PairedComparison {
                     if (v == null) {
                         continue;
                     }
+                    pairs.add(new double[] {e.getValue(), v});
                     double d = v - e.getValue();
-                    diffs.add(d);
                     if (d > 0) {
                         better++;
                         if (betterIds.size() < IDS) {
@@ -64,25 +84,38 @@ public final class PairedComparison {
                         }
                     }
                 }
-                Bootstrap.Paired p = Bootstrap.paired(diffs.stream().mapToDouble(Double::doubleValue).toArray(),
-                        resamples, seed);
-                if (p != null) {
-                    out.add(new Difference(r.name(), metric, p, better, worse, betterIds, worseIds));
+                if (pairs.isEmpty()) {
+                    continue;
                 }
+                double[] b = new double[pairs.size()];
+                double[] v = new double[pairs.size()];
+                double[] diffs = new double[pairs.size()];
+                for (int i = 0; i < pairs.size(); i++) {
+                    b[i] = pairs.get(i)[0];
+                    v[i] = pairs.get(i)[1];
+                    diffs[i] = v[i] - b[i];
+                }
+                out.add(new Difference(names.getOrDefault(r, r.name()), metric, Bootstrap.mean(diffs, resamples, seed),
+                        PairedTest.of(b, v, resamples, seed), better, worse, betterIds, worseIds));
             }
         }
         return out;
     }
 
+    /** The line that says what the columns of a difference are. */
+    static String explanation() {
+        return "run - baseline on the questions both answered; 95% paired bootstrap CI of the mean difference;"
+                + " two-sided p: exact McNemar test for 0/1 metrics, sign-flip permutation test otherwise";
+    }
+
     /** The lines {@code compare --baseline} prints under the table. */
-    public static String text(RunDir baseline, List<Difference> diffs) {
+    public static String text(String baseline, List<Difference> diffs) {
         StringBuilder sb = new StringBuilder();
-        sb.append("Paired differences against ").append(baseline.name())
-                .append(" on the questions both answered (run - baseline; 95% paired bootstrap CI; two-sided p):\n");
+        sb.append("Paired differences against ").append(baseline).append(" (").append(explanation()).append("):\n");
         for (Difference d : diffs) {
-            sb.append(String.format(Locale.ROOT, "  %-24s %-22s %+.3f [%+.3f, %+.3f]  p=%.3f  n=%d  better on %d, worse on %d",
-                    d.run(), d.metric(), d.paired().mean(), d.paired().lo(), d.paired().hi(), d.paired().p(), d.paired().n(),
-                    d.better(), d.worse()));
+            sb.append(String.format(Locale.ROOT, "  %-24s %-22s %+.3f [%+.3f, %+.3f]  %-8s (%s)  n=%d  better on %d, worse on %d",
+                    d.run(), d.metric(), d.difference().mean(), d.difference().lo(), d.difference().hi(),
+                    d.test().display(), d.test().describe(), d.difference().n(), d.better(), d.worse()));
             if (!d.betterIds().isEmpty() || !d.worseIds().isEmpty()) {
                 sb.append(" (e.g. better: ").append(String.join(", ", d.betterIds())).append("; worse: ")
                         .append(String.join(", ", d.worseIds())).append(')');

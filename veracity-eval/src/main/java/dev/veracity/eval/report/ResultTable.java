@@ -20,8 +20,8 @@ import java.util.Set;
 final class ResultTable {
 
     /** The per-question figures kept, as result lines name them. */
-    static final List<String> FIGURES = List.of("calls", "prompt_tokens", "completion_tokens", "wall_ms",
-            "critical_path_ms");
+    static final List<String> FIGURES = List.of("calls", "samples", "prompt_tokens", "completion_tokens",
+            "cached_samples", "wall_ms", "critical_path_ms", "model_ms");
 
     /** The text fields kept for subsets: CRAG's question type. */
     static final List<String> LABELS = List.of("question_type");

@@ -184,7 +184,8 @@ public final class RunDir {
             });
         }
         ObjectNode s = JSON.createObjectNode();
-        for (String keep : List.of("method", "dataset", "data", "model", "llm_base_url", "metrics_n")) {
+        for (String keep : List.of("method", "dataset", "data", "model", "llm_base_url", "metrics_n", "retrieval",
+                "config", "questions_at_once")) {
             if (summary.has(keep)) {
                 s.set(keep, summary.get(keep));
             }
@@ -205,9 +206,71 @@ public final class RunDir {
         return metrics.isEmpty() ? "" : metrics.keySet().iterator().next();
     }
 
+    /** The model the run asked (summary.json's {@code model}), or "" when it does not say. */
+    public String model() {
+        return text("model");
+    }
+
+    /**
+     * Where the run's documents came from, in a few words: {@code dataset}, {@code none} (closed book), or the index's
+     * search ({@code bm25 k=5 wiki-idx}); a page store the agents searched is added ({@code + pages NAME}); "" when the
+     * summary does not say.
+     */
+    public String retrieval() {
+        JsonNode r = summary.path("retrieval");
+        String source = r.path("source").asText("");
+        String out = switch (source) {
+            case "index" -> (r.path("mode").asText("search") + " k=" + r.path("k").asText("?") + " "
+                    + lastName(r.path("index").asText(""))).strip();
+            default -> source;
+        };
+        String pages = summary.at("/config/pages").asText("");
+        if (!pages.isEmpty() && !pages.equals("none")) {
+            String path = pages.contains(" sha256=") ? pages.substring(0, pages.indexOf(" sha256=")) : pages;
+            out = (out.isEmpty() ? "" : out + " + ") + "pages " + lastName(path);
+        }
+        return out;
+    }
+
+    private static String lastName(String path) {
+        if (path.isEmpty()) {
+            return "";
+        }
+        Path p = Path.of(path).getFileName();
+        return p == null ? path : p.toString();
+    }
+
+    /** Questions the run answered at once (summary.json's {@code questions_at_once}), if it says. */
+    public OptionalDouble questionsAtOnce() {
+        return number("questions_at_once");
+    }
+
+    /**
+     * The share of the run's samples the response cache served: the summary's {@code cached_share}, else the sum of the
+     * result lines' {@code cached_samples} over their {@code samples}; empty for a run written before either existed.
+     */
+    public OptionalDouble cachedShare() {
+        OptionalDouble v = number("cached_share");
+        if (v.isPresent()) {
+            return v;
+        }
+        NumberColumn cached = table.figure("cached_samples");
+        NumberColumn samples = table.figure("samples");
+        double c = 0;
+        double n = 0;
+        for (int row = 0; row < table.size(); row++) {
+            if (cached.has(row) && samples.has(row)) {
+                c += cached.get(row);
+                n += samples.get(row);
+            }
+        }
+        return n > 0 ? OptionalDouble.of(c / n) : OptionalDouble.empty();
+    }
+
     /**
      * A per-question figure: the summary's field, else the mean of the result lines' {@code resultField} (one of
-     * calls, prompt_tokens, completion_tokens, wall_ms, critical_path_ms) over the lines that have it.
+     * {@link ResultTable#FIGURES}) over the lines that have it; empty when none has it (a run written before the
+     * figure existed).
      */
     public OptionalDouble perQuestion(String summaryField, String resultField) {
         OptionalDouble v = number(summaryField);

@@ -427,12 +427,18 @@ public final class EvalRunner {
             m.put(metric.name(), s.score());
             s.fields().forEach((k, v) -> m.set(metric.name() + "." + k, JSON.valueToTree(v)));
         }
+        // what the method used, whether the model or the response cache answered: requests ("calls"), the samples
+        // they asked for, tokens and model time; the cache's share apart; wall time and critical path as run
         o.put("calls", stats.calls());
-        o.put("prompt_tokens", stats.promptTokens());
-        o.put("completion_tokens", stats.completionTokens());
+        o.put("samples", stats.samples());
+        o.put("prompt_tokens", stats.usedPromptTokens());
+        o.put("completion_tokens", stats.usedCompletionTokens());
         o.put("cache_hits", stats.cacheHits());
+        o.put("cached_samples", stats.cachedSamples());
+        o.put("cached_tokens", stats.cachedPromptTokens() + stats.cachedCompletionTokens());
         o.put("wall_ms", millis(stats.wall()));
         o.put("critical_path_ms", millis(stats.criticalPath()));
+        stats.modelTime().ifPresent(t -> o.put("model_ms", millis(t))); // absent: a cache entry without its latency
         o.put("trace_run", traceRun);
         o.set("roles", RoleStats.ofQuestion(made));
         if (cut.any()) {
@@ -488,8 +494,11 @@ public final class EvalRunner {
         long[] judge = new long[4]; // judged, correct, incorrect, unparseable samples
         String[] judgeName = {null};
         Map<String, double[]> signals = new LinkedHashMap<>();
-        String[] perQuestion = {"calls", "prompt_tokens", "completion_tokens", "wall_ms", "critical_path_ms"};
+        String[] perQuestion = {"calls", "samples", "prompt_tokens", "completion_tokens", "wall_ms", "critical_path_ms",
+                "model_ms"};
         double[] sums = new double[perQuestion.length];
+        long[] present = new long[perQuestion.length]; // lines with the figure (a line written before it has none)
+        double[] cached = new double[2]; // samples the cache served, samples, over lines with both
         long[] counts = new long[2]; // lines, parse failures
         RoleStats.RunTally roles = new RoleStats.RunTally();
         JudgeScenarios.Tally scenarios = metrics.isEmpty() ? null : new JudgeScenarios.Tally(metrics.getFirst());
@@ -516,7 +525,14 @@ public final class EvalRunner {
                 acc[1]++;
             });
             for (int i = 0; i < perQuestion.length; i++) {
-                sums[i] += l.path(perQuestion[i]).asDouble();
+                if (l.path(perQuestion[i]).isNumber()) {
+                    sums[i] += l.get(perQuestion[i]).asDouble();
+                    present[i]++;
+                }
+            }
+            if (l.path("samples").isNumber() && l.path("cached_samples").isNumber()) {
+                cached[0] += l.get("cached_samples").asDouble();
+                cached[1] += l.get("samples").asDouble();
             }
             counts[1] += l.path("parse_failures").size();
             roles.add(l);
@@ -578,9 +594,30 @@ public final class EvalRunner {
             ObjectNode sig = s.putObject("signals");
             signals.forEach((k, acc) -> sig.put(k, acc[0] / acc[1]));
         }
+        // each figure's mean over the lines that have it; which figures some lines lack, and how many have them
+        ObjectNode partial = JSON.createObjectNode();
         for (int i = 0; i < perQuestion.length; i++) {
-            s.put(perQuestion[i] + "_per_question", n == 0 ? 0 : sums[i] / n);
+            String name = perQuestion[i] + "_per_question";
+            if (n == 0) {
+                s.put(name, 0);
+            } else if (present[i] == 0) {
+                s.putNull(name);
+            } else {
+                s.put(name, sums[i] / present[i]);
+            }
+            if (n > 0 && present[i] < n) {
+                partial.put(perQuestion[i], present[i]);
+            }
         }
+        if (!partial.isEmpty()) {
+            s.set("per_question_n", partial);
+        }
+        if (cached[1] > 0) {
+            s.put("cached_share", cached[0] / cached[1]); // of the samples, those the response cache served
+        } else {
+            s.putNull("cached_share");
+        }
+        s.put("questions_at_once", spec.concurrency()); // wall time per question grows with it
         s.put("parse_failures", counts[1]);
         s.set("roles", roles.result());
         ObjectNode judgeScenarios = scenarios == null ? null : scenarios.result();

@@ -10,10 +10,11 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Calls and time per question by agent role, from the trace records' {@code CallContext.role} (Reasoning Court's
- * Table 4 compares methods by LLM calls and seconds per question; per role it shows where they go). A role's seconds
- * are the span from its first call's submission to its last call's end, so concurrent agents each count their own
- * trajectory's time and the question's wall time is not their sum.
+ * Calls, samples and time per question by agent role, from the trace records' {@code CallContext.role} (Reasoning
+ * Court's Table 4 compares methods by LLM calls and seconds per question; per role it shows where they go). Calls are
+ * requests; samples the completions they asked for, which are Table 4's LLM calls (a CoT-SC request of 21 samples
+ * is 21). A role's seconds are the span from its first call's submission to its last call's end, so concurrent agents
+ * each count their own trajectory's time and the question's wall time is not their sum.
  */
 public final class RoleStats {
 
@@ -22,7 +23,10 @@ public final class RoleStats {
     private RoleStats() {
     }
 
-    /** A result line's {@code roles}: {@code {"agent-1": {"calls": 3, "seconds": 1.25}, ...}}, roles sorted. */
+    /**
+     * A result line's {@code roles}: {@code {"agent-1": {"calls": 3, "samples": 3, "seconds": 1.25}, ...}}, roles
+     * sorted.
+     */
     public static ObjectNode ofQuestion(List<CallRecord> calls) {
         Map<String, List<CallRecord>> byRole = new TreeMap<>();
         for (CallRecord c : calls) {
@@ -35,14 +39,16 @@ public final class RoleStats {
             long end = list.stream().mapToLong(CallRecord::endedMicros).max().orElse(0);
             ObjectNode r = o.putObject(role);
             r.put("calls", list.size());
+            r.put("samples", list.stream().mapToInt(CallRecord::samples).sum());
             r.put("seconds", Math.round((end - start) / 1e3) / 1e3);
         });
         return o;
     }
 
     /**
-     * summary.json's {@code roles}: per role, calls and seconds per question averaged over every line (a question
-     * without a call in that role counts zero, so the roles' calls add up to the run's calls per question).
+     * summary.json's {@code roles}: per role, calls, samples and seconds per question averaged over every line (a
+     * question without a call in that role counts zero, so the roles' calls add up to the run's calls per question);
+     * samples over the lines that record them (a line written before they were has none), absent when none does.
      */
     public static ObjectNode ofRun(List<JsonNode> lines) {
         RunTally t = new RunTally();
@@ -54,13 +60,21 @@ public final class RoleStats {
     static final class RunTally {
         private final Map<String, double[]> sums = new TreeMap<>();
         private long lines;
+        /** Lines whose roles record their samples. */
+        private long sampled;
 
         void add(JsonNode line) {
             lines++;
+            boolean withSamples = line.path("roles").properties().stream()
+                    .allMatch(e -> e.getValue().path("samples").isNumber());
+            sampled += withSamples ? 1 : 0;
             line.path("roles").properties().forEach(e -> {
-                double[] s = sums.computeIfAbsent(e.getKey(), k -> new double[2]);
+                double[] s = sums.computeIfAbsent(e.getKey(), k -> new double[3]);
                 s[0] += e.getValue().path("calls").asDouble();
                 s[1] += e.getValue().path("seconds").asDouble();
+                if (withSamples) {
+                    s[2] += e.getValue().path("samples").asDouble();
+                }
             });
         }
 
@@ -72,6 +86,9 @@ public final class RoleStats {
             sums.forEach((role, s) -> {
                 ObjectNode r = o.putObject(role);
                 r.put("calls_per_question", s[0] / lines);
+                if (sampled > 0) {
+                    r.put("samples_per_question", s[2] / sampled);
+                }
                 r.put("seconds_per_question", s[1] / lines);
             });
             return o;

@@ -101,6 +101,43 @@ class RecipesTest {
     }
 
     @Test
+    void aRunOfAnotherDataFileOrWithFailedQuestionsIsNotComparableInItsCellsAndTheHeading(@TempDir Path tmp)
+            throws Exception {
+        Recipe r = RECIPES.parse("demo", GOOD);
+        String official = dev.veracity.eval.data.Datasets.spec("hotpotqa").downloads().getFirst().sha256();
+        assertThat(official).isNotNull(); // ReAct's hotpot_dev_v1_simplified.json, pinned in the registry
+        java.util.function.BiFunction<String, String, RunDir> run = (sha, failed) -> {
+            try {
+                Path dir = Files.createDirectories(tmp.resolve(sha.substring(0, 4) + failed));
+                Files.writeString(dir.resolve("summary.json"), "{\"method\": \"no-rag\", \"data\": \"/d/hotpot-mine.json\","
+                        + " \"metrics\": {\"em\": 0.295, \"f1\": 0.39}, \"failed\": " + failed + ","
+                        + " \"config\": {\"data_sha256\": \"" + sha + "\"}}");
+                return RunDir.load(dir);
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        };
+        // the registry's file, every question answered: checked against the paper
+        RecipeTable same = RecipeTable.of(r, (row, d) -> Optional.of(run.apply(official, "0")), true, "gpt-4o-mini", null);
+        assertThat(same.cells().subList(0, 3)).extracting(RecipeTable.Cell::status)
+                .containsExactly("within ±2.0", "OUTSIDE ±2.0", "within ±2.0");
+        // another file (a sample of the split, an edited copy): as with --limit, no cell is checked
+        RecipeTable other = RecipeTable.of(r, (row, d) -> Optional.of(run.apply("0".repeat(64), "0")), true,
+                "gpt-4o-mini", null);
+        assertThat(other.cells().subList(0, 3)).extracting(RecipeTable.Cell::status)
+                .containsOnly("not comparable (data file)");
+        assertThat(other.comparable()).isFalse();
+        assertThat(other.text()).contains("NOT COMPARABLE on hotpotqa: row standard's run read /d/hotpot-mine.json, whose"
+                        + " SHA-256 is not the registry's for hotpot_dev_v1_simplified.json")
+                .doesNotContain("within ±").doesNotContain("OUTSIDE ±").contains("0 cells within the tolerance, 0 outside,"
+                        + " 3 not comparable, 3 not run");
+        // questions that failed are left out of the scores: fewer questions than the split
+        RecipeTable failed = RecipeTable.of(r, (row, d) -> Optional.of(run.apply(official, "4")), true, "gpt-4o-mini", null);
+        assertThat(failed.cells().subList(0, 3)).extracting(RecipeTable.Cell::status).containsOnly("not comparable (4 failed)");
+        assertThat(failed.text()).contains("NOT COMPARABLE on hotpotqa: row standard's run has 4 failed question(s)");
+    }
+
+    @Test
     void theIndexListsEveryBundledRecipeFile() throws Exception {
         try (var files = java.nio.file.Files.list(java.nio.file.Path.of("src/main/resources/recipes"))) {
             assertThat(files.map(f -> f.getFileName().toString()).filter(f -> f.endsWith(".yaml"))

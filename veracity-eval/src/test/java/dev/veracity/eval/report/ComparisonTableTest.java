@@ -31,10 +31,15 @@ class ComparisonTableTest {
         List<String> lines = text.lines().toList();
         assertThat(lines.getFirst()).startsWith("Dataset ramdocs").contains("percentile bootstrap")
                 .contains("1000 resamples").contains("seed " + Bootstrap.DEFAULT_SEED);
-        assertThat(lines.get(1)).contains("run").contains("strict-multi").contains("f1").contains("calls/q")
-                .contains("tokens/q").contains("s/q").contains("parse failures").doesNotContain("precision");
+        assertThat(lines.get(1)).contains("run").contains("model").contains("retrieval").contains("strict-multi")
+                .contains("f1").contains("calls/q").contains("samples/q").contains("tokens/q").contains("cached")
+                .contains("wall s/q").contains("model s/q").contains("parse failures").contains("failed")
+                .doesNotContain("precision");
         assertThat(lines.get(2)).matches("-+");
-        assertThat(lines).hasSize(5);
+        assertThat(lines).hasSize(6);
+        // what the cost columns count, said once under the table
+        assertThat(lines.get(5)).startsWith("calls/q: requests to the model per question").contains("samples/q")
+                .contains("Table 4").contains("wall s/q").contains("model s/q");
         // q1 wrong, q2 right, q3 empty: 1/3 over the three parsed lines (the truncated one is skipped)
         assertThat(lines.get(3)).startsWith("standard,1").contains("standard-rag").contains("0.333 [0.000, 1.000] n=3")
                 .contains("1.00").contains("908.3").contains("0.23");
@@ -50,10 +55,11 @@ class ComparisonTableTest {
         List<List<String>> rows = parseCsv(twoRuns().csv());
         assertThat(rows).hasSize(3);
         List<String> h = rows.getFirst();
-        assertThat(h).startsWith("dataset", "run", "method", "questions", "strict-multi", "strict-multi.lo",
-                "strict-multi.hi", "strict-multi.n", "f1");
-        assertThat(h).contains("calls_per_question", "tokens_per_question", "seconds_per_question", "parse_failures",
-                "bootstrap_resamples", "bootstrap_seed");
+        assertThat(h).startsWith("dataset", "run", "method", "model", "retrieval", "questions", "strict-multi",
+                "strict-multi.lo", "strict-multi.hi", "strict-multi.n", "f1");
+        assertThat(h).contains("model", "retrieval", "calls_per_question", "samples_per_question", "tokens_per_question",
+                "cached_share", "wall_seconds_per_question", "model_seconds_per_question", "questions_at_once",
+                "parse_failures", "failed", "bootstrap_resamples", "bootstrap_seed");
         for (List<String> r : rows) {
             assertThat(r).hasSameSizeAs(h);
         }
@@ -71,10 +77,10 @@ class ComparisonTableTest {
         List<String> md = t.markdown().lines().toList();
         assertThat(md.getFirst()).isEqualTo("### Dataset ramdocs");
         int header = md.indexOf(md.stream().filter(l -> l.startsWith("| run |")).findFirst().orElseThrow());
-        assertThat(md.get(header + 1)).startsWith("| --- | --- | ---: |").endsWith("|");
+        assertThat(md.get(header + 1)).startsWith("| --- | --- | --- | --- | ---: |").endsWith("|");
         assertThat(md.get(header + 1).chars().filter(c -> c == '|').count())
                 .isEqualTo(md.get(header).chars().filter(c -> c == '|').count());
-        assertThat(md).anyMatch(l -> l.startsWith("| standard,1 | standard-rag | 3 | 0.333 ["));
+        assertThat(md).anyMatch(l -> l.startsWith("| standard,1 | standard-rag | m | - | 3 | 0.333 ["));
 
         JsonNode json = new ObjectMapper().readTree(t.json());
         assertThat(json.at("/bootstrap/resamples").asInt()).isEqualTo(1000);
@@ -160,6 +166,122 @@ class ComparisonTableTest {
         Files.writeString(bad.resolve("summary.json"), "{not json");
         assertThatThrownBy(() -> ComparisonTable.load(List.of(bad)))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining(bad.toString());
+    }
+
+    /** A run folder of one summary and result lines. */
+    private Path folder(String path, String summary, String... lines) throws Exception {
+        Path d = Files.createDirectories(dir.resolve(path));
+        Files.writeString(d.resolve("summary.json"), summary);
+        Files.writeString(d.resolve("results.jsonl"), String.join("\n", lines) + "\n");
+        return d;
+    }
+
+    @Test
+    void threeRunsOfOneDatasetAreToldApartByTheirFoldersModelAndRetrieval() throws Exception {
+        String line = "{\"id\": \"a\", \"prediction\": \"Paris\", \"gold\": [\"Paris\"], \"metrics\": {}}";
+        Path bm25 = folder("qwen/hotpotqa", """
+                {"method": "standard-rag", "dataset": "hotpotqa", "model": "qwen-72b", "n": 1, "metrics": {"em": 1.0},
+                 "retrieval": {"source": "index", "index": "/idx/wiki-bm25", "k": 5, "mode": "bm25"}}
+                """, line);
+        Path own = folder("llama/own/hotpotqa", """
+                {"method": "standard-rag", "dataset": "hotpotqa", "model": "llama-70b", "n": 1, "metrics": {"em": 1.0},
+                 "retrieval": {"source": "dataset"}}
+                """, line);
+        Path closed = folder("llama/closed/hotpotqa", """
+                {"method": "no-rag", "dataset": "hotpotqa", "model": "llama-70b", "n": 1, "metrics": {"em": 1.0},
+                 "retrieval": {"source": "none"}, "config": {"pages": "/p/hotpot-pages sha256=ab"}}
+                """, line);
+        ComparisonTable t = ComparisonTable.of(ComparisonTable.load(List.of(bm25, own, closed)));
+        List<ComparisonTable.Row> rows = t.tables().getFirst().rows();
+        assertThat(rows).extracting(ComparisonTable.Row::run)
+                .containsExactly("qwen/hotpotqa", "own/hotpotqa", "closed/hotpotqa");
+        assertThat(rows).extracting(ComparisonTable.Row::model).containsExactly("qwen-72b", "llama-70b", "llama-70b");
+        assertThat(rows).extracting(ComparisonTable.Row::retrieval)
+                .containsExactly("bm25 k=5 wiki-bm25", "dataset", "none + pages hotpot-pages");
+        String text = t.text();
+        assertThat(text).contains("qwen/hotpotqa").contains("llama-70b").contains("bm25 k=5 wiki-bm25");
+        JsonNode json = new ObjectMapper().readTree(t.json());
+        assertThat(json.at("/tables/0/rows/1/run").asText()).isEqualTo("own/hotpotqa");
+        assertThat(json.at("/tables/0/rows/2/retrieval").asText()).isEqualTo("none + pages hotpot-pages");
+    }
+
+    @Test
+    void requestsSamplesTokensTheCachedShareAndBothSecondsAreColumnsAndAnOldRunHasThemAsNotApplicable() throws Exception {
+        Path now = folder("now", """
+                {"method": "cot-sc", "dataset": "hotpotqa", "n": 1, "metrics": {"em": 1.0}, "calls_per_question": 2.0,
+                 "samples_per_question": 22.0, "prompt_tokens_per_question": 300.0, "completion_tokens_per_question": 700.0,
+                 "cached_share": 1.0, "wall_ms_per_question": 12.0, "model_ms_per_question": 4321.0, "questions_at_once": 4}
+                """, "{\"id\": \"a\", \"prediction\": \"x\", \"gold\": [\"x\"], \"metrics\": {}}");
+        Path old = ReportFixtures.run(dir, "old", "standard-rag", METRICS, false);
+        ComparisonTable t = ComparisonTable.of(ComparisonTable.load(List.of(now, old)));
+        ComparisonTable.Row a = t.tables().getFirst().rows().getFirst();
+        assertThat(a.callsPerQuestion()).isEqualTo(2.0);
+        assertThat(a.samplesPerQuestion()).isEqualTo(22.0);
+        assertThat(a.tokensPerQuestion()).isEqualTo(1000.0);
+        assertThat(a.cachedShare()).isEqualTo(1.0);
+        assertThat(a.wallSecondsPerQuestion()).isEqualTo(0.012);
+        assertThat(a.modelSecondsPerQuestion()).isEqualTo(4.321);
+        String row = t.text().lines().filter(l -> l.startsWith("now ")).findFirst().orElseThrow();
+        assertThat(row).contains("  2.00  ").contains("  22.00  ").contains("  1000.0  ").contains("  100%  ")
+                .contains("  0.01  ").contains("  4.32  ");
+        assertThat(t.text()).contains("4 at once in these runs");
+        // a run written before samples, the cache share and model time: n/a, never 0
+        String oldRow = t.text().lines().filter(l -> l.startsWith("old ")).findFirst().orElseThrow();
+        ComparisonTable.Row b = t.tables().get(1).rows().getFirst();
+        assertThat(b.samplesPerQuestion()).isNull();
+        assertThat(b.cachedShare()).isNull();
+        assertThat(b.modelSecondsPerQuestion()).isNull();
+        assertThat(oldRow.split("\\s+")).contains("n/a");
+        JsonNode json = new ObjectMapper().readTree(t.json());
+        assertThat(json.at("/tables/1/rows/0/samples_per_question").isNull()).isTrue();
+        assertThat(json.at("/tables/0/rows/0/samples_per_question").asDouble()).isEqualTo(22.0);
+        assertThat(json.at("/tables/0/rows/0/cached_share").asDouble()).isEqualTo(1.0);
+        assertThat(json.at("/legend").asText()).contains("samples/q");
+    }
+
+    @Test
+    void failedQuestionsAreCountedAndListedWithTheirReasonsInEveryFormat() throws Exception {
+        Path run = folder("flaky", """
+                {"method": "no-rag", "dataset": "nq-open", "n": 1, "metrics": {"nq-em": 1.0}, "failed": 2}
+                """,
+                "{\"id\": \"a\", \"prediction\": \"Paris\", \"gold\": [\"Paris\"], \"metrics\": {}}",
+                "{\"id\": \"q7\", \"question\": \"capital of peru\", \"failed\": \"SERVER_ERROR after 5 attempts: HTTP 503\","
+                        + " \"failed_kind\": \"SERVER_ERROR\"}",
+                "{\"id\": \"q8\", \"question\": \"capital of chile\", \"failed\": \"timed out\", \"failed_kind\": \"TIMEOUT\"}");
+        ComparisonTable t = ComparisonTable.of(ComparisonTable.load(List.of(run)));
+        assertThat(t.tables().getFirst().rows().getFirst().failed()).isEqualTo(2);
+        String text = t.text();
+        assertThat(text).contains("Failed questions").contains("flaky: 2 failed")
+                .contains("q7  capital of peru  SERVER_ERROR: SERVER_ERROR after 5 attempts: HTTP 503")
+                .contains("q8  capital of chile  TIMEOUT: timed out");
+        JsonNode json = new ObjectMapper().readTree(t.json());
+        assertThat(json.at("/tables/0/rows/0/failed").asInt()).isEqualTo(2);
+        assertThat(json.at("/tables/0/rows/0/failures/0/id").asText()).isEqualTo("q7");
+        assertThat(json.at("/tables/0/rows/0/failures/1/kind").asText()).isEqualTo("TIMEOUT");
+        List<List<String>> csv = parseCsv(t.csv());
+        assertThat(csv.get(1).get(csv.getFirst().indexOf("failed"))).isEqualTo("2");
+        assertThat(t.markdown()).contains("### Failed questions").contains("q7");
+    }
+
+    @Test
+    void withABaselineEveryFormatIsOneDocumentHoldingThePairedDifferences() throws Exception {
+        Path a = ReportFixtures.run(dir, "a", "standard-rag", METRICS, false);
+        Path b = ReportFixtures.run(dir, "b", "madam-rag", METRICS, false);
+        List<RunDir> runs = ComparisonTable.load(List.of(a, b));
+        ComparisonTable t = ComparisonTable.of(runs, 200, 7, runs.getFirst());
+        JsonNode json = new ObjectMapper().readTree(t.json());
+        assertThat(json.at("/paired/baseline").asText()).isEqualTo("a");
+        assertThat(json.at("/paired/differences/0/run").asText()).isEqualTo("b");
+        assertThat(json.at("/paired/differences/0/test").asText()).isEqualTo("mcnemar-exact");
+        assertThat(json.at("/paired/differences/0/p").asDouble()).isEqualTo(1.0);
+        List<List<String>> csv = parseCsv(t.csv());
+        List<String> h = csv.getFirst();
+        assertThat(h).contains("baseline", "strict-multi.diff", "strict-multi.p", "strict-multi.p_test", "f1.diff");
+        assertThat(csv).hasSize(3).allSatisfy(r -> assertThat(r).hasSameSizeAs(h));
+        assertThat(csv.get(1).get(h.indexOf("strict-multi.diff"))).isEmpty(); // the baseline's own row
+        assertThat(csv.get(2).get(h.indexOf("strict-multi.p_test"))).isEqualTo("mcnemar-exact");
+        assertThat(t.markdown()).contains("### Paired differences against a");
+        assertThat(t.text()).contains("Paired differences against a");
     }
 
     /** RFC 4180 with quoted fields. */

@@ -124,8 +124,8 @@ class HtmlReportTest {
         try (dev.veracity.trace.TraceStore store = dev.veracity.trace.TraceStore.open(dir.resolve("traces.db"))) {
             for (String[] call : new String[][] {{"first", "a", "answer of the killed run"}, {"second", "b", "answer after resuming"}}) {
                 store.record(new dev.veracity.trace.CallRecord(call[1], dev.veracity.trace.CallContext.of(call[0], call[1], "m")
-                        .role("answerer"), "sim", "m", "p", "{}", List.of(call[2]), List.of("STOP"), 1, 1, 0, 1, 2, 3,
-                        false, 1, 0, null));
+                        .role("answerer"), "sim", "m", "p", "{}", List.of(call[2]), List.of("STOP"), 1, 1, 1, 0, 0, 0, 0, 1,
+                        2, 3, false, 1, 0, null));
             }
         }
         HtmlReport.write(List.of(dir), tmp.resolve("out"));

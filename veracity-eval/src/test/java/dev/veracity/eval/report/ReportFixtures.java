@@ -50,14 +50,14 @@ final class ReportFixtures {
                         "[{\"role\":\"system\",\"content\":\"You answer questions.\"},"
                                 + "{\"role\":\"user\",\"content\":\"Who wrote <i>Hamlet</i>? & why\"}]",
                         "{\"n\":2,\"temperature\":0.7}", List.of(HOSTILE, "Shakespeare \"quoted\""),
-                        List.of("stop", "length"), 400, 30, 0, t, t + 100, t + 150_100, false, 1, 0, null));
+                        List.of("stop", "length"), 400, 30, 2, 0, 0, 0, 0, t, t + 100, t + 150_100, false, 1, 0, null));
                 store.record(new CallRecord("c2-" + name, q1.role("aggregator").step(1), "sim", "m",
                         "Aggregate these answers: " + HOSTILE + "\n<a href=\"javascript:alert(3)\">x</a>",
-                        "{}", List.of("<img src=x onerror=alert(4)>"), List.of("stop"), 500, 20, 120,
+                        "{}", List.of("<img src=x onerror=alert(4)>"), List.of("stop"), 0, 0, 1, 1, 500, 20, 120_000,
                         t + 200_000, t + 200_000, t + 350_000, true, 0, 0, null));
                 CallContext q2 = CallContext.of(runId, HOSTILE_ID, method);
                 store.record(new CallRecord("c3-" + name, q2.role("solver"), "sim", "m", "Capital of France?",
-                        "{}", List.of("Paris"), List.of("stop"), 700, 20, 0, t + 400_000, t + 400_000, t + 520_000,
+                        "{}", List.of("Paris"), List.of("stop"), 700, 20, 1, 0, 0, 0, 0, t + 400_000, t + 400_000, t + 520_000,
                         false, 2, 1, "first attempt: HTTP 503 <html>"));
             }
         }

@@ -307,4 +307,109 @@ class EvalRunnerTest {
         assertThat(none.at("/metrics_n/nq-em").asInt()).isZero();
         assertThat(none.has("judge")).isFalse();
     }
+
+    /** CoT-SC's shape: one request for 21 samples at temperature 0.7, then one greedy request to phrase the answer. */
+    private static final QaMethod SELF_CONSISTENT = new QaMethod() {
+        @Override
+        public String name() {
+            return "sc-like";
+        }
+
+        @Override
+        public boolean needsDocuments() {
+            return false;
+        }
+
+        @Override
+        public MethodAnswer answer(QaItem item, MethodContext ctx) {
+            List<String> votes = ctx.llm().call(ctx.role("sampler", 0), LlmRequest.user("vote: " + item.question())
+                    .temperature(0.7).n(21).build()).texts();
+            String out = ctx.llm().call(ctx.role("answerer", 1), LlmRequest.user("answer: " + votes.getFirst()).build()).text();
+            return new MethodAnswer(out, List.of(out), List.of());
+        }
+    };
+
+    @Test
+    void aRerunIntoANewFolderCountsWhatTheMethodUsedWhetherTheCacheAnsweredOrNot() throws Exception {
+        Path data = nq();
+        JsonNode[] summaries = new JsonNode[2];
+        List<List<JsonNode>> lines = new java.util.ArrayList<>();
+        try (var cache = dev.veracity.llm.cache.SqliteResponseCache.open(dir.resolve("cache.db"))) {
+            for (int run = 0; run < 2; run++) {
+                // the first run asks a model that takes 20 ms a request; the second finds every answer in the cache
+                ScriptedBackend backend = ScriptedBackend.perSample((r, i) -> "Paris " + i)
+                        .latency(java.time.Duration.ofMillis(run == 0 ? 20 : 0));
+                EvalRunner.QuestionTraces traces = new EvalRunner.QuestionTraces(new InMemoryTraces());
+                LlmClient client = LlmClient.builder(backend).traces(traces)
+                        .cache(cache, dev.veracity.llm.cache.CacheMode.READ_WRITE).build();
+                Path out = dir.resolve("run-" + run);
+                summaries[run] = EvalRunner.run(new EvalRunner.Spec(SELF_CONSISTENT, "nq-open", data, 0, out, 3,
+                        DatasetProfile.of("nq-open"), Map.of(), Map.of()), client, traces, "r" + run, p -> { }).summary();
+                lines.add(Files.readAllLines(out.resolve("results.jsonl")).stream().map(l -> {
+                    try {
+                        return JSON.readTree(l);
+                    } catch (Exception e) {
+                        throw new AssertionError(e);
+                    }
+                }).toList());
+                if (run == 1) {
+                    assertThat(backend.requests()).isEmpty();
+                }
+            }
+        }
+        JsonNode live = summaries[0];
+        JsonNode replay = summaries[1];
+        // requests and samples: 2 requests, 22 samples (the paper counts CoT-SC's 21 samples as 21 LLM calls)
+        for (JsonNode s : summaries) {
+            assertThat(s.get("calls_per_question").asDouble()).isEqualTo(2.0);
+            assertThat(s.get("samples_per_question").asDouble()).isEqualTo(22.0);
+            assertThat(s.at("/roles/sampler/samples_per_question").asDouble()).isEqualTo(21.0);
+            assertThat(s.at("/roles/sampler/calls_per_question").asDouble()).isEqualTo(1.0);
+            assertThat(s.get("questions_at_once").asInt()).isEqualTo(3);
+        }
+        // tokens: the same in the rerun, though the cache answered everything; the cache's share apart
+        assertThat(replay.get("prompt_tokens_per_question").asDouble()).isPositive()
+                .isEqualTo(live.get("prompt_tokens_per_question").asDouble());
+        assertThat(replay.get("completion_tokens_per_question").asDouble()).isPositive()
+                .isEqualTo(live.get("completion_tokens_per_question").asDouble());
+        assertThat(live.get("cached_share").asDouble()).isZero();
+        assertThat(replay.get("cached_share").asDouble()).isEqualTo(1.0);
+        // the model's time: each question's two requests took 20 ms each when they were made
+        assertThat(live.get("model_ms_per_question").asDouble()).isGreaterThanOrEqualTo(40.0);
+        assertThat(replay.get("model_ms_per_question").asDouble()).isGreaterThanOrEqualTo(40.0);
+        assertThat(live.has("per_question_n")).isFalse();
+        assertThat(lines.get(1)).hasSize(3).allSatisfy(l -> {
+            assertThat(l.get("calls").asInt()).isEqualTo(2);
+            assertThat(l.get("samples").asInt()).isEqualTo(22);
+            assertThat(l.get("cache_hits").asInt()).isEqualTo(2);
+            assertThat(l.get("cached_samples").asInt()).isEqualTo(22);
+            assertThat(l.get("cached_tokens").asInt()).isEqualTo(l.get("prompt_tokens").asInt() + l.get("completion_tokens").asInt());
+            assertThat(l.at("/roles/sampler/samples").asInt()).isEqualTo(21);
+        });
+    }
+
+    @Test
+    void aSummaryOverLinesWrittenBeforeSamplesAndModelTimeSaysOverHowManyItCountedThem() throws Exception {
+        EvalRunner.Spec spec = new EvalRunner.Spec(ECHO, "nq-open", nq(), 0, dir.resolve("out"), 1,
+                DatasetProfile.of("nq-open"), Map.of(), Map.of());
+        List<JsonNode> lines = List.of(
+                JSON.readTree("{\"id\": \"a\", \"prediction\": \"x\", \"gold\": [\"x\"], \"calls\": 2,"
+                        + " \"prompt_tokens\": 10, \"completion_tokens\": 2, \"wall_ms\": 5, \"critical_path_ms\": 5}"),
+                JSON.readTree("{\"id\": \"b\", \"prediction\": \"x\", \"gold\": [\"x\"], \"calls\": 1, \"samples\": 21,"
+                        + " \"cached_samples\": 7, \"prompt_tokens\": 10, \"completion_tokens\": 2, \"wall_ms\": 5,"
+                        + " \"critical_path_ms\": 5, \"model_ms\": 30}"));
+
+        JsonNode s = EvalRunner.summary(spec, lines, List.of(), 0, "r", java.time.Instant.now());
+
+        assertThat(s.get("calls_per_question").asDouble()).isEqualTo(1.5);
+        // the old line has no samples: counted over the line that has them, and said so, never as 0
+        assertThat(s.get("samples_per_question").asDouble()).isEqualTo(21.0);
+        assertThat(s.get("model_ms_per_question").asDouble()).isEqualTo(30.0);
+        assertThat(s.at("/per_question_n/samples").asInt()).isEqualTo(1);
+        assertThat(s.at("/per_question_n/model_ms").asInt()).isEqualTo(1);
+        assertThat(s.get("cached_share").asDouble()).isEqualTo(7.0 / 21);
+        JsonNode old = EvalRunner.summary(spec, lines.subList(0, 1), List.of(), 0, "r", java.time.Instant.now());
+        assertThat(old.get("samples_per_question").isNull()).isTrue();
+        assertThat(old.get("cached_share").isNull()).isTrue();
+    }
 }
