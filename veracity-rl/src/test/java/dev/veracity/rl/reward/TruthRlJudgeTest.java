@@ -28,8 +28,9 @@ class TruthRlJudgeTest {
         Rule judge = Rule.of("(?s)human expert in grading predictions", m -> {
             judged.incrementAndGet();
             String p = m.prompt();
-            String prediction = p.substring(p.lastIndexOf("\nPrediction: ") + 13).lines().findFirst().orElse("").strip();
-            String gold = p.substring(p.lastIndexOf("\nGround Truth: ") + 15).lines().findFirst().orElse("").strip();
+            // the authors' user message: "Question: ...\n Ground truth: ...\n Prediction: ...\n"
+            String prediction = p.substring(p.lastIndexOf("\n Prediction: ") + 14).lines().findFirst().orElse("").strip();
+            String gold = p.substring(p.lastIndexOf("\n Ground truth: ") + 16).lines().findFirst().orElse("").strip();
             boolean ok = prediction.equals("w shakespeare") && gold.equals("william shakespeare");
             return "{\"score\": " + (ok ? 1 : 0) + ", \"explanation\": \"checked\"}";
         });
@@ -84,7 +85,7 @@ class TruthRlJudgeTest {
         java.util.List<String> graded = new java.util.concurrent.CopyOnWriteArrayList<>();
         Rule reasoning = Rule.of("(?s)usefulness of model-generated reasoning", m -> {
             String p = m.prompt();
-            String r = p.substring(p.lastIndexOf("\nReasoning: ") + 12).lines().findFirst().orElse("").strip();
+            String r = p.substring(p.lastIndexOf("\n Reasoning: ") + 13).lines().findFirst().orElse("").strip();
             graded.add(r);
             return "{\"score\": " + (r.contains("Document [1]") ? 1 : 0) + ", \"explanation\": \"x\"}";
         });
