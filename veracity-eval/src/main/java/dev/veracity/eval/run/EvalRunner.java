@@ -319,7 +319,12 @@ public final class EvalRunner {
             ObjectNode summary = summary(spec, results.answered(), metrics, failures.size(), traceRun, started, retrieval);
             // every question of this run's slice whose last record is a failure (this run's and earlier runs' alike)
             summary.put("failed", failures.size() + failedBefore);
-            summary.set("retrieval", retrieval.result());
+            ObjectNode retrievalSummary = retrieval.result();
+            String references = Datasets.spec(spec.dataset()).references();
+            if ("dataset".equals(retrievalSummary.path("source").asText()) && !references.isEmpty()) {
+                retrievalSummary.put("references", references); // which documents the dataset's questions came with
+            }
+            summary.set("retrieval", retrievalSummary);
             summary.set("sampling", traces.sampling());
             summary.set("build", JSON.valueToTree(dev.veracity.config.BuildInfo.current().asMap()));
             if (spec.config() != null) {
