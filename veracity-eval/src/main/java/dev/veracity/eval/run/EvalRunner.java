@@ -319,14 +319,14 @@ public final class EvalRunner {
             ObjectNode summary = summary(spec, results.answered(), metrics, failures.size(), traceRun, started, retrieval);
             // every question of this run's slice whose last record is a failure (this run's and earlier runs' alike)
             summary.put("failed", failures.size() + failedBefore);
-            ObjectNode retrievalSummary = retrieval.result();
-            String references = Datasets.spec(spec.dataset()).references();
-            if ("dataset".equals(retrievalSummary.path("source").asText()) && !references.isEmpty()) {
-                retrievalSummary.put("references", references); // which documents the dataset's questions came with
-            }
-            summary.set("retrieval", retrievalSummary);
+            summary.set("retrieval", retrieval.result());
             summary.set("sampling", traces.sampling());
             summary.set("build", JSON.valueToTree(dev.veracity.config.BuildInfo.current().asMap()));
+            String references = Datasets.spec(spec.dataset()).references();
+            if (summary.get("retrieval") instanceof ObjectNode r && r.path("source").asText().equals("dataset")
+                    && !references.isEmpty()) {
+                r.put("references", references); // which documents the dataset's questions came with
+            }
             if (spec.config() != null) {
                 summary.set("config", spec.config());
             }

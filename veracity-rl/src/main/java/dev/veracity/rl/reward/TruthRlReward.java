@@ -67,7 +67,7 @@ final class TruthRlReward implements Reward {
 
     /**
      * @param judge          an LLM judge for boxed answers exact match does not settle, or null
-     * @param reasoningJudge Table 12's judge for the reasoning score when a label has none, or null
+     * @param reasoningJudge the reasoning-quality judge for the reasoning score when a label has none, or null
      */
     TruthRlReward(String name, Scheme scheme, boolean knowledge, Reasoning reasoning, boolean authorsInvalidRule,
                   double fallbackScore, Judge judge, Judge reasoningJudge, String runId, int parallelism) {
@@ -95,7 +95,7 @@ final class TruthRlReward implements Reward {
         }
         if (reasoning != Reasoning.NONE && in.label().reasoningScore() == null && reasoningJudge == null) {
             return Optional.of(name + " needs the label's \"reasoning_score\", or a judge (--judge crag) to score the"
-                    + " reasoning with TruthRL's Table 12 prompt");
+                    + " reasoning with TruthRL's reasoning-quality judge");
         }
         return Optional.empty();
     }

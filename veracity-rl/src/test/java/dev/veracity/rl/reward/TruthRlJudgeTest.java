@@ -14,7 +14,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
-/** TruthRL's rewards with the CRAG judge (Table 11) for what exact match does not settle, against a scripted judge. */
+/** TruthRL's rewards with the CRAG judge (the authors' prompt) for what exact match does not settle, against a scripted judge. */
 class TruthRlJudgeTest {
 
     private static RewardInput input(String response, String... gold) {
@@ -24,7 +24,7 @@ class TruthRlJudgeTest {
     @Test
     void theJudgeDecidesOnlyWhatExactMatchDoesNotAndReadsEveryGoldAnswer() {
         AtomicInteger judged = new AtomicInteger();
-        // the judge accepts "w shakespeare" for "william shakespeare" only, as Table 11's examples do
+        // the judge accepts "w shakespeare" for "william shakespeare" only, as the authors' examples do
         Rule judge = Rule.of("(?s)human expert in grading predictions", m -> {
             judged.incrementAndGet();
             String p = m.prompt();
