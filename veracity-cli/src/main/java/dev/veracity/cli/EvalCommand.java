@@ -6,6 +6,7 @@ import dev.veracity.config.VeracityConfig;
 import dev.veracity.eval.data.Datasets;
 import dev.veracity.eval.judge.Judge;
 import dev.veracity.eval.judge.JudgeOptions;
+import dev.veracity.eval.judge.JudgePrompt;
 import dev.veracity.eval.judge.Judges;
 import dev.veracity.eval.run.DatasetProfile;
 import dev.veracity.eval.run.DocumentSource;
@@ -79,8 +80,15 @@ final class EvalCommand implements Callable<Integer> {
 
 
     @Option(names = "--judge", paramLabel = "NAME",
-            description = "Also score each prediction with an LLM judge: crag (TruthRL/CRAG), true-false (C-3PO) or equivalence.")
+            description = "Also score each prediction with an LLM judge: crag (TruthRL/CRAG), true-false (C-3PO) or"
+                    + " equivalence. The truthfulness metrics then take correctness from it, in TruthRL's order (exact"
+                    + " match, abstention, no box and \"invalid question\" first, then the judge gold by gold).")
     String judgeName;
+
+    @Option(names = "--judge-prompt", paramLabel = "TEXT",
+            description = "The crag judge's text: authors (their released prompts.py: system message with their CRAG"
+                    + " examples; the default) or paper (the paper's Table 11).")
+    String judgePrompt;
 
     @Option(names = "--judge-model", paramLabel = "NAME", description = "Model for the judge (default: --model).")
     String judgeModel;
@@ -191,7 +199,10 @@ final class EvalCommand implements Callable<Integer> {
         }
         if (judgeName != null) {
             Judges.requireKnown(judgeName);
+        } else if (judgePrompt != null) {
+            throw new IllegalArgumentException("--judge-prompt sets the judge's text: name the judge too (--judge crag)");
         }
+        JudgePrompt judgeText = judgePrompt == null ? JudgePrompt.AUTHORS : JudgePrompt.byName(judgePrompt);
         retrieval.validate();
         // a page store that is none (or --pages with a method that reads no pages) stops here, before any model call
         dev.veracity.retrieval.react.PageStore pageStore = retrieval.openPages(m);
@@ -235,7 +246,7 @@ final class EvalCommand implements Callable<Integer> {
             fields.put("truncated", truncated.label()); // recorded only when not the default: earlier runs stay resumable
         }
         fields.put("judge", judgeName == null ? "none" : judgeName + " model=" + (judgeModel == null ? base.model() : judgeModel)
-                + " samples=" + judgeSamples);
+                + " samples=" + judgeSamples + " prompt=" + judgeText.label()); // the judged metrics depend on each
         // every mistake caught before the first model call: the questions read, the server and model checked
         try (var items = Datasets.stream(dataset, data)) {
             if (sample != null) {
@@ -269,7 +280,7 @@ final class EvalCommand implements Callable<Integer> {
                  ProxyOptions.Proxy proxyClient = proxy.open(stack, traces);
                  EvalProgress bar = EvalProgress.start(method + " on " + dataset, limit)) {
                 Judge judge = judgeName == null ? null : Judges.byName(judgeName, stack.client,
-                        new JudgeOptions(judgeSamples, judgeSamples > 1 ? 0.7 : 0.0, null, judgeModel));
+                        new JudgeOptions(judgeSamples, judgeSamples > 1 ? 0.7 : 0.0, null, judgeModel), judgeText);
                 Retriever retriever = retrieval.retriever(searchIndex, embedder);
                 DocumentSource documents = retrieval.source(searchIndex, retriever);
                 EvalRunner.Spec spec = new EvalRunner.Spec(m, dataset, data, limit, out,

@@ -4,6 +4,7 @@ import dev.veracity.config.VeracityConfig;
 import dev.veracity.eval.data.Datasets;
 import dev.veracity.eval.judge.Judge;
 import dev.veracity.eval.judge.JudgeOptions;
+import dev.veracity.eval.judge.JudgePrompt;
 import dev.veracity.eval.judge.Judges;
 import dev.veracity.methods.truthrl.TruthRlPrompts;
 import dev.veracity.qa.QaItem;
@@ -66,8 +67,18 @@ final class ProbeCommand implements Callable<Integer> {
     @Option(names = "--query-time", defaultValue = "N/A", paramLabel = "TEXT", description = "Query Time for questions without one.")
     String queryTime;
 
-    @Option(names = "--judge", paramLabel = "NAME", description = "LLM judge for samples that do not match exactly: crag (TruthRL's), true-false or equivalence (default: exact match only).")
+    @Option(names = "--judge", defaultValue = "crag", paramLabel = "NAME",
+            description = "LLM judge for what exact match does not settle, as the paper judges correctness: crag"
+                    + " (TruthRL's, the default), true-false or equivalence; none for exact match alone (which counts a"
+                    + " right answer in other words as wrong, and so inflates the out-of-knowledge set).")
     String judgeName;
+
+    @Option(names = "--judge-model", paramLabel = "NAME", description = "Model for the judge (default: --model; the paper's: Llama3.3-70B-Instruct).")
+    String judgeModel;
+
+    @Option(names = "--judge-prompt", paramLabel = "TEXT",
+            description = "The crag judge's text: authors (their released prompts.py, the default) or paper (Table 11).")
+    String judgePrompt;
 
     @Option(names = "--questions-at-once", defaultValue = "8", paramLabel = "N", description = "Questions probed at once (default ${DEFAULT-VALUE}).")
     int questionsAtOnce;
@@ -94,9 +105,14 @@ final class ProbeCommand implements Callable<Integer> {
         if (limit < 0) {
             throw new IllegalArgumentException("--limit must be >= 0, was " + limit);
         }
-        if (judgeName != null) {
+        boolean judged = !judgeName.equalsIgnoreCase("none");
+        if (judged) {
             Judges.requireKnown(judgeName);
+        } else if (judgeModel != null || judgePrompt != null) {
+            throw new IllegalArgumentException("--judge-model and --judge-prompt set the judge, and --judge none has none:"
+                    + " drop them, or name a judge");
         }
+        JudgePrompt text = judgePrompt == null ? JudgePrompt.AUTHORS : JudgePrompt.byName(judgePrompt);
         ProbeSettings settings = new ProbeSettings(samples, perCall, temperature, topP, maxTokens, seed, retrieval,
                 queryTime, questionsAtOnce, keep);
         List<QaItem> items;
@@ -112,8 +128,9 @@ final class ProbeCommand implements Callable<Integer> {
         System.err.println("probe: " + estimate.get("questions") + " questions x " + samples + " samples = "
                 + estimate.get("samples") + " samples in " + estimate.get("requests") + " requests; about "
                 + estimate.get("prompt_tokens_about") + " prompt tokens and at most " + estimate.get("completion_tokens_at_most")
-                + " completion tokens" + (judgeName == null ? "" : ", plus one judge call per sample that is not an exact"
-                + " match") + " (questions already in " + out.resolve(ProbeRun.RESULTS) + " are skipped)");
+                + " completion tokens" + (judged ? ", plus up to one " + judgeName + " judge call per gold answer for each"
+                + " sample that exact match does not settle" : "; correctness by exact match alone (--judge none)")
+                + " (questions already in " + out.resolve(ProbeRun.RESULTS) + " are skipped)");
         if (dryRun) {
             return 0;
         }
@@ -126,7 +143,8 @@ final class ProbeCommand implements Callable<Integer> {
         ProbeRun.Outcome outcome;
         try (TraceStore store = TraceStore.open(cfg.traceFile()); Stack stack = new Stack(cfg, store);
              EvalProgress bar = EvalProgress.start("probe " + dataset, items.size())) {
-            Judge judge = judgeName == null ? null : Judges.byName(judgeName, stack.client, new JudgeOptions(1, 0.0, null, null));
+            Judge judge = judged ? Judges.byName(judgeName, stack.client, new JudgeOptions(1, 0.0, null, judgeModel), text)
+                    : null;
             KnowledgeProbe probe = new KnowledgeProbe(stack.client, settings, judge);
             outcome = ProbeRun.run(probe, items, out, questionsAtOnce, "probe@" + Instant.now(),
                     done -> bar.accept(new dev.veracity.eval.run.EvalRunner.Progress(done, items.size(),

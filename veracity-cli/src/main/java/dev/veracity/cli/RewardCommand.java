@@ -48,7 +48,8 @@ final class RewardCommand implements Callable<Integer> {
 
     @Option(names = "--judge", defaultValue = "none", paramLabel = "JUDGE",
             description = "TruthRL rewards: none (exact match, the default), or an LLM judge for answers exact match does"
-                    + " not settle: crag (TruthRL Table 11), true-false, equivalence; needs --llm-base-url and --model.")
+                    + " not settle: crag (TruthRL's, the authors' released prompt), true-false, equivalence; needs"
+                    + " --llm-base-url and --model.")
     String judge;
 
     @Option(names = "--fallback-score", defaultValue = "0", paramLabel = "X",

@@ -63,13 +63,13 @@ class ProbeCommandTest {
         Files.writeString(dir.resolve("q.jsonl"), data);
         try (SimServer sim = SimServer.start(SimConfig.builder().rules(Rule.of("(?s)### Question", ProbeCommandTest::answer))
                 .build())) {
-            probe(sim, "--limit", "10");
+            probe(sim, "--limit", "10", "--judge", "none"); // exact match alone: the requests counted are the prober's
             long first = sim.counters().generationRequests();
             assertThat(first).isEqualTo(10 * 3); // 8 samples in requests of 3, 3 and 2
             // a kill mid-write leaves a cut line: it is dropped and its question probed again
             Files.writeString(dir.resolve("probe/probe.jsonl"), "{\"id\": \"nq-open-19\", \"sampl",
                     java.nio.file.StandardOpenOption.APPEND);
-            probe(sim);
+            probe(sim, "--judge", "none");
             // only the ten new questions were asked (the first ten are in probe.jsonl)
             assertThat(sim.counters().generationRequests() - first).isEqualTo(10 * 3);
 
@@ -130,6 +130,44 @@ class ProbeCommandTest {
             assertThat(firstRow.toString()).contains("The final answer MUST be put in \\\\boxed{}");
             assertThat(firstRow.has("chosen")).isTrue();
             assertThat(firstRow.has("rejected")).isTrue();
+        }
+    }
+
+    /** Every sample of question i answers right, but in other words than its gold answer ("it is answer i"). */
+    private static String paraphrase(RuleMatch m) {
+        Matcher q = QUESTION.matcher(m.prompt());
+        return q.find() ? "<think>I know this.</think>\\boxed{it is answer " + q.group(1) + "}" : "no question";
+    }
+
+    @Test
+    void byDefaultTheJudgeDecidesWhatExactMatchDoesNotSoRightAnswersInOtherWordsAreNotOutOfKnowledge() throws Exception {
+        Files.writeString(dir.resolve("q.jsonl"), "{\"question\": \"what is item 1?\", \"answer\": [\"answer 1\"]}\n"
+                + "{\"question\": \"what is item 2?\", \"answer\": [\"answer 2\"]}\n");
+        java.util.concurrent.atomic.AtomicInteger judged = new java.util.concurrent.atomic.AtomicInteger();
+        // the judge (the authors' prompt: system message, then "Question: ...\n Ground truth: ...\n Prediction: ...\n")
+        // accepts "it is answer 1" for "answer 1" only
+        Rule judge = Rule.of("(?s)Assume you are a human expert in grading predictions", m -> {
+            judged.incrementAndGet();
+            boolean ok = m.prompt().endsWith(" Ground truth: answer 1\n Prediction: it is answer 1\n");
+            return "{\"explanation\": \"checked\", \"score\": " + (ok ? 1 : 0) + "}";
+        });
+        try (SimServer sim = SimServer.start(SimConfig.builder().rules(judge, Rule.of("(?s)### Question",
+                ProbeCommandTest::paraphrase)).build())) {
+            probe(sim);
+            ObjectMapper json = new ObjectMapper();
+            Map<String, JsonNode> byQuestion = new TreeMap<>();
+            for (String line : Files.readAllLines(dir.resolve("probe/probe.jsonl"))) {
+                JsonNode n = json.readTree(line);
+                byQuestion.put(n.get("question").asText(), n);
+            }
+            assertThat(byQuestion.get("what is item 1?").get("correct").asInt()).isEqualTo(8);
+            assertThat(byQuestion.get("what is item 1?").get("ook").asBoolean()).isFalse();
+            assertThat(byQuestion.get("what is item 2?").get("correct").asInt()).isZero();
+            assertThat(byQuestion.get("what is item 2?").get("ook").asBoolean()).isTrue();
+            // one judge call per question: its samples are the same answer, and the response cache answers the repeats
+            assertThat(judged).hasValue(2);
+            assertThat(Files.readAllLines(dir.resolve("probe/ook.jsonl"))).singleElement()
+                    .satisfies(l -> assertThat(l).contains("what is item 2?"));
         }
     }
 

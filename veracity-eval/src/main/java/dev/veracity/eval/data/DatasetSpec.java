@@ -16,20 +16,28 @@ import java.util.function.Supplier;
  * @param description  one line: the release format
  * @param loader       makes the loader
  * @param downloads    the benchmark's official files ({@code veracity datasets fetch}); empty when none is known
+ * @param references   what its records' own documents are, where a run should say (a run's {@code summary.json}
+ *                     {@code retrieval.references}: CRAG's whole pages, their snippets, or TruthRL's chunks); "" if not
  */
 public record DatasetSpec(String name, List<String> aliases, List<String> metrics, boolean multiAnswer,
                           boolean hasDocuments, String description, Supplier<DatasetLoader> loader,
-                          List<Download> downloads) {
+                          List<Download> downloads, String references) {
 
     /** A dataset without a declared download. */
     public DatasetSpec(String name, List<String> aliases, List<String> metrics, boolean multiAnswer,
                        boolean hasDocuments, String description, Supplier<DatasetLoader> loader) {
-        this(name, aliases, metrics, multiAnswer, hasDocuments, description, loader, List.of());
+        this(name, aliases, metrics, multiAnswer, hasDocuments, description, loader, List.of(), "");
     }
 
     /** The same dataset with its official files. */
     public DatasetSpec withDownloads(Download... files) {
-        return new DatasetSpec(name, aliases, metrics, multiAnswer, hasDocuments, description, loader, List.of(files));
+        return new DatasetSpec(name, aliases, metrics, multiAnswer, hasDocuments, description, loader, List.of(files),
+                references);
+    }
+
+    /** The same dataset with a description of its records' documents. */
+    public DatasetSpec withReferences(String text) {
+        return new DatasetSpec(name, aliases, metrics, multiAnswer, hasDocuments, description, loader, downloads, text);
     }
 
     public DatasetSpec {
@@ -38,6 +46,7 @@ public record DatasetSpec(String name, List<String> aliases, List<String> metric
         aliases = aliases == null ? List.of() : List.copyOf(aliases);
         metrics = List.copyOf(metrics);
         description = Objects.requireNonNullElse(description, "");
+        references = Objects.requireNonNullElse(references, "");
         Objects.requireNonNull(loader, "loader");
     }
 }

@@ -49,9 +49,16 @@ public final class Datasets {
         add(new DatasetSpec("popqa", List.of(), List.of("substring"), false, false,
                 "PopQA TSV/JSON", PopQaLoader::new));
         add(new DatasetSpec("crag", List.of(), List.of("truthfulness-answer", "em"), false, true,
-                "CRAG JSONL, web pages as text", () -> new CragLoader("crag", true)));
+                "CRAG JSONL, web pages as text", () -> new CragLoader("crag", true))
+                .withReferences("CRAG's search_results: each whole web page (page_result as text; its snippet when empty)"));
         add(new DatasetSpec("crag-snippets", List.of(), List.of("truthfulness-answer", "em"), false, true,
-                "CRAG JSONL, page snippets only", () -> new CragLoader("crag-snippets", false)));
+                "CRAG JSONL, page snippets only", () -> new CragLoader("crag-snippets", false))
+                .withReferences("CRAG's search_results: each page's snippet"));
+        add(new DatasetSpec("truthrl-crag", List.of(), List.of("truthfulness-answer", "em"), false, true,
+                "TruthRL's processed CRAG (weizhepei/TruthRL-CRAG as JSONL): its retrieved chunks",
+                () -> new TruthRlCragLoader("truthrl-crag"))
+                .withReferences("TruthRL's retrieved_chunks, kept as the authors' model.py keeps them (bge_score >= 2;"
+                        + " without one, oracle_score >= 3), in order"));
         add(new DatasetSpec("fever", List.of(), List.of("fever-acc"), false, false,
                 "FEVER JSONL", FeverLoader::new));
         add(new DatasetSpec("ragtruth", List.of(), EM_F1, false, true,
@@ -85,6 +92,9 @@ public final class Datasets {
                 "https://github.com/facebookresearch/CRAG/raw/main/data/crag_task_1_and_2_dev_v4.jsonl.bz2", null,
                 "https://github.com/facebookresearch/CRAG", "CRAG tasks 1 and 2 dev, with the search results (CC BY-NC 4.0; Git LFS)"));
         official("crag-snippets", SPECS.get("crag").downloads().toArray(Download[]::new));
+        official("truthrl-crag", new Download("truthrl_crag_test.jsonl", null, null,
+                "https://huggingface.co/datasets/weizhepei/TruthRL-CRAG",
+                "TruthRL's CRAG test split with its retrieved chunks: export it to JSONL (datasets' to_json); CC BY-NC"));
         official("2wikimultihopqa", new Download("dev.json", null, null, "https://github.com/Alab-NII/2wikimultihop",
                 "2WikiMultihopQA dev: the zip behind the repository's README link; unpack dev.json"));
         official("musique", new Download("musique_ans_v1.0_dev.jsonl", null, null, "https://github.com/StonyBrookNLP/musique",

@@ -1,8 +1,10 @@
 package dev.veracity.eval.judge;
 
 import dev.veracity.method.PromptTemplate;
+import dev.veracity.llm.ChatMessage;
 import dev.veracity.llm.client.LlmClient;
 import dev.veracity.trace.CallContext;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -37,7 +39,7 @@ public final class EquivalenceJudge extends LlmJudge {
 
     @Override
     protected Verdict decide(JudgeInput in, CallContext ctx) {
-        return perGold(in, ctx, gold -> prompt(in, gold));
+        return perGold(in, ctx, gold -> List.of(ChatMessage.user(prompt(in, gold))));
     }
 
     @Override

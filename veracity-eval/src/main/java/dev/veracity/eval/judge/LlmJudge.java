@@ -1,5 +1,6 @@
 package dev.veracity.eval.judge;
 
+import dev.veracity.llm.ChatMessage;
 import dev.veracity.llm.Completion;
 import dev.veracity.llm.LlmRequest;
 import dev.veracity.llm.LlmResponse;
@@ -53,7 +54,12 @@ public abstract class LlmJudge implements Judge {
 
     /** Asks for k samples of one prompt and parses each; {@code gold} labels the votes (null: all golds). */
     protected final List<Vote> sample(String prompt, String gold, CallContext ctx) {
-        LlmRequest.Builder b = LlmRequest.user(prompt).n(options.samples()).temperature(options.temperature())
+        return sample(List.of(ChatMessage.user(prompt)), gold, ctx);
+    }
+
+    /** The same for a prompt of several messages (a system message, then the user's). */
+    protected final List<Vote> sample(List<ChatMessage> messages, String gold, CallContext ctx) {
+        LlmRequest.Builder b = LlmRequest.chat(messages).n(options.samples()).temperature(options.temperature())
                 .maxTokens(options.maxTokens());
         if (options.model() != null) {
             b.model(options.model());
@@ -75,12 +81,13 @@ public abstract class LlmJudge implements Judge {
      * correct; else UNPARSEABLE if any gold's samples could not be read (that gold might have matched, so the
      * prediction is not scored incorrect on our parser's word); else INCORRECT. The votes are all golds' samples.
      */
-    protected final Verdict perGold(JudgeInput in, CallContext ctx, java.util.function.Function<String, String> prompt) {
+    protected final Verdict perGold(JudgeInput in, CallContext ctx,
+                                    java.util.function.Function<String, List<ChatMessage>> messages) {
         List<Vote> all = new ArrayList<>();
         boolean unparseable = false;
         List<String> golds = in.goldAnswers();
         for (int g = 0; g < golds.size(); g++) {
-            List<Vote> votes = sample(prompt.apply(golds.get(g)), golds.get(g), ctx.step(g));
+            List<Vote> votes = sample(messages.apply(golds.get(g)), golds.get(g), ctx.step(g));
             all.addAll(votes);
             Verdict v = Verdict.majority(votes);
             if (v.outcome() == Outcome.CORRECT) {

@@ -3,8 +3,11 @@
  * (limited, retried, cached, traced with role "judge").
  *
  * <ul>
- *   <li>{@link dev.veracity.eval.judge.CragJudge}: TruthRL, Appendix B, Table 11 (CRAG-style JSON score), per gold.
- *       Its few-shot examples are ours (the paper prints none).</li>
+ *   <li>{@link dev.veracity.eval.judge.CragJudge}: TruthRL's outcome judge (CRAG-style JSON score), per gold: the
+ *       authors' released prompt (system message with their 36 CRAG examples, then the user's) by default, the
+ *       paper's Table 11 with {@link dev.veracity.eval.judge.JudgePrompt#PAPER}. TruthRL's order around it (exact
+ *       match, abstention, "invalid question" before any judge call) is {@link dev.veracity.eval.metrics.TruthRlOrder}.
+ *       {@link dev.veracity.eval.judge.ReasoningJudge} is its reasoning-quality judge (Table 12).</li>
  *   <li>{@link dev.veracity.eval.judge.TrueFalseJudge}: C-3PO, Appendix D.2 "Prompt of Evaluation" (True/False,
  *       all golds in one prompt).</li>
  *   <li>{@link dev.veracity.eval.judge.EquivalenceJudge}: our Yes/No answer-equivalence prompt, per gold.</li>

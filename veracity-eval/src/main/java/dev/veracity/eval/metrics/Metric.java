@@ -11,6 +11,22 @@ public interface Metric {
     /** The registry name, as accepted by {@link Metrics#byName(String)}. */
     String name();
 
+    /** What of a method's answer a metric reads. */
+    enum Reads {
+        /** The method's prediction, its extracted answer (every metric but the ones below). */
+        PREDICTION,
+        /**
+         * The whole response the prediction was read from (a result line's {@code raw}, the prediction when it has
+         * none): {@code truthfulness} reads TruthRL's box itself, as the authors' evaluation does.
+         */
+        RESPONSE
+    }
+
+    /** What this metric reads; {@link Reads#PREDICTION} unless it says otherwise. */
+    default Reads reads() {
+        return Reads.PREDICTION;
+    }
+
     /** Scores one item. {@code wrong} is ignored by metrics that do not use wrong answers. */
     ItemScore score(String prediction, List<String> gold, List<String> wrong);
 

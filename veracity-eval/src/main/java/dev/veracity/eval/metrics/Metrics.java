@@ -25,6 +25,9 @@ public final class Metrics {
         REGISTRY.put("strict-multi", StrictMultiAnswer::new);
         REGISTRY.put("truthfulness", Truthfulness::new);
         REGISTRY.put("truthfulness-answer", Truthfulness::ofAnswers);
+        REGISTRY.put("truthfulness" + Truthfulness.EXCLUDE_NO_BOX, () -> new Truthfulness(Truthfulness.NoBoxPolicy.EXCLUDE));
+        REGISTRY.put("truthfulness-answer" + Truthfulness.EXCLUDE_NO_BOX,
+                () -> Truthfulness.ofAnswers(Truthfulness.NoBoxPolicy.EXCLUDE));
     }
 
     private Metrics() {}
@@ -46,7 +49,8 @@ public final class Metrics {
             throw new IllegalArgumentException(
                     "unknown metric '" + name + "'; valid metrics: " + String.join(", ", REGISTRY.keySet()));
         }
-        return new WithoutReasoning(s.get());
+        Metric m = s.get();
+        return m instanceof JudgedMetric j ? new JudgedWithoutReasoning(j) : new WithoutReasoning(m);
     }
 
     /** A metric that reads the prediction without its reasoning blocks. */
@@ -69,6 +73,49 @@ public final class Metrics {
         @Override
         public Tally tally() {
             return metric.tally();
+        }
+
+        @Override
+        public Reads reads() {
+            return metric.reads();
+        }
+    }
+
+    /** The same for a metric a judge can decide. */
+    private record JudgedWithoutReasoning(JudgedMetric metric) implements JudgedMetric {
+        @Override
+        public String name() {
+            return metric.name();
+        }
+
+        @Override
+        public ItemScore score(String prediction, List<String> gold, List<String> wrong) {
+            return metric.score(ReasoningBlocks.strip(prediction), gold, wrong);
+        }
+
+        @Override
+        public ItemScore score(String prediction, List<String> gold, TruthRlOrder.GoldJudge judge) {
+            return metric.score(ReasoningBlocks.strip(prediction), gold, judge);
+        }
+
+        @Override
+        public java.util.Optional<ItemScore> stored(Map<String, Object> fields) {
+            return metric.stored(fields);
+        }
+
+        @Override
+        public Aggregate aggregate(List<ItemScore> items) {
+            return metric.aggregate(items);
+        }
+
+        @Override
+        public Tally tally() {
+            return metric.tally();
+        }
+
+        @Override
+        public Reads reads() {
+            return metric.reads();
         }
     }
 }

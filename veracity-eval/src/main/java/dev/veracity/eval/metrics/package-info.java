@@ -13,9 +13,13 @@
  *   <li>{@link dev.veracity.eval.metrics.SubstringMatch}: PopQA / C-3PO accuracy.</li>
  *   <li>{@link dev.veracity.eval.metrics.FeverLabelAccuracy}: FEVER label accuracy.</li>
  *   <li>{@link dev.veracity.eval.metrics.StrictMultiAnswer}: MADAM-RAG strict accuracy and set P/R/F1.</li>
- *   <li>{@link dev.veracity.eval.metrics.Truthfulness}: TruthRL / CRAG truthfulness.</li>
+ *   <li>{@link dev.veracity.eval.metrics.Truthfulness}: TruthRL / CRAG truthfulness, each response decided by
+ *       {@link dev.veracity.eval.metrics.TruthRlOrder} (the authors' evaluate.py order; with an LLM judge where exact
+ *       match does not settle it: a {@link dev.veracity.eval.metrics.JudgedMetric}).</li>
  * </ul>
  * {@link dev.veracity.eval.metrics.Metrics#byName(String)} is the registry; {@link dev.veracity.eval.metrics.ScoreFile}
- * scores a JSONL prediction file.
+ * scores a JSONL prediction file; {@link dev.veracity.eval.metrics.LineScores} scores a run's result line as every
+ * reader of {@code results.jsonl} does (a judged outcome as the line kept it; a metric of whole responses over the
+ * line's raw output).
  */
 package dev.veracity.eval.metrics;

@@ -278,7 +278,7 @@ public final class RecipeTable {
             boolean match = keep.test(l)
                     && col.where().entrySet().stream().allMatch(e -> e.getValue().equals(l.path(e.getKey()).asText(null)));
             if (match) {
-                tally.add(metric.score(l.path("prediction").asText(""), strings(l.path("gold")), strings(l.path("wrong"))));
+                tally.add(dev.veracity.eval.metrics.LineScores.of(metric, l));
                 matched[0]++;
                 matchedIds.add(l.path("id").asText());
             }
@@ -295,12 +295,6 @@ public final class RecipeTable {
         }
         Number extra = a.extras().get(col.metric().substring(dot + 1));
         return extra == null ? null : extra.doubleValue();
-    }
-
-    private static List<String> strings(JsonNode arr) {
-        List<String> out = new ArrayList<>();
-        arr.forEach(n -> out.add(n.asText()));
-        return out;
     }
 
     private static String status(Recipe recipe, Recipe.Row row, Recipe.Column col, PaperValue p, Double v,

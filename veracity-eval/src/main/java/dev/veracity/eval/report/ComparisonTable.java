@@ -321,12 +321,13 @@ public final class ComparisonTable {
     }
 
     /**
-     * One line's value of a metric: re-scored from its prediction and gold answers when the metric is known, else
+     * One line's value of a metric: re-scored from its prediction (or raw response) and gold answers when the metric is
+     * known, its judged outcome when the line stored one ({@link dev.veracity.eval.metrics.LineScores}), else
      * the line's stored value; null when the metric skips the line or the line has none.
      */
     static Double value(Metric metric, String name, JsonNode l) {
         if (metric != null && l.path("gold").isArray() && l.has("prediction")) {
-            ItemScore s = metric.score(l.path("prediction").asText(""), strings(l.get("gold")), strings(l.path("wrong")));
+            ItemScore s = dev.veracity.eval.metrics.LineScores.of(metric, l); // a judged outcome as the line keeps it
             return s.counted() ? s.score() : null;
         }
         return l.path("metrics").path(name).isNumber() ? l.get("metrics").get(name).asDouble() : null;
@@ -366,14 +367,6 @@ public final class ComparisonTable {
         }
         Bootstrap.Interval i = Bootstrap.mean(parsed.stream().mapToDouble(Double::doubleValue).toArray(), resamples, seed);
         return new Cell(i.mean(), i.lo(), i.hi(), i.n(), judgedLines);
-    }
-
-    private static List<String> strings(JsonNode arr) {
-        List<String> out = new ArrayList<>();
-        if (arr != null) {
-            arr.forEach(n -> out.add(n.asText()));
-        }
-        return out;
     }
 
     private static Double value(OptionalDouble v) {

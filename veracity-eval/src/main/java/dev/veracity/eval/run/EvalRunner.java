@@ -7,11 +7,9 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.veracity.eval.data.Datasets;
 import dev.veracity.eval.judge.Judge;
-import dev.veracity.eval.judge.JudgeInput;
-import dev.veracity.eval.judge.Verdict;
 import dev.veracity.eval.metrics.Aggregate;
 import dev.veracity.qa.AnswerSetParser;
-import dev.veracity.eval.metrics.ItemScore;
+import dev.veracity.eval.metrics.LineScores;
 import dev.veracity.eval.metrics.Metric;
 import dev.veracity.eval.metrics.Metrics;
 import dev.veracity.llm.ErrorKind;
@@ -341,6 +339,11 @@ public final class EvalRunner {
             summary.set("retrieval", retrieval.result());
             summary.set("sampling", traces.sampling());
             summary.set("build", JSON.valueToTree(dev.veracity.config.BuildInfo.current().asMap()));
+            String references = Datasets.spec(spec.dataset()).references();
+            if (summary.get("retrieval") instanceof ObjectNode r && r.path("source").asText().equals("dataset")
+                    && !references.isEmpty()) {
+                r.put("references", references); // which documents the dataset's questions came with
+            }
             if (spec.config() != null) {
                 summary.set("config", spec.config());
             }
@@ -421,12 +424,9 @@ public final class EvalRunner {
         gold.forEach(goldNode::add);
         ArrayNode wrongNode = o.putArray("wrong");
         item.wrong().forEach(wrongNode::add);
-        ObjectNode m = o.putObject("metrics");
-        for (Metric metric : metrics) {
-            ItemScore s = metric.score(answer.prediction(), gold, item.wrong());
-            m.put(metric.name(), s.score());
-            s.fields().forEach((k, v) -> m.set(metric.name() + "." + k, JSON.valueToTree(v)));
-        }
+        // the metrics, and the judge (in TruthRL's order for the truthfulness metrics): AnswerScores
+        AnswerScores scored = AnswerScores.of(metrics, spec.judge(), item, answer, gold, calls);
+        scored.writeMetrics(o.putObject("metrics"));
         // what the method used, whether the model or the response cache answered: requests ("calls"), the samples
         // they asked for, tokens and model time; the cache's share apart; wall time and critical path as run
         o.put("calls", stats.calls());
@@ -466,14 +466,7 @@ public final class EvalRunner {
             answer.signals().forEach(sig::put);
         }
         if (spec.judge() != null) {
-            JudgeInput in = JudgeInput.of(item.question(), answer.prediction(), item.goldForms());
-            Verdict v = spec.judge().judge(item.queryTime() == null ? in : in.withQueryTime(item.queryTime()),
-                    calls.role("judge"));
-            ObjectNode j = o.putObject("judge");
-            j.put("name", spec.judge().name());
-            j.put("outcome", v.outcome().name());
-            j.put("unparseable_samples", v.unparseableSamples());
-            j.put("explanation", v.explanation());
+            scored.writeJudge(o.putObject("judge"));
         }
         return o;
     }
@@ -504,10 +497,8 @@ public final class EvalRunner {
         JudgeScenarios.Tally scenarios = metrics.isEmpty() ? null : new JudgeScenarios.Tally(metrics.getFirst());
         lines.forEach(l -> {
             counts[0]++;
-            List<String> gold = strings(l.path("gold"));
-            List<String> wrong = strings(l.path("wrong"));
             for (int i = 0; i < metrics.size(); i++) {
-                tallies.get(i).add(metrics.get(i).score(l.path("prediction").asText(""), gold, wrong));
+                tallies.get(i).add(LineScores.of(metrics.get(i), l)); // a judged outcome as the line stored it
             }
             if (l.has("judge")) {
                 judge[0]++;

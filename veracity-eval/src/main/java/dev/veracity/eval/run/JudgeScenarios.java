@@ -84,7 +84,7 @@ public final class JudgeScenarios {
             any = true;
             int i = NAMES.indexOf(s);
             cases[i]++;
-            if (metric.score(l.path("prediction").asText(""), strings(l.path("gold")), strings(l.path("wrong"))).score() >= 1.0) {
+            if (dev.veracity.eval.metrics.LineScores.of(metric, l).score() >= 1.0) {
                 correct[i]++;
             }
         }

@@ -19,8 +19,8 @@ class JudgePromptsTest {
             "c3po_evaluation.txt", "002_d44d7225b1bdaee8",
             "crag_outcome.txt", "001_7b65862a126bc16f",
             "reasoning_quality.txt", "001_7b65862a126bc16f",
-            "crag_examples.txt", "none",
-            "reasoning_examples.txt", "none",
+            "truthrl_outcome_system.txt", "none",
+            "truthrl_reasoning_system.txt", "none",
             "equivalence.txt", "none");
 
     @TestFactory

@@ -33,7 +33,7 @@ class SimulatorJudgeTest {
     @BeforeAll
     static void start() {
         sim = SimServer.start(SimConfig.builder().rules(
-                Rule.of("Assume you are human expert", m -> CRAG_OUTPUTS.get(m.sample() % CRAG_OUTPUTS.size())),
+                Rule.of("Assume you are (a )?human expert", m -> CRAG_OUTPUTS.get(m.sample() % CRAG_OUTPUTS.size())),
                 Rule.of("precise answer validator", m -> m.sample() < 3 ? "**False**" : "Answer: true"))
                 .build());
         backend = OpenAiCompatibleBackend.builder().baseUrl(sim.baseUrl()).model("sim-model").build();

@@ -10,7 +10,8 @@ class MetricsTest {
     @Test
     void registryHasExactlyTheBenchmarkNames() {
         assertThat(Metrics.names()).containsExactly("em", "f1", "nq-em", "triviaqa-em", "triviaqa-f1", "musique-em",
-                "musique-f1", "substring", "substring:strict", "fever-acc", "strict-multi", "truthfulness", "truthfulness-answer");
+                "musique-f1", "substring", "substring:strict", "fever-acc", "strict-multi", "truthfulness", "truthfulness-answer", "truthfulness:exclude-no-box",
+                "truthfulness-answer:exclude-no-box");
         for (String n : Metrics.names()) assertThat(Metrics.byName(n).name()).isEqualTo(n);
     }
 

@@ -37,6 +37,11 @@ class TruthfulnessTest {
         assertThat(t.outcome("Paris", gold)).isEqualTo(Truthfulness.Outcome.HALLUCINATE);
         assertThat(new Truthfulness(Truthfulness.NoBoxPolicy.EXCLUDE).outcome("Paris", gold))
                 .isEqualTo(Truthfulness.Outcome.NO_BOX);
+        // a false-premise call: right only against a gold "invalid question"
+        assertThat(t.outcome("\\boxed{invalid question}", List.of("invalid question"))).isEqualTo(Truthfulness.Outcome.CORRECT);
+        assertThat(t.outcome("\\boxed{The premise is false}", List.of("invalid question")))
+                .isEqualTo(Truthfulness.Outcome.CORRECT);
+        assertThat(t.outcome("\\boxed{invalid question}", gold)).isEqualTo(Truthfulness.Outcome.HALLUCINATE);
     }
 
     @Test
@@ -51,16 +56,26 @@ class TruthfulnessTest {
         assertThat(a.mean()).isCloseTo(-0.25, within(1e-12));
         assertThat(a.extras()).containsEntry("accuracy", 0.25).containsEntry("abstention", 0.25)
                 .containsEntry("hallucination", 0.5).containsEntry("truthfulness", -0.25);
-        // excluding the no-box item: n 3, acc 1/3, hall 1/3, truth 0
-        Truthfulness x = new Truthfulness(Truthfulness.NoBoxPolicy.EXCLUDE);
+        assertThat(a.extras()).containsEntry("no_box", 0.25).containsEntry("unjudged", 0L);
+        // the authors' "exclude no boxed" variant keeps n: the no-box item is neither correct nor a hallucination
+        // (their hallucination (exclude no boxed) = (n - correct - missing - no_boxed) / n), reachable by name
+        Metric x = Metrics.byName("truthfulness:exclude-no-box");
+        assertThat(x.name()).isEqualTo("truthfulness:exclude-no-box");
         List<ItemScore> xs = preds.stream().map(p -> x.score(p, gold)).toList();
-        assertThat(xs.get(3).counted()).isFalse();
-        assertThat(xs.get(3).fields()).containsEntry("outcome", "no_box");
+        assertThat(xs.get(3).counted()).isTrue();
+        assertThat(xs.get(3).score()).isEqualTo(0.0);
+        assertThat(xs.get(3).fields()).containsEntry("outcome", "no_box").containsEntry("decided_by", "no_box");
         Aggregate b = x.aggregate(xs);
-        assertThat(b.n()).isEqualTo(3);
-        assertThat((double) b.extras().get("accuracy")).isCloseTo(1.0 / 3, within(1e-12));
+        assertThat(b.n()).isEqualTo(4);
+        assertThat(b.extras()).containsEntry("accuracy", 0.25).containsEntry("abstention", 0.25)
+                .containsEntry("hallucination", 0.25).containsEntry("no_box", 0.25);
         assertThat((double) b.extras().get("truthfulness")).isCloseTo(0.0, within(1e-12));
-        assertThat(b.extras()).containsEntry("excluded_no_box", 1);
+        assertThat(b.mean()).isCloseTo(0.0, within(1e-12));
+        // the answer variant too: a blank prediction is its "no box"
+        Metric xa = Metrics.byName("truthfulness-answer:exclude-no-box");
+        Aggregate c = xa.aggregate(List.of(xa.score("Paris", gold), xa.score("", gold), xa.score("Lyon", gold)));
+        assertThat(c.n()).isEqualTo(3);
+        assertThat(c.extras()).containsEntry("hallucination", 1.0 / 3).containsEntry("no_box", 1.0 / 3);
     }
 
     @Test

@@ -1,9 +1,8 @@
 package dev.veracity.rl.probe;
 
 import dev.veracity.eval.judge.Judge;
-import dev.veracity.eval.judge.JudgeInput;
-import dev.veracity.eval.judge.Outcome;
-import dev.veracity.eval.metrics.Truthfulness;
+import dev.veracity.eval.judge.OrderedJudge;
+import dev.veracity.eval.metrics.TruthRlOrder;
 import dev.veracity.llm.LlmRequest;
 import dev.veracity.llm.LlmResponse;
 import dev.veracity.llm.client.LlmClient;
@@ -20,18 +19,20 @@ import java.util.List;
  * Request k of a question asks samples k x perCall onwards ({@code firstSampleIndex}), with seed + k, so the response
  * cache keys every sample by its index: a killed probe asked again re-reads what it had and asks only the rest.
  *
- * <p>A sample is read as TruthRL's reward reads it: no box, no answer; a boxed abstention, an abstention; a boxed
- * answer equal to a gold answer after normalisation, correct; otherwise the judge decides when there is one (the
- * authors' order: exact match first, the LLM judge only for the rest), else it is wrong.
+ * <p>A sample is graded as the authors' evaluation grades it, which is how they found the out-of-knowledge questions
+ * (their {@code find_OOK_questions.py} reads {@code evaluate.py}'s judged scores): {@link TruthRlOrder} in its
+ * evaluation order, no box, no answer; a boxed abstention, an abstention; then gold by gold exact match, a
+ * false-premise call against a valid gold, and the judge, which decides what exact match does not (the paper judges;
+ * exact match alone counts right answers in other words as wrong and so inflates the out-of-knowledge set). A sample
+ * whose judge verdict cannot be read is {@code unjudged}.
  */
 public final class KnowledgeProbe {
 
     private final LlmClient client;
     private final ProbeSettings settings;
     private final Judge judge;
-    private final Truthfulness truthfulness = new Truthfulness();
 
-    /** @param judge an LLM judge for samples that do not match exactly, or null for exact match only */
+    /** @param judge the LLM judge for what exact match does not settle, or null for exact match only */
     public KnowledgeProbe(LlmClient client, ProbeSettings settings, Judge judge) {
         this.client = client;
         this.settings = settings;
@@ -62,34 +63,22 @@ public final class KnowledgeProbe {
             for (String sample : r.texts()) {
                 int index = read; // the sample's global index (request k asks from k x perCall)
                 read++;
-                Abstention.Reading reading = Abstention.ofBoxed(sample, BoxedAnswer.DEFAULT);
-                String outcome;
-                switch (reading.kind()) {
-                    case NO_ANSWER -> {
-                        noAnswer++;
-                        outcome = "no_answer";
-                    }
-                    case ABSTAIN -> {
-                        abstained++;
-                        outcome = "abstain";
-                    }
-                    default -> {
-                        outcome = "wrong";
-                        if (truthfulness.outcome(sample, gold) == Truthfulness.Outcome.CORRECT) {
-                            correct++;
-                            outcome = "correct";
-                        } else if (judge != null) {
-                            Outcome o = judge.judge(JudgeInput.of(item.question(), reading.answer(), gold),
-                                    ctx.role("judge").step(k)).outcome();
-                            if (o == Outcome.CORRECT) {
-                                correct++;
-                                outcome = "correct";
-                            } else if (o != Outcome.INCORRECT) {
-                                unjudged++;
-                                outcome = "unjudged";
-                            }
-                        }
-                    }
+                OrderedJudge asked = judge == null ? null : new OrderedJudge(judge, item.question(), null, ctx.step(k));
+                TruthRlOrder.Graded graded = TruthRlOrder.grade(Abstention.ofBoxed(sample, BoxedAnswer.DEFAULT), gold,
+                        TruthRlOrder.Order.EVALUATION, asked);
+                String outcome = switch (graded.kind()) {
+                    case NO_ANSWER -> "no_answer";
+                    case ABSTAIN -> "abstain";
+                    case CORRECT -> "correct";
+                    case WRONG -> "wrong";
+                    case UNJUDGED -> "unjudged";
+                };
+                switch (graded.kind()) {
+                    case NO_ANSWER -> noAnswer++;
+                    case ABSTAIN -> abstained++;
+                    case CORRECT -> correct++;
+                    case UNJUDGED -> unjudged++;
+                    case WRONG -> { }
                 }
                 // a wrong answer includes a false-premise call on a valid question; no answer and unjudged are not kept
                 if ((outcome.equals("correct") || outcome.equals("abstain") || outcome.equals("wrong"))

@@ -33,8 +33,9 @@ public final class Rewards {
                 TruthRlReward.Scheme.TERNARY, false, TruthRlReward.Reasoning.NONE, false);
         truthRl("truthrl-binary", "TruthRL binary: boxed correct +1, else -1 (exact match)",
                 TruthRlReward.Scheme.BINARY, false, TruthRlReward.Reasoning.NONE, false);
-        truthRl("truthrl-ternary-authors", "TruthRL ternary with the authors' training rule: a boxed \"invalid question\""
-                + " is -1 even when the gold answer is \"invalid question\"", TruthRlReward.Scheme.TERNARY, false,
+        truthRl("truthrl-ternary-authors", "TruthRL ternary in the order of the authors' training code: a boxed \"invalid"
+                + " question\" is -1 even when the gold answer is \"invalid question\"; exact match with any gold before the"
+                + " judge", TruthRlReward.Scheme.TERNARY, false,
                 TruthRlReward.Reasoning.NONE, true);
         truthRl("truthrl-knowledge-ternary", "TruthRL knowledge-enhanced ternary: out-of-knowledge (label ook) abstention +1,"
                 + " else -1; other questions ternary", TruthRlReward.Scheme.TERNARY, true, TruthRlReward.Reasoning.NONE, false);

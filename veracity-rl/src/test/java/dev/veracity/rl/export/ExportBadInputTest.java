@@ -37,7 +37,7 @@ class ExportBadInputTest {
         Path out = dir.resolve("o.jsonl");
         refused(ExportSpec.of(ExportFormat.SLIME, "ramdoc", data, "march", out), IllegalArgumentException.class,
                 "unknown dataset \"ramdoc\"; known: ramdocs, faitheval, ambigdocs, hotpotqa, 2wikimultihopqa, musique,"
-                        + " musique-answerable, nq-open, triviaqa, popqa, crag, crag-snippets, fever, ragtruth, flashrag"
+                        + " musique-answerable, nq-open, triviaqa, popqa, crag, crag-snippets, truthrl-crag, fever, ragtruth, flashrag"
                         + " (aliases: hotpot=hotpotqa, 2wiki=2wikimultihopqa, musique-ans=musique-answerable, nq=nq-open,"
                         + " nqopen=nq-open, trivia=triviaqa, jsonl=flashrag)");
         String known = "known: no-rag:answerer, standard-rag:answerer, cot:reasoner, cot-sc:reasoner, madam-rag:agent,"

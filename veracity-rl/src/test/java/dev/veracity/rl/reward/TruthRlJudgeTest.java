@@ -14,7 +14,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
-/** TruthRL's rewards with the CRAG judge (Table 11) for what exact match does not settle, against a scripted judge. */
+/** TruthRL's rewards with the CRAG judge (the authors' prompt) for what exact match does not settle, against a scripted judge. */
 class TruthRlJudgeTest {
 
     private static RewardInput input(String response, String... gold) {
@@ -24,12 +24,13 @@ class TruthRlJudgeTest {
     @Test
     void theJudgeDecidesOnlyWhatExactMatchDoesNotAndReadsEveryGoldAnswer() {
         AtomicInteger judged = new AtomicInteger();
-        // the judge accepts "w shakespeare" for "william shakespeare" only, as Table 11's examples do
+        // the judge accepts "w shakespeare" for "william shakespeare" only, as the authors' examples do
         Rule judge = Rule.of("(?s)human expert in grading predictions", m -> {
             judged.incrementAndGet();
             String p = m.prompt();
-            String prediction = p.substring(p.lastIndexOf("\nPrediction: ") + 13).lines().findFirst().orElse("").strip();
-            String gold = p.substring(p.lastIndexOf("\nGround Truth: ") + 15).lines().findFirst().orElse("").strip();
+            // the authors' user message: "Question: ...\n Ground truth: ...\n Prediction: ...\n"
+            String prediction = p.substring(p.lastIndexOf("\n Prediction: ") + 14).lines().findFirst().orElse("").strip();
+            String gold = p.substring(p.lastIndexOf("\n Ground truth: ") + 16).lines().findFirst().orElse("").strip();
             boolean ok = prediction.equals("w shakespeare") && gold.equals("william shakespeare");
             return "{\"score\": " + (ok ? 1 : 0) + ", \"explanation\": \"checked\"}";
         });
@@ -80,11 +81,11 @@ class TruthRlJudgeTest {
     }
 
     @Test
-    void withoutAReasoningScoreInTheLabelTheTable12JudgeGradesTheThinkBlock() {
+    void withoutAReasoningScoreInTheLabelTheReasoningJudgeGradesTheWholeResponseAsTheAuthorsDo() {
         java.util.List<String> graded = new java.util.concurrent.CopyOnWriteArrayList<>();
         Rule reasoning = Rule.of("(?s)usefulness of model-generated reasoning", m -> {
             String p = m.prompt();
-            String r = p.substring(p.lastIndexOf("\nReasoning: ") + 12).lines().findFirst().orElse("").strip();
+            String r = p.substring(p.lastIndexOf("\n Reasoning: ") + 13).lines().findFirst().orElse("").strip();
             graded.add(r);
             return "{\"score\": " + (r.contains("Document [1]") ? 1 : 0) + ", \"explanation\": \"x\"}";
         });
@@ -96,7 +97,8 @@ class TruthRlJudgeTest {
             RewardResult good = r.score(input("<think>Document [1] names him.</think>\\boxed{William Shakespeare}",
                     "william shakespeare"));
             assertThat(good.score()).isEqualTo(2.0); // 1 x (1 + 1)
-            assertThat(graded).containsExactly("Document [1] names him.");
+            // compute_process_score sends solution_str, the whole response: reasoning and boxed answer
+            assertThat(graded).containsExactly("<think>Document [1] names him.</think>\\boxed{William Shakespeare}");
             RewardResult vague = r.score(input("<think>I think so.</think>\\boxed{William Shakespeare}", "william shakespeare"));
             assertThat(vague.score()).isEqualTo(1.0); // 1 x (1 + 0)
             // a label's reasoning_score is used as given, without a call
@@ -108,6 +110,41 @@ class TruthRlJudgeTest {
         // with exact match only and no score in the label, the reward says what it needs
         assertThat(Rewards.byName("truthrl-reasoning-additive").problem(input("\\boxed{x}", "x")))
                 .hasValueSatisfying(p -> assertThat(p).contains("reasoning_score").contains("--judge"));
+    }
+
+    @Test
+    void theOrdersOfTheAuthorsEvaluationAndTrainingAndNoJudgeForAnOutOfKnowledgeQuestion() {
+        AtomicInteger judged = new AtomicInteger();
+        Rule judge = Rule.of("(?s)human expert in grading predictions", m -> {
+            judged.incrementAndGet();
+            return "{\"score\": 1, \"explanation\": \"yes\"}";
+        });
+        try (SimServer sim = SimServer.start(SimConfig.builder().rules(judge).build());
+             OpenAiCompatibleBackend backend = OpenAiCompatibleBackend.builder().baseUrl(sim.baseUrl()).model("sim-model").build();
+             LlmClient client = LlmClient.builder(backend).cache(ResponseCache.NONE, CacheMode.OFF).build()) {
+            RewardSettings settings = RewardSettings.defaults().withLlm(client).withJudge("crag");
+            Reward ternary = Rewards.byName("truthrl-ternary", settings);
+            Reward authors = Rewards.byName("truthrl-ternary-authors", settings);
+            // a false-premise call on a valid question is wrong without a judge call, in either order
+            RewardResult invalid = ternary.score(input("\\boxed{invalid question}", "william shakespeare"));
+            assertThat(invalid.score()).isEqualTo(-1.0);
+            assertThat(invalid.details()).containsEntry("decided_by", "invalid").doesNotContainKey("judge");
+            assertThat(authors.score(input("\\boxed{invalid question}", "william shakespeare")).score()).isEqualTo(-1.0);
+            // on a false-premise question: right in the evaluation's order, wrong in the training code's
+            assertThat(ternary.score(input("\\boxed{invalid question}", "invalid question")).score()).isEqualTo(1.0);
+            assertThat(authors.score(input("\\boxed{invalid question}", "invalid question")).score()).isEqualTo(-1.0);
+            assertThat(judged).hasValue(0);
+            // an out-of-knowledge question is scored by abstention alone: the judge is not asked
+            Reward knowledge = Rewards.byName("truthrl-knowledge-ternary", settings);
+            RewardInput ook = new RewardInput("q", "\\boxed{Marlowe}",
+                    new Label(List.of("william shakespeare"), List.of(), true, List.of(), null), java.util.Map.of());
+            assertThat(knowledge.score(ook).score()).isEqualTo(-1.0);
+            assertThat(judged).hasValue(0);
+            // the judge settles what exact match does not
+            assertThat(ternary.score(input("\\boxed{Marlowe}", "william shakespeare")).details())
+                    .containsEntry("decided_by", "judge").containsEntry("judge", "correct");
+            assertThat(judged).hasValue(1);
+        }
     }
 
     @Test

@@ -3,8 +3,10 @@ package dev.veracity.sim.reader;
 import java.util.Optional;
 
 /**
- * The evaluation judges: CRAG / TruthRL's JSON-score judge, C-3PO's True/False validator and the Yes/No equivalence
- * judge. Verdict: the normalised gold occurs in the normalised prediction.
+ * The evaluation judges: CRAG / TruthRL's JSON-score judge (the authors' released text, a system message then
+ * {@code "Question: ...\n Ground truth: ...\n Prediction: ...\n"}, or the paper's Table 11), TruthRL's reasoning judge
+ * (likewise, {@code Ground Truth} and {@code Reasoning}), C-3PO's True/False validator and the Yes/No equivalence judge.
+ * Verdict: the normalised gold occurs in the normalised prediction (or reasoning).
  */
 final class JudgeReader {
 
@@ -12,16 +14,28 @@ final class JudgeReader {
     }
 
     static final String CRAG = "Assume you are human expert in grading predictions";
+    static final String CRAG_AUTHORS = "Assume you are a human expert in grading predictions";
+    static final String REASONING = "Assume you are human expert in evaluating the usefulness of model-generated";
+    static final String REASONING_AUTHORS = "Assume you are a human expert in evaluating the usefulness of model-generated";
     static final String C3PO = "You are a precise answer validator";
     static final String EQUIVALENCE = "You are checking whether two answers to the same question are equivalent";
 
     static Optional<String> read(String p) {
+        if (p.contains(CRAG_AUTHORS)) {
+            return Optional.of(score(matches(Text.between(p, "\n Prediction:", null),
+                    Text.between(p, "\n Ground truth:", "\n Prediction:"))));
+        }
+        if (p.contains(REASONING_AUTHORS)) {
+            return Optional.of(score(matches(Text.between(p, "\n Reasoning:", null),
+                    Text.between(p, "\n Ground Truth:", "\n Reasoning:"))));
+        }
+        if (p.contains(REASONING)) {
+            return Optional.of(score(matches(Text.between(p, "\nReasoning:", "\nOutput:"),
+                    Text.between(p, "\nGround Truth:", "\nReasoning:"))));
+        }
         if (p.contains(CRAG)) {
-            String gold = Text.between(p, "\nGround Truth:", "\nPrediction:");
-            String pred = Text.between(p, "\nPrediction:", "\nOutput:");
-            boolean ok = matches(pred, gold);
-            return Optional.of("{\"explanation\": " + Text.quote(ok ? "The prediction contains the ground truth."
-                    : "The prediction does not contain the ground truth.") + ", \"score\": " + (ok ? 1 : 0) + "}");
+            return Optional.of(score(matches(Text.between(p, "\nPrediction:", "\nOutput:"),
+                    Text.between(p, "\nGround Truth:", "\nPrediction:"))));
         }
         if (p.contains(C3PO)) {
             String gold = Text.between(p, "\nCorrect Answer:", "\nPredicted Answer:");
@@ -34,6 +48,11 @@ final class JudgeReader {
             return Optional.of(matches(cand, ref) ? "Yes" : "No");
         }
         return Optional.empty();
+    }
+
+    private static String score(boolean ok) {
+        return "{\"explanation\": " + Text.quote(ok ? "The prediction contains the ground truth."
+                : "The prediction does not contain the ground truth.") + ", \"score\": " + (ok ? 1 : 0) + "}";
     }
 
     private static boolean matches(String prediction, String gold) {

@@ -181,6 +181,19 @@ class ExtractiveReaderTest {
         assertThat(yes.get("explanation").asText()).isNotBlank();
         assertThat(json.readTree(read(crag.formatted("Bram Stoker"))).get("score").asInt()).isEqualTo(0);
 
+        // TruthRL's released judge: their system message (examples with Ground Truth / Prediction lines), then the user's
+        String authors = "Assume you are a human expert in grading predictions given by a model. ...\nExamples:\n"
+                + "Question: \"q0\"\nGround Truth: \"1889\"\nPrediction: \"1889\"\nOutput: {\"score\": 1}\n\n"
+                + "Question: " + Q + "\n Ground truth: 1889\n Prediction: %s\n";
+        assertThat(json.readTree(read(authors.formatted("it opened in 1889."))).get("score").asInt()).isEqualTo(1);
+        assertThat(json.readTree(read(authors.formatted("1901"))).get("score").asInt()).isEqualTo(0);
+        String reasoning = "Assume you are a human expert in evaluating the usefulness of model-generated reasoning. ...\n"
+                + "Question: " + Q + "\n Ground Truth: 1889\n Reasoning: %s\n";
+        assertThat(json.readTree(read(reasoning.formatted("<think>Document [1] says 1889.</think>\\boxed{1889}")))
+                .get("score").asInt()).isEqualTo(1);
+        assertThat(json.readTree(read(reasoning.formatted("<think>no idea</think>\\boxed{1901}"))).get("score").asInt())
+                .isEqualTo(0);
+
         String c3po = "You are a precise answer validator. ...\nCorrect Answers: [Array]\n\nPredicted Answer: [The answer]\n\n"
                 + "Now, process the following question:\n\nQuestion: " + Q + "\n\nCorrect Answer: [\"1889\", \"1890\"]\n\n"
                 + "Predicted Answer: %s";

@@ -1,0 +1,110 @@
+package dev.veracity.eval.run;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.veracity.eval.judge.Judge;
+import dev.veracity.eval.judge.JudgeInput;
+import dev.veracity.eval.judge.OrderedJudge;
+import dev.veracity.eval.judge.Verdict;
+import dev.veracity.eval.metrics.ItemScore;
+import dev.veracity.eval.metrics.JudgedMetric;
+import dev.veracity.eval.metrics.LineScores;
+import dev.veracity.eval.metrics.Metric;
+import dev.veracity.eval.metrics.Truthfulness;
+import dev.veracity.method.MethodAnswer;
+import dev.veracity.qa.QaItem;
+import dev.veracity.trace.CallContext;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One answer scored for its result line: each metric over what it reads ({@link LineScores#input}), and the run's
+ * judge, if any. A metric a judge can decide ({@link JudgedMetric}: the truthfulness metrics) is judged in TruthRL's
+ * order (exact match, abstention, no box and "invalid question" first, then the judge gold by gold), and its line
+ * keeps the judged outcome and what decided it, from which every reader re-aggregates; the line's {@code judge}
+ * object then reports that order's verdict (correct, or incorrect for anything else, unparseable when no verdict
+ * could be read). Without such a metric the judge grades every prediction against all gold answers, as before.
+ */
+final class AnswerScores {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final List<Metric> metrics;
+    private final List<ItemScore> scores;
+    private final Judge judge;
+    private final OrderedJudge ordered;
+    private final ItemScore orderedScore;
+    private final Verdict plain;
+
+    private AnswerScores(List<Metric> metrics, List<ItemScore> scores, Judge judge, OrderedJudge ordered,
+                         ItemScore orderedScore, Verdict plain) {
+        this.metrics = metrics;
+        this.scores = scores;
+        this.judge = judge;
+        this.ordered = ordered;
+        this.orderedScore = orderedScore;
+        this.plain = plain;
+    }
+
+    /**
+     * Scores the answer; asks the judge (when not null) as described above.
+     *
+     * @param gold  the gold answers the metrics score against
+     * @param calls the question's call context (the judge's calls get role "judge")
+     */
+    static AnswerScores of(List<Metric> metrics, Judge judge, QaItem item, MethodAnswer answer, List<String> gold,
+                           CallContext calls) {
+        List<ItemScore> scores = new ArrayList<>(metrics.size());
+        OrderedJudge ordered = null;
+        ItemScore orderedScore = null;
+        for (Metric metric : metrics) {
+            String input = LineScores.input(metric, answer.prediction(), answer.raw());
+            if (judge != null && metric instanceof JudgedMetric j) {
+                OrderedJudge asked = new OrderedJudge(judge, item.question(), item.queryTime(), calls);
+                ItemScore s = j.score(input, gold, asked);
+                scores.add(s);
+                if (ordered == null) {
+                    ordered = asked;
+                    orderedScore = s;
+                }
+            } else {
+                scores.add(metric.score(input, gold, item.wrong()));
+            }
+        }
+        Verdict plain = null;
+        if (judge != null && ordered == null) {
+            JudgeInput in = JudgeInput.of(item.question(), answer.prediction(), item.goldForms());
+            plain = judge.judge(item.queryTime() == null ? in : in.withQueryTime(item.queryTime()), calls.role("judge"));
+        }
+        return new AnswerScores(metrics, scores, judge, ordered, orderedScore, plain);
+    }
+
+    /** Each metric's score and fields, as {@code name} and {@code name.field}. */
+    void writeMetrics(ObjectNode m) {
+        for (int i = 0; i < metrics.size(); i++) {
+            String name = metrics.get(i).name();
+            ItemScore s = scores.get(i);
+            m.put(name, s.score());
+            s.fields().forEach((k, v) -> m.set(name + "." + k, JSON.valueToTree(v)));
+        }
+    }
+
+    /** The {@code judge} object, when the run has a judge. */
+    void writeJudge(ObjectNode j) {
+        j.put("name", judge.name());
+        if (ordered != null) {
+            String outcome = String.valueOf(orderedScore.fields().get("outcome"));
+            j.put("outcome", outcome.equals(Truthfulness.Outcome.CORRECT.label()) ? "CORRECT"
+                    : outcome.equals(Truthfulness.Outcome.UNJUDGED.label()) ? "UNPARSEABLE" : "INCORRECT");
+            j.put("unparseable_samples", ordered.unparseableSamples());
+            j.put("explanation", ordered.explanation());
+            j.put("order", "truthrl");
+            j.put("decided_by", String.valueOf(orderedScore.fields().get("decided_by")));
+            j.put("judge_calls", ordered.verdicts().size());
+        } else {
+            j.put("outcome", plain.outcome().name());
+            j.put("unparseable_samples", plain.unparseableSamples());
+            j.put("explanation", plain.explanation());
+        }
+    }
+}
