@@ -16,10 +16,14 @@ import java.util.function.Supplier;
  * @param description  one line: the release format
  * @param loader       makes the loader
  * @param downloads    the benchmark's official files ({@code veracity datasets fetch}); empty when none is known
+ * @param fields       the top-level fields every record carries, its gold answers' included, each a name or
+ *                     alternatives {@code "answer|answers"}: a record without one is refused, naming the dataset whose
+ *                     fields it has (RAMDocs read as NQ-open would score every question against no gold); empty
+ *                     when not declared
  */
 public record DatasetSpec(String name, List<String> aliases, List<String> metrics, boolean multiAnswer,
                           boolean hasDocuments, String description, Supplier<DatasetLoader> loader,
-                          List<Download> downloads) {
+                          List<Download> downloads, List<String> fields) {
 
     /** A dataset without a declared download. */
     public DatasetSpec(String name, List<String> aliases, List<String> metrics, boolean multiAnswer,
@@ -27,14 +31,29 @@ public record DatasetSpec(String name, List<String> aliases, List<String> metric
         this(name, aliases, metrics, multiAnswer, hasDocuments, description, loader, List.of());
     }
 
+    /** A dataset without declared fields. */
+    public DatasetSpec(String name, List<String> aliases, List<String> metrics, boolean multiAnswer,
+                       boolean hasDocuments, String description, Supplier<DatasetLoader> loader,
+                       List<Download> downloads) {
+        this(name, aliases, metrics, multiAnswer, hasDocuments, description, loader, downloads, List.of());
+    }
+
     /** The same dataset with its official files. */
     public DatasetSpec withDownloads(Download... files) {
-        return new DatasetSpec(name, aliases, metrics, multiAnswer, hasDocuments, description, loader, List.of(files));
+        return new DatasetSpec(name, aliases, metrics, multiAnswer, hasDocuments, description, loader, List.of(files),
+                fields);
+    }
+
+    /** The same dataset with the fields every record must carry ({@code "a|b"}: either). */
+    public DatasetSpec withFields(String... required) {
+        return new DatasetSpec(name, aliases, metrics, multiAnswer, hasDocuments, description, loader, downloads,
+                List.of(required));
     }
 
     public DatasetSpec {
         Objects.requireNonNull(name, "name");
         downloads = downloads == null ? List.of() : List.copyOf(downloads);
+        fields = fields == null ? List.of() : List.copyOf(fields);
         aliases = aliases == null ? List.of() : List.copyOf(aliases);
         metrics = List.copyOf(metrics);
         description = Objects.requireNonNullElse(description, "");
