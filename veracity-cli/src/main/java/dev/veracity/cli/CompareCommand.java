@@ -56,6 +56,10 @@ final class CompareCommand implements Callable<Integer> {
         }
         ComparisonTable table = ComparisonTable.of(loaded, resamples, Bootstrap.DEFAULT_SEED);
         spec.commandLine().getOut().print(table.format(f));
+        if (f == ComparisonTable.Format.CSV) { // text, markdown and json say it in the table
+            table.partial().forEach((run, why) -> spec.commandLine().getErr().println("compare: " + run
+                    + " is a partial run (" + why + ")"));
+        }
         if (base != null) {
             spec.commandLine().getOut().print("\n" + dev.veracity.eval.report.PairedComparison.text(base,
                     dev.veracity.eval.report.PairedComparison.against(base, loaded, resamples, Bootstrap.DEFAULT_SEED)));

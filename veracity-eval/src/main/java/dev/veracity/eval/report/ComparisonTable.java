@@ -83,11 +83,14 @@ public final class ComparisonTable {
     private final List<Table> tables;
     private final int resamples;
     private final long seed;
+    /** Run name to why it is partial ({@link RunDir#partial()}), for the runs that are. */
+    private final Map<String, String> partial;
 
-    private ComparisonTable(List<Table> tables, int resamples, long seed) {
+    private ComparisonTable(List<Table> tables, int resamples, long seed, Map<String, String> partial) {
         this.tables = List.copyOf(tables);
         this.resamples = resamples;
         this.seed = seed;
+        this.partial = Map.copyOf(partial);
     }
 
     /** The table of the run folders, with the default resamples and seed. */
@@ -129,6 +132,8 @@ public final class ComparisonTable {
             byDataset.computeIfAbsent(r.text("dataset"), k -> new ArrayList<>()).add(r);
         }
         List<Table> tables = new ArrayList<>();
+        Map<String, String> partial = new LinkedHashMap<>();
+        runs.stream().filter(r -> r.partial() != null).forEach(r -> partial.put(r.name(), r.partial()));
         byDataset.forEach((dataset, group) -> {
             Set<String> names = new LinkedHashSet<>();
             List<Row> rows = new ArrayList<>();
@@ -150,11 +155,29 @@ public final class ComparisonTable {
             }
             tables.add(new Table(dataset, List.copyOf(names), judged, rows));
         });
-        return new ComparisonTable(tables, resamples, seed);
+        return new ComparisonTable(tables, resamples, seed, partial);
     }
 
     public List<Table> tables() {
         return tables;
+    }
+
+    /** The runs read as partial (an interrupted eval), by run name, with why; empty when every run is finished. */
+    public Map<String, String> partial() {
+        return partial;
+    }
+
+    /** "RUN: partial, N questions answered so far (why)" for each partial row of the table. */
+    private List<String> partialNotes(Table t) {
+        List<String> out = new ArrayList<>();
+        for (Row r : t.rows()) {
+            String why = partial.get(r.run());
+            if (why != null) {
+                out.add(r.run() + ": partial, " + r.questions() + " questions answered so far (" + why
+                        + "); run its eval command again to finish it");
+            }
+        }
+        return out;
     }
 
     // ---------------------------------------------------------------- rows
@@ -330,6 +353,7 @@ public final class ComparisonTable {
                     out.append("-".repeat(total + 2 * (width.length - 1))).append('\n');
                 }
             }
+            partialNotes(t).forEach(n -> out.append("* ").append(n).append('\n'));
         }
         return out.toString();
     }
@@ -353,6 +377,11 @@ public final class ComparisonTable {
             for (Row r : t.rows()) {
                 out.append("| ").append(String.join(" | ", cells(t, r).stream().map(ComparisonTable::md).toList()))
                         .append(" |\n");
+            }
+            List<String> notes = partialNotes(t);
+            if (!notes.isEmpty()) {
+                out.append('\n');
+                notes.forEach(n -> out.append("_").append(md(n)).append("_\n"));
             }
         }
         return out.toString();
@@ -422,6 +451,9 @@ public final class ComparisonTable {
                 rn.put("run", r.run());
                 rn.put("method", r.method());
                 rn.put("questions", r.questions());
+                if (partial.containsKey(r.run())) {
+                    rn.put("partial", partial.get(r.run()));
+                }
                 ObjectNode mn = rn.putObject("metrics");
                 r.metrics().forEach((k, c) -> cellJson(mn.putObject(k), c, "n"));
                 if (r.judge() != null) {
