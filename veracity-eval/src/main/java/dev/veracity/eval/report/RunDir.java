@@ -89,12 +89,12 @@ public final class RunDir {
         }
         RunDir run = read(dir, identity);
         if (summary == null) {
-            return run.asPartial("no summary.json: its eval was interrupted");
+            return run.asPartial("no summary.json: its eval was interrupted or is still running");
         }
         JsonNode n = summary.path("n");
         if (Files.isRegularFile(resultsFile) && n.isNumber() && n.asLong() != run.answered()) {
             return run.asPartial("summary.json counts " + n.asLong() + " answered questions, results.jsonl holds "
-                    + run.answered() + ": its eval was interrupted after the summary was written");
+                    + run.answered() + ": its eval was interrupted, or is running, after the summary was written");
         }
         return run;
     }

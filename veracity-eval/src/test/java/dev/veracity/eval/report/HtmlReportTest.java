@@ -50,12 +50,12 @@ class HtmlReportTest {
         List<String> told = new java.util.ArrayList<>();
         Path index = HtmlReport.write(List.of(done, cut), tmp.resolve("report"), null, told::add);
         assertThat(told).containsExactly("madam-rag-ramdocs is a partial run, 3 questions answered so far (no"
-                + " summary.json: its eval was interrupted)");
+                + " summary.json: its eval was interrupted or is still running)");
         String html = Files.readString(index);
-        assertThat(html).contains("partial: its eval was interrupted").contains("33.3%"); // 1 of its 3 lines right
-        assertThat(html.split("partial: its eval was interrupted", -1)).hasSize(2); // the finished run is not marked
+        assertThat(html).contains("partial: its eval was interrupted or is still running").contains("33.3%"); // 1 of its 3 lines right
+        assertThat(html.split("partial: its eval was interrupted or is still running", -1)).hasSize(2); // the finished run is not marked
         assertThat(Files.readString(tmp.resolve("report/madam-rag-ramdocs/index.html")))
-                .contains("A partial run (no summary.json: its eval was interrupted)");
+                .contains("A partial run (no summary.json: its eval was interrupted or is still running)");
         assertThat(Files.readString(tmp.resolve("report/standard-rag-ramdocs/index.html"))).doesNotContain("partial run");
     }
 

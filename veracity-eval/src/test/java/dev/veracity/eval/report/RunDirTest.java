@@ -175,7 +175,7 @@ class RunDirTest {
 
         RunDir run = RunDir.load(dir);
 
-        assertThat(run.partial()).isEqualTo("no summary.json: its eval was interrupted");
+        assertThat(run.partial()).isEqualTo("no summary.json: its eval was interrupted or is still running");
         assertThat(run.method()).isEqualTo("no-rag");
         assertThat(run.text("dataset")).isEqualTo("crag");
         assertThat(run.text("model")).isEqualTo("qwen");
@@ -191,8 +191,8 @@ class RunDirTest {
         assertThat(row.questions()).isEqualTo(3);
         assertThat(row.metrics().get("em").n()).isEqualTo(3);
         assertThat(table.text()).contains("* interrupted: partial, 3 questions answered so far (no summary.json: its"
-                + " eval was interrupted); run its eval command again to finish it");
-        assertThat(table.json()).contains("\"partial\" : \"no summary.json: its eval was interrupted\"");
+                + " eval was interrupted or is still running); run its eval command again to finish it");
+        assertThat(table.json()).contains("\"partial\" : \"no summary.json: its eval was interrupted or is still running\"");
         assertThat(table.markdown()).contains("_interrupted: partial, 3 questions answered so far");
     }
 
@@ -208,7 +208,7 @@ class RunDirTest {
         RunDir run = RunDir.load(dir);
 
         assertThat(run.partial()).isEqualTo("summary.json counts 2 answered questions, results.jsonl holds 4: its eval"
-                + " was interrupted after the summary was written");
+                + " was interrupted, or is running, after the summary was written");
         assertThat(run.n()).isEqualTo(4);
         assertThat(run.metrics()).containsExactly(Map.entry("em", 0.5), Map.entry("f1", 0.5));
         assertThat(run.perQuestion("calls_per_question", "calls").getAsDouble()).isEqualTo(2.0); // the lines', not 9
