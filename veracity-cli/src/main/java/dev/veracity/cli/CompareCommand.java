@@ -62,6 +62,10 @@ final class CompareCommand implements Callable<Integer> {
         }
         ComparisonTable table = ComparisonTable.of(loaded, resamples, Bootstrap.DEFAULT_SEED, base);
         spec.commandLine().getOut().print(table.format(f));
+        if (f == ComparisonTable.Format.CSV) { // text, markdown and json say it in the table
+            table.partial().forEach((run, why) -> spec.commandLine().getErr().println("compare: " + run
+                    + " is a partial run (" + why + ")"));
+        }
         spec.commandLine().getOut().flush();
         return 0;
     }

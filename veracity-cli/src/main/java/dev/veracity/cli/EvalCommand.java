@@ -183,6 +183,13 @@ final class EvalCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        dev.veracity.eval.run.RunLock.requireFree(out); // another eval writing there: refused before any work
+        if (questionsAtOnce != null && questionsAtOnce < 1) {
+            throw new IllegalArgumentException("--questions-at-once must be >= 1, was " + questionsAtOnce);
+        }
+        if (judgeSamples < 1) {
+            throw new IllegalArgumentException("--judge-samples must be >= 1, was " + judgeSamples);
+        }
         QaMethod m = Methods.byName(method);
         // Checked against the method's declaration before anything runs; the method and the run see the resolved map.
         Map<String, String> resolved = m.spec().resolve(options).values();
@@ -261,7 +268,49 @@ final class EvalCommand implements Callable<Integer> {
             throw e.getCause() instanceof RuntimeException r ? r : e;
         }
         RunConfig runConfig = new RunConfig(fields);
-        runConfig.claim(out, force); // one run per folder: refused before any work when it differs
+        runConfig.check(out, force); // one run per folder: refused before anything is written when it differs
+        boolean createdOut = !Files.exists(out);
+        boolean createdLock = !Files.exists(out.resolve(dev.veracity.eval.run.RunLock.FILE));
+        boolean freshClaim = force || !Files.exists(out.resolve(RunConfig.FILE));
+        try (dev.veracity.eval.run.RunLock lock = dev.veracity.eval.run.RunLock.acquire(out)) {
+            runConfig.claim(out, force);
+            try {
+                return run(m, resolved, base, profile, pageStore, sample, runConfig, judgeText);
+            } catch (Exception | Error e) {
+                if (freshClaim) { // refused before its first answer (an index that is none): leave nothing behind
+                    RunConfig.abandon(out, createdOut, createdLock);
+                }
+                throw e;
+            }
+        }
+    }
+
+    /**
+     * What a run stopped by Ctrl-C (or SIGTERM) tells: the questions kept, where, and the command that goes on from
+     * there (a SIGKILL leaves the same folder, without the message).
+     */
+    String interrupted(EvalRunner.Progress p) {
+        String kept = p == null ? "no question answered yet" : p.done() + " of " + p.total() + " questions answered";
+        String resume = quiet ? "run the same command again" : "resume with the same command: " + commandLine();
+        return "\nInterrupted: " + kept + ", kept in " + out.resolve("results.jsonl") + " (no summary.json yet: compare"
+                + " and report read the run as partial); " + resume;
+    }
+
+    /** This command as it was typed (each argument quoted for a POSIX shell where needed). */
+    private String commandLine() {
+        List<String> args = commandSpec == null || commandSpec.commandLine().getParseResult() == null ? List.of()
+                : commandSpec.commandLine().getParseResult().originalArgs();
+        StringBuilder b = new StringBuilder("./veracity");
+        for (String a : args) {
+            b.append(' ').append(a.matches("[A-Za-z0-9_./:=@%+,-]+") ? a : "'" + a.replace("'", "'\\''") + "'");
+        }
+        return b.toString();
+    }
+
+    /** The run itself, in the claimed and locked folder. */
+    private Integer run(QaMethod m, Map<String, String> resolved, VeracityConfig base, DatasetProfile profile,
+                        dev.veracity.retrieval.react.PageStore pageStore, dev.veracity.eval.run.QuestionSample sample,
+                        RunConfig runConfig, JudgePrompt judgeText) throws Exception {
         // The run folder keeps its own traces, so that a report reads one place.
         VeracityConfig cfg = base.withTraceFile(out.resolve("traces.db"));
         MarchRecords records = m instanceof MarchMethod ? new MarchRecords(out.resolve("march-records.jsonl"),
@@ -290,7 +339,23 @@ final class EvalCommand implements Callable<Integer> {
                                 "timeout_seconds", String.valueOf(cfg.timeout().toSeconds()),
                                 "cache", cfg.cacheMode().name().toLowerCase(java.util.Locale.ROOT)),
                         retriever, embedder, judge, documents, runConfig.json(), pagesOpen, sample, truncated);
-                outcome = EvalRunner.run(spec, stack.client, ProxyOptions.clients(proxyClient), traces, traceRun, bar);
+                java.util.concurrent.atomic.AtomicReference<EvalRunner.Progress> progress =
+                        new java.util.concurrent.atomic.AtomicReference<>();
+                Thread interrupted = new Thread(() -> System.err.println(interrupted(progress.get())), "eval-interrupted");
+                Runtime.getRuntime().addShutdownHook(interrupted); // Ctrl-C: what was kept and how to go on
+                try {
+                    outcome = EvalRunner.run(spec, stack.client, ProxyOptions.clients(proxyClient), traces, traceRun,
+                            p -> {
+                                progress.set(p);
+                                bar.accept(p);
+                            });
+                } finally {
+                    try {
+                        Runtime.getRuntime().removeShutdownHook(interrupted);
+                    } catch (IllegalStateException shuttingDown) {
+                        // the hook runs
+                    }
+                }
             }
         }
         if (!quiet) {

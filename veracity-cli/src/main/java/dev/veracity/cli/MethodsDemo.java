@@ -62,7 +62,6 @@ final class MethodsDemo {
             for (String name : names) {
                 QaMethod m = Methods.byName(name);
                 Path dir = out.resolve(name);
-                RunConfig.clear(dir); // a demo starts over: old answers of another server must not mix in
                 if (m.usesEmbedder() && embedder == null) {
                     embedder = OnnxEmbedder.bgeSmall();
                 }
@@ -70,14 +69,18 @@ final class MethodsDemo {
                 VeracityConfig runCfg = cfg.withTraceFile(dir.resolve("traces.db"));
                 long t0 = System.nanoTime();
                 EvalRunner.Outcome o;
-                try (TraceStore store = TraceStore.open(runCfg.traceFile())) {
-                    EvalRunner.QuestionTraces traces = new EvalRunner.QuestionTraces(store);
-                    try (Stack stack = new Stack(runCfg, traces)) {
-                        EvalRunner.Spec spec = new EvalRunner.Spec(m, DATASET, questions, limit, dir, cfg.concurrency(),
-                                DatasetProfile.of(DATASET), options, EvalRunner.labels("model", cfg.model(),
-                                "llm_base_url", cfg.llmBaseUrl(), "demo", simulated ? "simulator, built-in reader" : "server"),
-                                null, m.usesEmbedder() ? embedder : null, null, null);
-                        o = EvalRunner.run(spec, stack.client, traces, name + "@" + Instant.now(), p -> { });
+                // as eval does: one writer per folder, held while the folder is cleared and answered
+                try (dev.veracity.eval.run.RunLock lock = dev.veracity.eval.run.RunLock.acquire(dir)) {
+                    RunConfig.clear(dir); // a demo starts over: old answers of another server must not mix in
+                    try (TraceStore store = TraceStore.open(runCfg.traceFile())) {
+                        EvalRunner.QuestionTraces traces = new EvalRunner.QuestionTraces(store);
+                        try (Stack stack = new Stack(runCfg, traces)) {
+                            EvalRunner.Spec spec = new EvalRunner.Spec(m, DATASET, questions, limit, dir, cfg.concurrency(),
+                                    DatasetProfile.of(DATASET), options, EvalRunner.labels("model", cfg.model(),
+                                    "llm_base_url", cfg.llmBaseUrl(), "demo", simulated ? "simulator, built-in reader" : "server"),
+                                    null, m.usesEmbedder() ? embedder : null, null, null);
+                            o = EvalRunner.run(spec, stack.client, traces, name + "@" + Instant.now(), p -> { });
+                        }
                     }
                 }
                 failed += o.failures().size();

@@ -11,8 +11,11 @@ import java.util.List;
 /**
  * One request before a run's first model call: {@code GET /models} on the configured server, and on the proxy's
  * when a method runs on two ({@code --proxy-base-url}, {@code --proxy-model}). A server that is down or does not
- * answer, refused credentials, or a model the server does not list stop the run before any question is asked, in
- * one line naming the flag to fix; a server without a models endpoint (some gateways) is let through.
+ * answer, refused credentials, a server that is not an OpenAI-compatible API (404, 405 or 501 on {@code /models}, or
+ * a page that is not JSON; a base URL without {@code /v1} whose {@code /v1} answers is named) and a model the server
+ * does not list stop the run before any question is asked, in one line naming the flag to fix. A gateway without a
+ * models endpoint runs with {@code --no-preflight}; other failures (a 5xx of a server still loading) are let through
+ * for the client's retries.
  */
 final class Preflight {
 
@@ -21,7 +24,7 @@ final class Preflight {
     private Preflight() {
     }
 
-    private record Response(int statusCode, String body) {
+    private record Response(int statusCode, String body, String contentType) {
     }
 
     /** Which server a check is about: how messages name it and the flags that set its URL and model. */
@@ -41,16 +44,16 @@ final class Preflight {
         check(cfg, baseUrl, model, PROXY);
     }
 
-    private static void check(VeracityConfig cfg, String baseUrl, String model, Server server) {
-        String base = baseUrl.endsWith("/") ? baseUrl : baseUrl + "/";
-        // HttpURLConnection rather than java.net.http: its classes are in the JDK's shared archive, so the check
-        // costs a round trip, not a second HTTP stack's start-up
-        Response r;
+    /**
+     * One GET. HttpURLConnection rather than java.net.http: its classes are in the JDK's shared archive, so the check
+     * costs a round trip, not a second HTTP stack's start-up.
+     */
+    private static Response get(String url, VeracityConfig cfg) throws IOException {
+        java.net.HttpURLConnection c = (java.net.HttpURLConnection) URI.create(url).toURL().openConnection();
+        c.setConnectTimeout(5_000);
+        c.setReadTimeout(10_000);
+        cfg.apiKey().ifPresent(k -> c.setRequestProperty("Authorization", "Bearer " + k.reveal()));
         try {
-            java.net.HttpURLConnection c = (java.net.HttpURLConnection) URI.create(base + "models").toURL().openConnection();
-            c.setConnectTimeout(5_000);
-            c.setReadTimeout(10_000);
-            cfg.apiKey().ifPresent(k -> c.setRequestProperty("Authorization", "Bearer " + k.reveal()));
             int status = c.getResponseCode();
             String body = "";
             if (status == 200) {
@@ -58,8 +61,52 @@ final class Preflight {
                     body = new String(in.readNBytes(16 << 20), java.nio.charset.StandardCharsets.UTF_8);
                 }
             }
+            return new Response(status, body, c.getContentType());
+        } finally {
             c.disconnect();
-            r = new Response(status, body);
+        }
+    }
+
+    /** The body as a JSON object or array, or null when it is not JSON (an HTML page). */
+    private static JsonNode json(String body) {
+        try {
+            JsonNode n = JSON.readTree(body);
+            return n != null && n.isContainerNode() ? n : null;
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    /**
+     * A server that answers, but not as an OpenAI-compatible API: with its base URL lacking {@code /v1} and its
+     * {@code /v1/models} answering, says which URL to pass.
+     */
+    private static IllegalArgumentException notOpenAi(VeracityConfig cfg, String url, String base, String answer,
+                                                      Server server) {
+        boolean noV1 = !URI.create(base).getPath().matches(".*/v\\d+/?$");
+        if (noV1) {
+            try {
+                Response v1 = get(base + "v1/models", cfg);
+                if (v1.statusCode() == 200 && json(v1.body()) != null || v1.statusCode() == 401 || v1.statusCode() == 403) {
+                    return new IllegalArgumentException("the " + server.what() + " at " + url + " answered GET " + base
+                            + "models with " + answer + ", but its OpenAI-compatible API is at " + base + "v1: pass "
+                            + server.urlFlag() + " " + base + "v1 (nothing was run)");
+                }
+            } catch (IOException | IllegalArgumentException e) {
+                // no better advice than the one below
+            }
+        }
+        return new IllegalArgumentException("the " + server.what() + " at " + url + " is not an OpenAI-compatible API (GET "
+                + base + "models answered " + answer + ")" + (noV1 ? "; such a base URL ends in /v1, e.g."
+                + " http://127.0.0.1:8000/v1" : "; check " + server.urlFlag()) + "; a gateway without a models endpoint"
+                + " runs with --no-preflight (nothing was run)");
+    }
+
+    private static void check(VeracityConfig cfg, String baseUrl, String model, Server server) {
+        String base = baseUrl.endsWith("/") ? baseUrl : baseUrl + "/";
+        Response r;
+        try {
+            r = get(base + "models", cfg);
         } catch (java.net.SocketTimeoutException e) {
             throw new IllegalArgumentException("the " + server.what() + " at " + baseUrl + " did not answer within 10 s;"
                     + " check that it runs and is not overloaded (nothing was run)");
@@ -72,15 +119,19 @@ final class Preflight {
             throw new IllegalArgumentException("the " + server.what() + " at " + baseUrl + " refused the credentials (HTTP "
                     + r.statusCode() + "); set VERACITY_API_KEY (or OPENAI_API_KEY) (nothing was run)");
         }
+        if (r.statusCode() == 404 || r.statusCode() == 405 || r.statusCode() == 501) {
+            throw notOpenAi(cfg, baseUrl, base, "HTTP " + r.statusCode(), server);
+        }
         if (r.statusCode() != 200) {
-            return; // no models endpoint here: the first call will tell
+            return; // a server error (one still loading its model): the client's retries and typed errors speak
+        }
+        JsonNode models = json(r.body());
+        if (models == null) {
+            throw notOpenAi(cfg, baseUrl, base, "a body that is not JSON" + (r.contentType() == null ? ""
+                    : " (" + r.contentType() + ")"), server);
         }
         List<String> served = new ArrayList<>();
-        try {
-            JSON.readTree(r.body()).path("data").forEach((JsonNode m) -> served.add(m.path("id").asText()));
-        } catch (IOException e) {
-            return; // not the protocol's JSON: let the client's typed errors speak
-        }
+        models.path("data").forEach((JsonNode m) -> served.add(m.path("id").asText()));
         if (!served.isEmpty() && !served.contains(model)) {
             throw new IllegalArgumentException("the " + server.what() + " at " + baseUrl + " does not serve model '"
                     + model + "'; it serves: " + String.join(", ", served) + " (pass " + server.modelFlag()

@@ -27,8 +27,10 @@ final class ReportCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (baseline != null && !java.nio.file.Files.isRegularFile(baseline.resolve("summary.json"))) {
-            throw new IllegalArgumentException("--baseline " + baseline + " is not an eval output folder (no summary.json)");
+        if (baseline != null && !java.nio.file.Files.isRegularFile(baseline.resolve("summary.json"))
+                && !java.nio.file.Files.isRegularFile(baseline.resolve("results.jsonl"))) {
+            throw new IllegalArgumentException("--baseline " + baseline + " is not an eval output folder (no summary.json"
+                    + " or results.jsonl)");
         }
         List<Path> evals = runs.stream().filter(d -> !dev.veracity.eval.report.TreeReport.isRolloutFolder(d)).toList();
         for (Path d : runs) {
@@ -39,7 +41,7 @@ final class ReportCommand implements Callable<Integer> {
             }
         }
         if (!evals.isEmpty()) {
-            Path index = HtmlReport.write(evals, out, baseline);
+            Path index = HtmlReport.write(evals, out, baseline, note -> System.err.println("report: " + note));
             System.out.println("Report: " + index.toAbsolutePath().toUri());
         }
         return 0;

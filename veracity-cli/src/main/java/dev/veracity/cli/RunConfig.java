@@ -38,13 +38,29 @@ final class RunConfig {
     /**
      * Checks {@code out} against this configuration and records it there: a fresh folder gets {@code run.json}, a
      * folder of the same configuration resumes, another configuration is an error unless {@code force}, which
-     * starts the run over.
+     * starts the run over. Called under the folder's {@link dev.veracity.eval.run.RunLock}, after every check of the
+     * command has passed ({@link #check} refuses another configuration before that, writing nothing).
      */
     void claim(Path out, boolean force) throws IOException {
+        if (force) {
+            clear(out);
+        } else if (check(out, false)) {
+            return;
+        }
+        Files.createDirectories(out);
+        // atomically: a kill while claiming must not leave a torn run.json that refuses the resume
+        dev.veracity.eval.run.EvalRunner.writeJson(out.resolve(FILE), config);
+    }
+
+    /**
+     * Whether {@code out} holds a run of this configuration (true: it resumes) or none (false), writing nothing; a run
+     * of another configuration, or results without a recorded configuration, is an error unless {@code force}.
+     */
+    boolean check(Path out, boolean force) {
         Path file = out.resolve(FILE);
         boolean hasResults = Files.exists(out.resolve("results.jsonl"));
         if (force) {
-            clear(out);
+            return false;
         } else if (Files.exists(file)) {
             JsonNode stored;
             try {
@@ -58,14 +74,35 @@ final class RunConfig {
                 throw new IllegalArgumentException("--out " + out + " holds a run of another configuration ("
                         + String.join("; ", diff) + "); use another --out, or --force to start it over");
             }
-            return;
+            return true;
         } else if (hasResults) {
             throw new IllegalArgumentException("--out " + out + " holds results of a run whose configuration is not "
                     + "recorded; use another --out, or --force to start it over");
         }
-        Files.createDirectories(out);
-        // atomically: a kill while claiming must not leave a torn run.json that refuses the resume
-        dev.veracity.eval.run.EvalRunner.writeJson(file, config);
+        return false;
+    }
+
+    /**
+     * Takes back a claim that answered nothing (the command failed before its first result line): its run files go,
+     * with the lock file and the folder when this command created them, so that a corrected command is not refused by
+     * a run.json of a run that never ran.
+     */
+    static void abandon(Path out, boolean createdOut, boolean createdLock) throws IOException {
+        Path results = out.resolve("results.jsonl");
+        if (Files.exists(results) && Files.size(results) > 0) {
+            return; // answers or failure records were written: the run resumes from them
+        }
+        clear(out);
+        if (createdLock) {
+            Files.deleteIfExists(out.resolve(dev.veracity.eval.run.RunLock.FILE));
+        }
+        if (createdOut) {
+            try (var left = Files.list(out)) {
+                if (left.findAny().isEmpty()) {
+                    Files.deleteIfExists(out);
+                }
+            }
+        }
     }
 
     /** Removes what a run left in {@code out} (results, summary, traces, records, run.json); other files stay. */

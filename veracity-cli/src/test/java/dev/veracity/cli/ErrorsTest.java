@@ -37,6 +37,40 @@ class ErrorsTest {
     }
 
     @Test
+    void aFileThatWouldLoadIntoWrongNumbersIsRefusedBeforeAnyModelCall() throws Exception {
+        Path ramdocs = SharedData.file("ramdocs/RAMDocs_test.jsonl").orElseThrow();
+        Path latin1 = dir.resolve("latin1.jsonl");
+        Files.write(latin1, ("{\"question\": \"q\", \"answer\": [\"a\"]}\n{\"question\": \"caf\u00e9\", \"answer\": [\"a\"]}\n")
+                .getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+        Path twice = dir.resolve("twice.jsonl");
+        Files.writeString(twice, "{\"id\": \"q1\", \"question\": \"a\", \"answer\": [\"b\"]}\n".repeat(2));
+        Path empty = dir.resolve("empty.jsonl");
+        Files.writeString(empty, "");
+        java.util.Map<Path, String> expected = java.util.Map.of(
+                ramdocs, "RAMDocs_test.jsonl:1: not a nq-open record: missing field \"answer\" or \"answers\"; it has the"
+                        + " fields of ramdocs (--dataset ramdocs)",
+                latin1, "latin1.jsonl:2: not UTF-8 text: byte 0xE9",
+                twice, "twice.jsonl:2: duplicate id \"q1\"",
+                empty, "empty.jsonl: the file is empty");
+        try (dev.veracity.sim.SimServer sim = dev.veracity.sim.SimServer.start(dev.veracity.sim.SimConfig.builder().build())) {
+            for (var e : expected.entrySet()) {
+                Path out = dir.resolve("out-" + e.getKey().getFileName());
+                Result r = run("eval", "--method", "no-rag", "--dataset", "nq-open", "--data", e.getKey().toString(),
+                        "--out", out.toString(), "--llm-base-url", sim.baseUrl(), "--model", "sim-model", "--cache", "off");
+                assertThat(r.code()).as(r.err()).isEqualTo(2);
+                assertThat(r.err().strip().lines()).singleElement().asString().startsWith("veracity eval: " + e.getValue());
+                assertThat(out).as("nothing written").doesNotExist();
+                // the other commands that read datasets go through the same loader
+                Result export = run("rl", "export", "--format", "verl", "--dataset", "nq-open", "--data", e.getKey().toString(),
+                        "--prompt", "no-rag", "--out", dir.resolve("x.parquet").toString());
+                assertThat(export.code()).isEqualTo(2);
+                assertThat(export.err()).contains(e.getValue());
+            }
+            assertThat(sim.counters().generationRequests()).isZero();
+        }
+    }
+
+    @Test
     void aBadServerUrlIsRejectedBeforeAnyWork() {
         Result r = run("verify", "--question", "q", "--response", "r", "--docs", dir.resolve("none.jsonl").toString(),
                 "--llm-base-url", "not-a-url");

@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -119,6 +120,66 @@ class EvalCommandTest {
             assertThat(line.get("gold")).isNotEmpty();
             assertThat(line.has("trace_run")).isTrue();
             assertThat(out.resolve("traces.db")).exists();
+        }
+    }
+
+    /**
+     * Stopped by a signal (SIGTERM here: the shutdown hook Ctrl-C's SIGINT runs too, and a test launched in the
+     * background inherits SIGINT ignored), a run says what it kept and how to go on; compare and report read the
+     * folder as a partial run; the command it names finishes the run.
+     */
+    @Test
+    void anInterruptedRunSaysWhatItKeptAndIsReadAsPartialUntilResumed() throws Exception {
+        Path ramdocs = SharedData.file("ramdocs/RAMDocs_test.jsonl").orElse(null);
+        assumeTrue(ramdocs != null, "../shared/data/ramdocs is not beside the repository");
+        Path out = dir.resolve("run");
+        Path results = out.resolve("results.jsonl");
+        try (SimServer sim = SimServer.start(SimConfig.builder().latency(LatencyModel.ofMillis(40, 0))
+                .rules(Rule.of("(?s)All Correct Answers", EvalCommandTest::answer)).build())) {
+            Path log = dir.resolve("interrupted.log");
+            String java = ProcessHandle.current().info().command().orElse("java");
+            List<String> args = List.of("eval", "--method", "standard-rag", "--dataset", "ramdocs", "--data",
+                    ramdocs.toString(), "--limit", "60", "--out", out.toString(), "--llm-base-url", sim.baseUrl(),
+                    "--model", "sim-model", "--concurrency", "4", "--cache-file", dir.resolve("cache.db").toString());
+            List<String> cmd = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED", "-cp",
+                    System.getProperty("java.class.path"), "dev.veracity.cli.VeracityCli"));
+            cmd.addAll(args);
+            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            while (completeLines(results) < 15 && p.isAlive() && System.nanoTime() < deadline) {
+                Thread.sleep(5);
+            }
+            assertThat(p.isAlive()).as("still answering when stopped").isTrue();
+            p.destroy(); // SIGTERM
+            assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
+
+            String said = Files.readString(log);
+            Matcher m = Pattern.compile("Interrupted: (\\d+) of 60 questions answered, kept in (\\S+) \\(no summary.json"
+                    + " yet: compare and report read the run as partial\\); resume with the same command: (.*)").matcher(said);
+            assertThat(m.find()).as(said).isTrue();
+            int kept = Integer.parseInt(m.group(1));
+            assertThat(kept).isBetween(15, 59).isLessThanOrEqualTo(completeLines(results));
+            assertThat(m.group(2)).isEqualTo(results.toString());
+            assertThat(m.group(3)).isEqualTo("./veracity " + String.join(" ", args));
+            assertThat(out.resolve("summary.json")).doesNotExist();
+
+            CliRun.Result compared = CliRun.run("compare", out.toString());
+            assertThat(compared.code()).as(compared.err()).isZero();
+            int lines = completeLines(results);
+            assertThat(compared.out()).contains("* run: partial, " + lines + " questions answered so far (no summary.json:"
+                    + " its eval was interrupted or is still running)");
+            CliRun.Result reported = CliRun.runWithStderrInOut("report", out.toString(), "--out", dir.resolve("report")
+                    .toString());
+            assertThat(reported.code()).as(reported.out()).isZero();
+            assertThat(reported.out()).contains("report: run is a partial run, " + lines + " questions answered so far");
+
+            // the command it named finishes the run
+            Process resumed = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(dir.resolve("resumed.log")
+                    .toFile()).start();
+            assertThat(resumed.waitFor()).isZero();
+            assertThat(lines(results)).hasSize(60);
+            CliRun.Result finished = CliRun.run("compare", out.toString());
+            assertThat(finished.out()).doesNotContain("partial").contains(" 60 ");
         }
     }
 

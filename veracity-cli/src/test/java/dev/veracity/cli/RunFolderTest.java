@@ -95,4 +95,47 @@ class RunFolderTest {
             assertThat(sim.counters().generationRequests()).isEqualTo(asked);
         }
     }
+
+    @Test
+    void aRefusedCommandLeavesNothingThatRefusesTheCorrectedOne() throws Exception {
+        Path out = dir.resolve("out");
+        try (SimServer sim = SimServer.start(SimConfig.builder().build())) {
+            // a mistyped metric: refused before run.json is written, so the corrected command runs
+            assertThat(eval(sim, "no-rag", "--metric", "emm")).isEqualTo(2);
+            assertThat(err).contains("unknown metric 'emm'");
+            assertThat(out).doesNotExist();
+            // refused after the folder was claimed (an index that is none): the claim is taken back
+            assertThat(eval(sim, "standard-rag", "--index", dir.resolve("no-index").toString())).isEqualTo(2);
+            assertThat(err).contains("not a Veracity index");
+            assertThat(out).doesNotExist();
+            Files.createDirectories(out);
+            Path index = dir.resolve("idx");
+            Files.writeString(dir.resolve("corpus.jsonl"), "{\"id\": \"1\", \"title\": \"France\", \"text\": \"Paris is"
+                    + " the capital of France.\"}\n");
+            assertThat(CliRun.run("index", "--corpus", dir.resolve("corpus.jsonl").toString(), "--out", index.toString())
+                    .code()).isZero();
+            assertThat(eval(sim, "standard-rag", "--index", index.toString(), "--search-mode", "bm52")).isEqualTo(2);
+            assertThat(err).contains("Unknown search mode 'bm52'");
+            try (var left = Files.list(out)) {
+                assertThat(left.toList()).as("an existing folder keeps what it had: nothing").isEmpty();
+            }
+            assertThat(sim.counters().generationRequests()).isZero();
+
+            assertThat(eval(sim, "no-rag", "--metric", "em")).as(err).isZero();
+            assertThat(new ObjectMapper().readTree(out.resolve("summary.json").toFile()).at("/config/metrics/0").asText())
+                    .isEqualTo("em");
+        }
+    }
+
+    @Test
+    void aSecondEvalIntoAFolderInUseIsRefusedAtOnce() throws Exception {
+        try (SimServer sim = SimServer.start(SimConfig.builder().build());
+             dev.veracity.eval.run.RunLock running = dev.veracity.eval.run.RunLock.acquire(dir.resolve("out"))) {
+            assertThat(eval(sim, "no-rag")).isEqualTo(2);
+            assertThat(err.strip().lines()).singleElement().asString().contains(dir.resolve("out") + " is in use by"
+                    + " another eval (pid " + ProcessHandle.current().pid());
+            assertThat(sim.counters().totalRequests()).as("not even the preflight").isZero();
+            assertThat(dir.resolve("out/run.json")).doesNotExist();
+        }
+    }
 }

@@ -17,4 +17,27 @@ public record Passage(String id, String title, String text, double score) {
         title = Objects.requireNonNullElse(title, "");
         text = Objects.requireNonNullElse(text, "");
     }
+
+    /**
+     * A passage from the one-field form of FlashRAG's corpora and Search-R1's retrieval server,
+     * {@code contents = "\"" + title + "\"\n" + text}: the title is the first line, without the quotes around it
+     * when it has them; a contents without a newline is all text.
+     */
+    public static Passage fromContents(String id, String contents, double score) {
+        String c = Objects.requireNonNullElse(contents, "");
+        int nl = c.indexOf('\n');
+        if (nl < 0) {
+            return new Passage(id, "", c, score);
+        }
+        String title = c.substring(0, nl).strip();
+        if (title.length() >= 2 && title.startsWith("\"") && title.endsWith("\"")) {
+            title = title.substring(1, title.length() - 1);
+        }
+        return new Passage(id, title, c.substring(nl + 1), score);
+    }
+
+    /** The one-field form ({@link #fromContents}): the title in quotes on the first line, then the text. */
+    public String contents() {
+        return "\"" + title + "\"\n" + text;
+    }
 }

@@ -18,26 +18,44 @@ import java.util.function.Supplier;
  * @param downloads    the benchmark's official files ({@code veracity datasets fetch}); empty when none is known
  * @param references   what its records' own documents are, where a run should say (a run's {@code summary.json}
  *                     {@code retrieval.references}: CRAG's whole pages, their snippets, or TruthRL's chunks); "" if not
+ * @param fields       the top-level fields every record carries, its gold answers' included, each a name or
+ *                     alternatives {@code "answer|answers"}: a record without one is refused, naming the dataset whose
+ *                     fields it has (RAMDocs read as NQ-open would score every question against no gold); empty
+ *                     when not declared
  */
 public record DatasetSpec(String name, List<String> aliases, List<String> metrics, boolean multiAnswer,
                           boolean hasDocuments, String description, Supplier<DatasetLoader> loader,
-                          List<Download> downloads, String references) {
+                          List<Download> downloads, String references, List<String> fields) {
 
     /** A dataset without a declared download. */
     public DatasetSpec(String name, List<String> aliases, List<String> metrics, boolean multiAnswer,
                        boolean hasDocuments, String description, Supplier<DatasetLoader> loader) {
-        this(name, aliases, metrics, multiAnswer, hasDocuments, description, loader, List.of(), "");
+        this(name, aliases, metrics, multiAnswer, hasDocuments, description, loader, List.of(), "", List.of());
+    }
+
+    /** A dataset without a description of its documents or declared fields. */
+    public DatasetSpec(String name, List<String> aliases, List<String> metrics, boolean multiAnswer,
+                       boolean hasDocuments, String description, Supplier<DatasetLoader> loader,
+                       List<Download> downloads) {
+        this(name, aliases, metrics, multiAnswer, hasDocuments, description, loader, downloads, "", List.of());
     }
 
     /** The same dataset with its official files. */
     public DatasetSpec withDownloads(Download... files) {
         return new DatasetSpec(name, aliases, metrics, multiAnswer, hasDocuments, description, loader, List.of(files),
-                references);
+                references, fields);
     }
 
     /** The same dataset with a description of its records' documents. */
     public DatasetSpec withReferences(String text) {
-        return new DatasetSpec(name, aliases, metrics, multiAnswer, hasDocuments, description, loader, downloads, text);
+        return new DatasetSpec(name, aliases, metrics, multiAnswer, hasDocuments, description, loader, downloads, text,
+                fields);
+    }
+
+    /** The same dataset with the fields every record must carry ({@code "a|b"}: either). */
+    public DatasetSpec withFields(String... required) {
+        return new DatasetSpec(name, aliases, metrics, multiAnswer, hasDocuments, description, loader, downloads,
+                references, List.of(required));
     }
 
     public DatasetSpec {
@@ -47,6 +65,7 @@ public record DatasetSpec(String name, List<String> aliases, List<String> metric
         metrics = List.copyOf(metrics);
         description = Objects.requireNonNullElse(description, "");
         references = Objects.requireNonNullElse(references, "");
+        fields = fields == null ? List.of() : List.copyOf(fields);
         Objects.requireNonNull(loader, "loader");
     }
 }

@@ -111,6 +111,31 @@ public final class Datasets {
                 "AmbigDocs test"));
     }
 
+    static {
+        // The fields each release's records carry, gold answers included (ragtruth has none): a record without them is
+        // refused with the dataset it looks like (FieldCheck).
+        fields("ramdocs", "question", "documents", "gold_answers");
+        fields("faitheval", "question", "context|contexts", "answers|answer|answerKey");
+        fields("ambigdocs", "question", "documents");
+        fields("hotpotqa", "question", "answer");
+        fields("2wikimultihopqa", "question", "answer");
+        fields("musique", "question", "paragraphs", "answer");
+        fields("musique-answerable", "question", "paragraphs", "answer");
+        fields("nq-open", "question", "answer|answers");
+        fields("triviaqa", "Question", "Answer");
+        fields("popqa", "question", "possible_answers");
+        fields("crag", "query", "answer");
+        fields("crag-snippets", "query", "answer");
+        fields("truthrl-crag", "query", "answer", "retrieved_chunks");
+        fields("fever", "claim", "label");
+        fields("ragtruth", "question|query|source_info|prompt", "response|source_info");
+        fields("flashrag", "question", "golden_answers");
+    }
+
+    private static void fields(String name, String... required) {
+        SPECS.put(name, SPECS.get(name).withFields(required));
+    }
+
     private static void official(String name, Download... files) {
         SPECS.put(name, SPECS.get(name).withDownloads(files));
     }
@@ -140,6 +165,12 @@ public final class Datasets {
                     + " (aliases: " + aliases() + ")");
         }
         return SPECS.get(canonical);
+    }
+
+    /** The declaration of a dataset by name or alias, or null when unknown. */
+    static DatasetSpec find(String name) {
+        String canonical = NAMES.get(key(name));
+        return canonical == null ? null : SPECS.get(canonical);
     }
 
     /** Every dataset's declaration, in a fixed order. */

@@ -5,7 +5,7 @@ import java.util.List;
 
 /**
  * FEVER JSONL: {@code id}, {@code claim} (the question), {@code label} (SUPPORTS / REFUTES / NOT ENOUGH INFO, the one
- * gold answer; absent in the unlabelled test file), {@code verifiable}, {@code evidence} (kept as JSON in metadata).
+ * gold answer; an unlabelled test file is refused: it cannot be scored), {@code verifiable}, {@code evidence} (kept as JSON in metadata).
  * No documents: the Wikipedia evidence must be retrieved.
  */
 final class FeverLoader extends RecordLoader {

@@ -3,6 +3,7 @@ package dev.veracity.eval.data;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.veracity.qa.Document;
 import dev.veracity.qa.QaItem;
+import dev.veracity.retrieval.Passage;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -25,9 +26,6 @@ final class FlashRagLoader extends RecordLoader {
     QaItem convert(Record rec) {
         Fields f = rec.fields();
         String question = f.text("question");
-        if (!f.has("golden_answers")) {
-            throw rec.error("missing field \"golden_answers\"");
-        }
         List<String> gold = f.strings("golden_answers");
         String id = f.optText("id");
         return new QaItem(id == null ? rec.fallbackId(name()) : id, question, documents(rec, f), Items.oneGold(gold),
@@ -59,12 +57,9 @@ final class FlashRagLoader extends RecordLoader {
             String t = title != null && title.isValueNode() && !title.isNull() ? title.asText() : "";
             String body = text.asText();
             if (t.isEmpty() && !e.has("text")) {
-                // FlashRAG's corpus: contents = "title\ntext"
-                int nl = body.indexOf('\n');
-                if (nl > 0) {
-                    t = body.substring(0, nl).strip().replaceAll("^\"|\"$", "");
-                    body = body.substring(nl + 1);
-                }
+                Passage split = Passage.fromContents("", body, 0); // FlashRAG's corpus: contents = "title\ntext"
+                t = split.title();
+                body = split.text();
             }
             JsonNode docId = e.get("id");
             docs.add(Document.of(docId != null && docId.isValueNode() ? docId.asText() : Integer.toString(i), t, body));

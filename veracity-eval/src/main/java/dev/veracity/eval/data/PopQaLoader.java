@@ -18,9 +18,6 @@ final class PopQaLoader extends RecordLoader {
     QaItem convert(Record rec) {
         Fields f = rec.fields();
         String question = f.text("question");
-        if (!f.has("possible_answers")) {
-            throw f.error("missing field \"possible_answers\"");
-        }
         Items.Meta meta = new Items.Meta();
         for (String k : new String[] {"subj", "prop", "obj", "s_pop", "o_pop", "s_wiki_title", "o_wiki_title"}) {
             String v = f.optText(k);

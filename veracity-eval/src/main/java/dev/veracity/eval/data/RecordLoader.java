@@ -32,9 +32,17 @@ abstract class RecordLoader implements DatasetLoader {
         return items(Records.open(file, wrapperFields()));
     }
 
-    /** The items of these records; unexpected failures become DatasetExceptions naming the record. */
+    /**
+     * The items of these records; unexpected failures become DatasetExceptions naming the record. Each record must
+     * carry the dataset's fields ({@link FieldCheck}) and each item an id of its own: a repeated id is refused, since a
+     * run keyed by id would answer the question once and count it twice.
+     */
     Stream<QaItem> items(Stream<Record> records) {
+        FieldCheck fields = FieldCheck.of(name);
+        SeenIds ids = new SeenIds();
+        long[] given = {0};
         return records.<QaItem>mapMulti((rec, sink) -> {
+            fields.require(rec);
             QaItem item;
             try {
                 item = convert(rec);
@@ -45,9 +53,21 @@ abstract class RecordLoader implements DatasetLoader {
                         + Sources.describe(e), e);
             }
             if (item != null) {
+                if (!ids.add(item.id()) && amongFirst(rec.file(), item.id(), given[0])) {
+                    throw rec.error("duplicate id \"" + item.id() + "\": an earlier record has it; every question"
+                            + " needs its own id");
+                }
+                given[0]++;
                 sink.accept(item);
             }
         });
+    }
+
+    /** Whether one of the first {@code count} items of the file has this id: reads them again. */
+    boolean amongFirst(Path file, String id, long count) {
+        try (Stream<QaItem> earlier = stream(file)) {
+            return earlier.limit(count).anyMatch(i -> i.id().equals(id));
+        }
     }
 
     @Override

@@ -27,7 +27,8 @@ import java.util.stream.StreamSupport;
  *   <li>TSV with a header line ({@code .tsv}/{@code .tab}), each row an object of strings; fields may be quoted
  *       CSV-style ({@code "a ""b"""}).</li>
  * </ul>
- * {@code .bz2} and {@code .gz} are decompressed on the fly. The stream holds the file open: close it.
+ * {@code .bz2} and {@code .gz} are decompressed on the fly. The stream holds the file open: close it. Text that is not
+ * UTF-8 fails with its line ({@link Sources#reader}); a file without a record fails when the stream is first read.
  */
 public final class Records {
 
@@ -50,7 +51,7 @@ public final class Records {
         }
         int first = firstChar(file);
         if (first == -1) {
-            return Stream.empty();
+            throw new DatasetException(file, "", EMPTY);
         }
         if (first == '[' || first == '{') {
             ArrayIterator arr = ArrayIterator.tryOpen(file, wrapperFields);
@@ -61,6 +62,9 @@ public final class Records {
         }
         throw new DatasetException(file, "1", "not JSON, JSONL or TSV (starts with '" + (char) first + "')");
     }
+
+    /** What an empty file is told: a run over no question would report a score of nothing. */
+    private static final String EMPTY = "the file is empty: no records to read";
 
     private static Stream<Record> stream(CloseableIterator it) {
         return StreamSupport.stream(Spliterators.spliteratorUnknownSize(it, Spliterator.ORDERED | Spliterator.NONNULL),
@@ -77,7 +81,7 @@ public final class Records {
             }
             return -1;
         } catch (IOException e) {
-            throw new DatasetException(file, "", "cannot read: " + Sources.describe(e), e);
+            throw Sources.readError(file, "", e);
         }
     }
 
@@ -85,6 +89,7 @@ public final class Records {
         final Path file;
         private Record next;
         private boolean done;
+        private long records;
 
         CloseableIterator(Path file) {
             this.file = file;
@@ -99,14 +104,24 @@ public final class Records {
                 try {
                     next = read();
                 } catch (IOException e) {
-                    throw new DatasetException(file, "", "cannot read: " + Sources.describe(e), e);
+                    throw Sources.readError(file, "", e);
                 }
                 if (next == null) {
                     done = true;
                     close();
+                    if (records == 0) {
+                        throw new DatasetException(file, "", noRecords());
+                    }
+                } else {
+                    records++;
                 }
             }
             return next != null;
+        }
+
+        /** Why a file that ended before its first record is refused. */
+        String noRecords() {
+            return EMPTY;
         }
 
         @Override
@@ -162,7 +177,7 @@ public final class Records {
             try {
                 return reader.readLine();
             } catch (IOException e) {
-                throw new DatasetException(file, Long.toString(line + 1), "cannot read: " + Sources.describe(e), e);
+                throw Sources.readError(file, Long.toString(line + 1), e);
             }
         }
 
@@ -218,7 +233,7 @@ public final class Records {
                 return null;
             } catch (IOException e) {
                 Sources.closeQuietly(p);
-                throw new DatasetException(file, "", "cannot read: " + Sources.describe(e), e);
+                throw Sources.readError(file, "", e);
             }
         }
 
@@ -243,6 +258,11 @@ public final class Records {
             } catch (JsonProcessingException e) {
                 throw new DatasetException(file, where, "invalid JSON: " + e.getOriginalMessage(), e);
             }
+        }
+
+        @Override
+        String noRecords() {
+            return "no records: the array of records is empty";
         }
 
         private static String describe(JsonToken t) {
@@ -284,7 +304,7 @@ public final class Records {
                 }
             } catch (IOException e) {
                 Sources.closeQuietly(reader);
-                throw new DatasetException(file, "1", "cannot read: " + Sources.describe(e), e);
+                throw Sources.readError(file, "1", e);
             } catch (RuntimeException e) {
                 Sources.closeQuietly(reader);
                 throw e;
@@ -312,6 +332,11 @@ public final class Records {
                 return new Record(file, where, row++, node);
             }
             return null;
+        }
+
+        @Override
+        String noRecords() {
+            return header.isEmpty() ? EMPTY : "no records: the file holds only its header line";
         }
 
         private List<String> split(String text, String where) {

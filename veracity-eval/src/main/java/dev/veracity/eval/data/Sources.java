@@ -4,8 +4,6 @@ import java.io.BufferedInputStream;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
@@ -37,9 +35,23 @@ public final class Sources {
         }
     }
 
-    /** The file as UTF-8 text, decompressed by file name. */
+    /**
+     * The file as UTF-8 text, decompressed by file name. Bytes that are not UTF-8 fail the read (an IOException whose
+     * {@link #readError} names the line), never a silent U+FFFD.
+     */
     public static BufferedReader reader(Path file) {
-        return new BufferedReader(new InputStreamReader(open(file), StandardCharsets.UTF_8), 1 << 16);
+        return new BufferedReader(new StrictUtf8Reader(open(file)), 1 << 16);
+    }
+
+    /**
+     * The DatasetException for a failed read at {@code where}: text that is not UTF-8 at the line it is on, anything
+     * else as "cannot read".
+     */
+    static DatasetException readError(Path file, String where, IOException e) {
+        if (e instanceof StrictUtf8Reader.NotUtf8Exception bad) {
+            return new DatasetException(file, Long.toString(bad.line()), bad.getMessage(), e);
+        }
+        return new DatasetException(file, where, "cannot read: " + describe(e), e);
     }
 
     /** The lower-case file name without a {@code .bz2} / {@code .gz} suffix, to tell the format by. */

@@ -8,5 +8,9 @@
  * {@link dev.veracity.eval.data.DatasetException} whose message names the file and the line or element, e.g.
  * {@code RAMDocs_test.jsonl:17: missing field "question"}. Records without an id get {@code <dataset>-<index>}
  * with a 0-based index (the line for JSONL, the element for arrays, the data row for TSV), so ids are stable.
+ *
+ * <p>What would load into wrong numbers is refused the same way: a record without the fields its dataset declares
+ * ({@link dev.veracity.eval.data.DatasetSpec#fields()}; the message names the dataset whose fields it has), text that
+ * is not UTF-8, a repeated id and a file without a record.
  */
 package dev.veracity.eval.data;

@@ -115,15 +115,18 @@ public final class ComparisonTable {
     /** The baseline's name, or null without one. */
     private final String baseline;
     private final List<PairedComparison.Difference> paired;
+    /** Run name to why it is partial ({@link RunDir#partial()}), for the runs that are. */
+    private final Map<String, String> partial;
 
     private ComparisonTable(List<Table> tables, int resamples, long seed, Map<String, List<Failure>> failures,
-                            String baseline, List<PairedComparison.Difference> paired) {
+                            String baseline, List<PairedComparison.Difference> paired, Map<String, String> partial) {
         this.tables = List.copyOf(tables);
         this.resamples = resamples;
         this.seed = seed;
         this.failures = failures;
         this.baseline = baseline;
         this.paired = List.copyOf(paired);
+        this.partial = Map.copyOf(partial);
     }
 
     /** The table of the run folders, with the default resamples and seed. */
@@ -179,6 +182,8 @@ public final class ComparisonTable {
         }
         List<Table> tables = new ArrayList<>();
         Map<String, List<Failure>> failures = new LinkedHashMap<>();
+        Map<String, String> partial = new LinkedHashMap<>(); // by the row's name, as the notes look it up
+        runs.stream().filter(r -> r.partial() != null).forEach(r -> partial.put(names.get(r), r.partial()));
         byDataset.forEach((dataset, group) -> {
             Set<String> metricNames = new LinkedHashSet<>();
             List<Row> rows = new ArrayList<>();
@@ -206,7 +211,7 @@ public final class ComparisonTable {
                 : PairedComparison.against(baseline, runs, names, resamples, seed);
         String baseName = baseline == null ? null : names.entrySet().stream().filter(e -> same(e.getKey(), baseline))
                 .map(Map.Entry::getValue).findFirst().orElse(baseline.name());
-        return new ComparisonTable(tables, resamples, seed, failures, baseName, paired);
+        return new ComparisonTable(tables, resamples, seed, failures, baseName, paired, partial);
     }
 
     private static boolean same(RunDir a, RunDir b) {
@@ -257,6 +262,24 @@ public final class ComparisonTable {
 
     public List<Table> tables() {
         return tables;
+    }
+
+    /** The runs read as partial (an interrupted eval), by run name, with why; empty when every run is finished. */
+    public Map<String, String> partial() {
+        return partial;
+    }
+
+    /** "RUN: partial, N questions answered so far (why)" for each partial row of the table. */
+    private List<String> partialNotes(Table t) {
+        List<String> out = new ArrayList<>();
+        for (Row r : t.rows()) {
+            String why = partial.get(r.run());
+            if (why != null) {
+                out.add(r.run() + ": partial, " + r.questions() + " questions answered so far (" + why
+                        + "); run its eval command again to finish it");
+            }
+        }
+        return out;
     }
 
     // ---------------------------------------------------------------- rows
@@ -468,6 +491,7 @@ public final class ComparisonTable {
                     out.append("-".repeat(total + 2 * (width.length - 1))).append('\n');
                 }
             }
+            partialNotes(t).forEach(n -> out.append("* ").append(n).append('\n'));
         }
         if (!tables.isEmpty()) {
             out.append(legend()).append('\n');
@@ -530,6 +554,11 @@ public final class ComparisonTable {
             for (Row r : t.rows()) {
                 out.append("| ").append(String.join(" | ", cells(t, r).stream().map(ComparisonTable::md).toList()))
                         .append(" |\n");
+            }
+            List<String> notes = partialNotes(t);
+            if (!notes.isEmpty()) {
+                out.append('\n');
+                notes.forEach(n -> out.append("_").append(md(n)).append("_\n"));
             }
         }
         if (!tables.isEmpty()) {
@@ -658,6 +687,9 @@ public final class ComparisonTable {
                 rn.put("model", r.model());
                 rn.put("retrieval", r.retrieval());
                 rn.put("questions", r.questions());
+                if (partial.containsKey(r.run())) {
+                    rn.put("partial", partial.get(r.run()));
+                }
                 ObjectNode mn = rn.putObject("metrics");
                 r.metrics().forEach((k, c) -> cellJson(mn.putObject(k), c, "n"));
                 if (r.judge() != null) {

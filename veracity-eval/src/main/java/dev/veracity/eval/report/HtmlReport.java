@@ -30,6 +30,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalDouble;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.regex.Pattern;
 
 /**
@@ -71,11 +72,21 @@ public final class HtmlReport {
      * taken from {@code baselineDir} (added to the runs when not among them; null: each dataset's first run).
      */
     public static Path write(List<Path> runDirs, Path outDir, Path baselineDir) {
+        return write(runDirs, outDir, baselineDir, note -> { });
+    }
+
+    /**
+     * Writes the report as {@link #write(List, Path, Path)} does, telling {@code partialRuns} of each run read as
+     * partial (an interrupted eval: {@link RunDir#partial()}), which the pages mark too.
+     */
+    public static Path write(List<Path> runDirs, Path outDir, Path baselineDir, Consumer<String> partialRuns) {
         List<Path> dirs = new ArrayList<>(runDirs);
         if (baselineDir != null && dirs.stream().noneMatch(d -> same(d, baselineDir))) {
             dirs.addFirst(baselineDir);
         }
-        List<RunDir> runs = dirs.stream().map(RunDir::load).toList();
+        List<RunDir> runs = ComparisonTable.load(dirs);
+        runs.stream().filter(r -> r.partial() != null).forEach(r -> partialRuns.accept(r.name() + " is a partial run, "
+                + r.answered() + " questions answered so far (" + r.partial() + ")"));
         RunDir baseline = baselineDir == null ? null
                 : runs.stream().filter(r -> same(r.dir(), baselineDir)).findFirst().orElseThrow();
         try {
@@ -126,6 +137,7 @@ public final class HtmlReport {
             row.put("wallSeconds", number(r.number("wall_seconds"), 1));
             row.put("dir", r.dir().toString());
             row.put("n", r.n());
+            row.put("partial", r.partial());
             row.put("skipped", r.skippedLines());
             row.put("failed", r.failed().isEmpty() ? null : r.failed().size());
             row.put("metrics", metricNames.stream().map(m -> {
@@ -382,6 +394,7 @@ public final class HtmlReport {
             page.put("dataset", run.text("dataset"));
             page.put("model", run.text("model"));
             page.put("n", String.valueOf(run.n()));
+            page.put("partial", run.partial());
             page.put("mainMetric", main.isEmpty() ? "metric" : main);
             page.put("mainValue", main.isEmpty() ? "" : metric(run.metrics().get(main)));
             page.put("skipped", run.skippedLines());

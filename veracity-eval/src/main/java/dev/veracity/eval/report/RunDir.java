@@ -60,19 +60,114 @@ public final class RunDir {
         this.failed = Collections.unmodifiableMap(failed);
     }
 
-    /** Reads a run directory. Fails when {@code summary.json} is missing, unreadable or lacks method or metrics. */
+    /**
+     * Reads a run directory. A run whose {@code summary.json} is missing, or counts other answers than
+     * {@code results.jsonl} holds (an eval interrupted, or resumed and interrupted again), is read as a partial run
+     * ({@link #partial()}): its identity from {@code run.json} (or the old summary), its figures from the result lines.
+     * Fails when neither file says what the run is, or the summary lacks method or metrics.
+     */
     public static RunDir load(Path dir) {
         Path summaryFile = dir.resolve("summary.json");
-        JsonNode summary;
+        Path resultsFile = dir.resolve("results.jsonl");
+        JsonNode summary = Files.exists(summaryFile) ? readJson(summaryFile) : null;
+        if (summary == null && !Files.isRegularFile(resultsFile)) {
+            throw new IllegalArgumentException(dir + " holds no summary.json and no results.jsonl: not an eval run folder");
+        }
+        JsonNode identity = summary;
+        if (summary == null) {
+            Path config = dir.resolve(RUN_CONFIG);
+            if (!Files.isRegularFile(config)) {
+                throw new IllegalArgumentException(dir + " holds results.jsonl but neither summary.json nor " + RUN_CONFIG
+                        + ": the run cannot be named; run its eval command again to finish it");
+            }
+            identity = fromConfig(readJson(config));
+        }
+        if (identity == null || !identity.isObject() || !identity.path("method").isTextual()
+                || !identity.path("metrics").isObject()) {
+            throw new IllegalArgumentException((summary == null ? dir.resolve(RUN_CONFIG) : summaryFile)
+                    + ": needs a \"method\" string and a \"metrics\" " + (summary == null ? "list" : "object"));
+        }
+        RunDir run = read(dir, identity);
+        if (summary == null) {
+            return run.asPartial("no summary.json: its eval was interrupted or is still running");
+        }
+        JsonNode n = summary.path("n");
+        if (Files.isRegularFile(resultsFile) && n.isNumber() && n.asLong() != run.answered()) {
+            return run.asPartial("summary.json counts " + n.asLong() + " answered questions, results.jsonl holds "
+                    + run.answered() + ": its eval was interrupted, or is running, after the summary was written");
+        }
+        return run;
+    }
+
+    /** The file an eval writes first, with the run's configuration (method, dataset, metrics, model, ...). */
+    static final String RUN_CONFIG = "run.json";
+
+    private static JsonNode readJson(Path file) {
         try {
-            summary = JSON.readTree(summaryFile.toFile());
+            return JSON.readTree(file.toFile());
         } catch (IOException e) {
-            throw new UncheckedIOException("reading " + summaryFile + ": " + e.getMessage(), e);
+            throw new UncheckedIOException("reading " + file + ": " + e.getMessage(), e);
         }
-        if (summary == null || !summary.isObject() || !summary.path("method").isTextual()
-                || !summary.path("metrics").isObject()) {
-            throw new IllegalArgumentException(summaryFile + ": needs a \"method\" string and a \"metrics\" object");
+    }
+
+    /** A summary's identity fields from run.json: its metrics list becomes the metric names, without values. */
+    private static JsonNode fromConfig(JsonNode config) {
+        if (config == null || !config.isObject() || !config.path("metrics").isArray()) {
+            return config;
         }
+        ObjectNode s = JSON.createObjectNode();
+        for (String keep : List.of("method", "dataset", "data", "sample", "model", "llm_base_url")) {
+            if (config.has(keep)) {
+                s.set(keep, config.get(keep));
+            }
+        }
+        ObjectNode metrics = s.putObject("metrics");
+        config.get("metrics").forEach(m -> metrics.putNull(m.asText()));
+        s.set("config", config);
+        return s;
+    }
+
+    /**
+     * The same run read as partial: the identity fields kept, every count and figure folded from the result lines
+     * (question count, metric values and their n), so that nothing stale is shown.
+     */
+    private RunDir asPartial(String why) {
+        ObjectNode s = JSON.createObjectNode();
+        for (String keep : List.of("method", "dataset", "data", "sample", "model", "llm_base_url", "config")) {
+            if (summary.has(keep)) {
+                s.set(keep, summary.get(keep));
+            }
+        }
+        s.put("partial", why);
+        s.put("n", table.size());
+        ObjectNode values = s.putObject("metrics");
+        ObjectNode counts = s.putObject("metrics_n");
+        Map<String, Double> means = new LinkedHashMap<>();
+        for (String name : ComparisonTable.metricNames(summary)) {
+            double[] v = scores(name).present();
+            counts.put(name, v.length);
+            if (v.length == 0) {
+                values.putNull(name);
+            } else {
+                double mean = java.util.Arrays.stream(v).average().orElse(Double.NaN);
+                values.put(name, mean);
+                means.put(name, mean);
+            }
+        }
+        return new RunDir(dir, s, means, table, skippedLines, failed);
+    }
+
+    /**
+     * Whether the run is partial, and why: {@code summary.json} missing or older than the result lines (an eval that
+     * was interrupted); null for a finished run. A partial run's figures are those of the questions answered so far.
+     */
+    public String partial() {
+        JsonNode p = summary.get("partial");
+        return p == null || !p.isTextual() ? null : p.textValue();
+    }
+
+    /** Reads the result lines into the table, scoring the metrics {@code summary} names. */
+    private static RunDir read(Path dir, JsonNode summary) {
         Map<String, Double> metrics = new LinkedHashMap<>();
         summary.get("metrics").properties().forEach(e -> {
             if (e.getValue().isNumber()) {

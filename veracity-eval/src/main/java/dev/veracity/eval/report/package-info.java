@@ -6,10 +6,11 @@
  * on; every piece of run content is treated as untrusted and escaped. {@link dev.veracity.eval.report.RunDir} reads a
  * run into a compact table of its questions (ids, scores, figures) and streams {@code results.jsonl} again for what
  * needs whole lines, so the report, {@code compare} and eval's closing table read a run of any length in bounded
- * memory. {@link dev.veracity.eval.report.ComparisonTable} is the table {@code compare} prints (one document per format,
- * with {@link dev.veracity.eval.report.PairedComparison}'s differences from a baseline, their p-values by
- * {@link dev.veracity.eval.report.PairedTest}: exact McNemar for 0/1 metrics, sign-flip permutation otherwise).
- * {@link dev.veracity.eval.report.TreeReport} draws a rollout folder's trees ({@code trees.jsonl}) as SVG,
+ * memory; a run whose eval was interrupted (no {@code summary.json}, or one older than the lines) is read as
+ * partial, its figures from the lines. {@link dev.veracity.eval.report.ComparisonTable} is the table {@code compare}
+ * prints (one document per format, with {@link dev.veracity.eval.report.PairedComparison}'s differences from a
+ * baseline, their p-values by {@link dev.veracity.eval.report.PairedTest}: exact McNemar for 0/1 metrics, sign-flip
+ * permutation otherwise). {@link dev.veracity.eval.report.TreeReport} draws a rollout folder's trees ({@code trees.jsonl}) as SVG,
  * one page per question.
  */
 package dev.veracity.eval.report;

@@ -2,6 +2,7 @@ package dev.veracity.eval.run;
 
 import dev.veracity.eval.data.DatasetSpec;
 import dev.veracity.eval.data.Datasets;
+import dev.veracity.eval.metrics.Metrics;
 import java.util.List;
 
 /**
@@ -23,7 +24,15 @@ public record DatasetProfile(List<String> metrics, boolean multiAnswer) {
         return new DatasetProfile(spec.metrics(), spec.multiAnswer());
     }
 
+    /**
+     * The profile scored with these metrics instead (null or empty: the dataset's own); an unknown name is an
+     * IllegalArgumentException listing the known ones, here, before a run records them.
+     */
     public DatasetProfile withMetrics(List<String> names) {
-        return names == null || names.isEmpty() ? this : new DatasetProfile(List.copyOf(names), multiAnswer);
+        if (names == null || names.isEmpty()) {
+            return this;
+        }
+        names.forEach(Metrics::byName);
+        return new DatasetProfile(List.copyOf(names), multiAnswer);
     }
 }

@@ -76,7 +76,7 @@ class DatasetRegistryTest {
         Path f = dir.resolve("bad.jsonl");
         Files.writeString(f, "{\"question\": \"q\", \"golden_answers\": [\"a\"]}\n{\"question\": \"q2\"}\n");
         assertThatThrownBy(() -> Datasets.load("flashrag", f)).isInstanceOf(DatasetException.class)
-                .hasMessage("bad.jsonl:2: missing field \"golden_answers\"");
+                .hasMessageStartingWith("bad.jsonl:2: not a flashrag record: missing field \"golden_answers\"");
         Path g = dir.resolve("bad2.jsonl");
         Files.writeString(g, "{\"question\": \"q\", \"golden_answers\": [\"a\"], \"documents\": [3]}\n");
         assertThatThrownBy(() -> Datasets.load("flashrag", g)).isInstanceOf(DatasetException.class)

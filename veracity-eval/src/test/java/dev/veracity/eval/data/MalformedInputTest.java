@@ -50,7 +50,8 @@ class MalformedInputTest {
         Path f = write("RAMDocs_test.jsonl", ramdocsOk.repeat(16)
                 + "{\"documents\": [], \"gold_answers\": [\"a\"], \"wrong_answers\": []}\n");
         assertThatThrownBy(() -> Datasets.load("ramdocs", f)).isInstanceOf(DatasetException.class)
-                .hasMessage("RAMDocs_test.jsonl:17: missing field \"question\"");
+                .hasMessage("RAMDocs_test.jsonl:17: not a ramdocs record: missing field \"question\" (ramdocs records"
+                        + " carry question, documents, gold_answers; this one has documents, gold_answers, wrong_answers)");
     }
 
     @Test
@@ -58,10 +59,12 @@ class MalformedInputTest {
         Path f = write("paper_dev.jsonl", "{\"id\": 1, \"label\": \"SUPPORTS\", \"claim\": 42}\n");
         assertThatThrownBy(() -> Datasets.load("fever", f)).isInstanceOf(DatasetException.class)
                 .hasMessage("paper_dev.jsonl:1: field \"claim\" must be a string, found a number");
-        Path docs = write("RAMDocs.jsonl", "{\"question\": \"q\", \"documents\": [{\"text\": \"t\"}, \"oops\"]}\n");
+        Path docs = write("RAMDocs.jsonl", "{\"question\": \"q\", \"documents\": [{\"text\": \"t\"}, \"oops\"],"
+                + " \"gold_answers\": []}\n");
         assertThatThrownBy(() -> Datasets.load("ramdocs", docs)).isInstanceOf(DatasetException.class)
                 .hasMessage("RAMDocs.jsonl:1: field \"documents[1]\" must be an object, found a string");
-        Path nested = write("m.jsonl", "{\"question\": \"q\", \"paragraphs\": [{\"idx\": 0, \"title\": \"t\"}]}\n");
+        Path nested = write("m.jsonl", "{\"question\": \"q\", \"answer\": \"a\", \"paragraphs\": [{\"idx\": 0,"
+                + " \"title\": \"t\"}]}\n");
         assertThatThrownBy(() -> Datasets.load("musique", nested)).isInstanceOf(DatasetException.class)
                 .hasMessage("m.jsonl:1: missing field \"paragraphs[0].paragraph_text\"");
         Path notObject = write("x.jsonl", OK + "[1, 2]\n");
@@ -73,17 +76,19 @@ class MalformedInputTest {
     void jsonArrayErrorsNameTheElement() throws IOException {
         Path missing = write("hotpot.json", "[{\"question\": \"a\", \"answer\": \"b\"},\n {\"answer\": \"c\"}]");
         assertThatThrownBy(() -> Datasets.load("hotpotqa", missing)).isInstanceOf(DatasetException.class)
-                .hasMessage("hotpot.json: element 1 (line 2): missing field \"question\"");
+                .hasMessageStartingWith("hotpot.json: element 1 (line 2): not a hotpotqa record: missing field"
+                        + " \"question\"");
         Path broken = write("hotpot2.json", "[{\"question\": \"a\", \"answer\": \"b\"},\n{\"question\": \"c\",,}]");
         assertThatThrownBy(() -> Datasets.load("hotpotqa", broken)).isInstanceOf(DatasetException.class)
                 .hasMessageStartingWith("hotpot2.json: element 1 (line 2): invalid JSON");
         Path truncated = write("hotpot3.json", "[{\"question\": \"a\", \"answer\": \"b\"},");
         assertThatThrownBy(() -> Datasets.load("hotpotqa", truncated)).isInstanceOf(DatasetException.class)
                 .hasMessageStartingWith("hotpot3.json: element 1");
-        Path scalar = write("hotpot4.json", "[{\"question\": \"a\"}, 7]");
+        Path scalar = write("hotpot4.json", "[{\"question\": \"a\", \"answer\": \"b\"}, 7]");
         assertThatThrownBy(() -> Datasets.load("hotpotqa", scalar)).isInstanceOf(DatasetException.class)
                 .hasMessage("hotpot4.json: element 1 (line 1): expected a JSON object, found a number");
-        Path badContext = write("hotpot5.json", "[{\"question\": \"a\", \"context\": [[\"t\", \"not a list\"]]}]");
+        Path badContext = write("hotpot5.json", "[{\"question\": \"a\", \"answer\": \"b\", \"context\": [[\"t\","
+                + " \"not a list\"]]}]");
         assertThatThrownBy(() -> Datasets.load("hotpotqa", badContext)).isInstanceOf(DatasetException.class)
                 .hasMessageContaining("hotpot5.json: element 0").hasMessageContaining("context[0]");
     }
@@ -106,7 +111,7 @@ class MalformedInputTest {
                 .hasMessageStartingWith("popQA2.tsv:2: field \"possible_answers\" holds invalid JSON list");
         Path noQ = write("popQA3.tsv", "id\tpossible_answers\n1\t[\"a\"]\n");
         assertThatThrownBy(() -> Datasets.load("popqa", noQ)).isInstanceOf(DatasetException.class)
-                .hasMessage("popQA3.tsv:2: missing field \"question\"");
+                .hasMessageStartingWith("popQA3.tsv:2: not a popqa record: missing field \"question\"");
     }
 
     @Test

@@ -41,6 +41,25 @@ class HtmlReportTest {
     }
 
     @Test
+    void anInterruptedRunIsReportedAsPartialInsteadOfFailingTheReport() throws IOException {
+        Path done = ReportFixtures.run(tmp, "standard-rag-ramdocs", "standard-rag", "{\"strict-multi\": 0.35}", false);
+        Path cut = ReportFixtures.run(tmp, "madam-rag-ramdocs", "madam-rag", "{\"strict-multi\": 0.5}", false);
+        Files.delete(cut.resolve("summary.json")); // killed before its summary: run.json and the lines are all it has
+        Files.writeString(cut.resolve("run.json"), "{\"method\": \"madam-rag\", \"dataset\": \"ramdocs\", \"metrics\":"
+                + " [\"strict-multi\"], \"model\": \"m\"}");
+        List<String> told = new java.util.ArrayList<>();
+        Path index = HtmlReport.write(List.of(done, cut), tmp.resolve("report"), null, told::add);
+        assertThat(told).containsExactly("madam-rag-ramdocs is a partial run, 3 questions answered so far (no"
+                + " summary.json: its eval was interrupted or is still running)");
+        String html = Files.readString(index);
+        assertThat(html).contains("partial: its eval was interrupted or is still running").contains("33.3%"); // 1 of its 3 lines right
+        assertThat(html.split("partial: its eval was interrupted or is still running", -1)).hasSize(2); // the finished run is not marked
+        assertThat(Files.readString(tmp.resolve("report/madam-rag-ramdocs/index.html")))
+                .contains("A partial run (no summary.json: its eval was interrupted or is still running)");
+        assertThat(Files.readString(tmp.resolve("report/standard-rag-ramdocs/index.html"))).doesNotContain("partial run");
+    }
+
+    @Test
     void chartsAreValidPngs() throws IOException {
         Path out = report().getParent();
         for (String name : List.of("metrics.png", "calls.png", "tokens.png", "latency.png")) {

@@ -160,4 +160,76 @@ class RunDirTest {
         Files.write(dir.resolve("results.jsonl"), List.of(answer("a", "Paris", 1, "a")));
         assertThatThrownBy(() -> run.forEachResult(l -> { })).hasMessageContaining("line 2");
     }
+
+    /** The run.json an eval writes before its first question (EvalCommand's RunConfig). */
+    private static final String RUN_JSON = "{\"method\": \"no-rag\", \"method_options\": {}, \"dataset\": \"crag\","
+            + " \"data\": \"/data/crag.jsonl\", \"metrics\": [\"em\", \"f1\"], \"model\": \"qwen\","
+            + " \"llm_base_url\": \"http://127.0.0.1:8000/v1\", \"documents\": \"dataset\", \"judge\": \"none\"}";
+
+    @Test
+    void aRunInterruptedBeforeItsSummaryIsReadAsPartialFromItsConfigurationAndLines() throws IOException {
+        Path dir = Files.createDirectories(tmp.resolve("interrupted"));
+        Files.writeString(dir.resolve("run.json"), RUN_JSON);
+        Files.write(dir.resolve("results.jsonl"), List.of(answer("a", "Paris", 2, "a"), answer("b", "Rome", 2, "b"),
+                failure("c", "timeout"), answer("d", "Paris", 4, "d"), "{\"id\": \"e\", \"question\": \"to"));
+
+        RunDir run = RunDir.load(dir);
+
+        assertThat(run.partial()).isEqualTo("no summary.json: its eval was interrupted or is still running");
+        assertThat(run.method()).isEqualTo("no-rag");
+        assertThat(run.text("dataset")).isEqualTo("crag");
+        assertThat(run.text("model")).isEqualTo("qwen");
+        assertThat(run.n()).isEqualTo(3);
+        assertThat(run.failed()).containsExactly("c");
+        assertThat(run.metrics()).containsOnlyKeys("em", "f1");
+        assertThat(run.metrics().get("em")).isCloseTo(2 / 3.0, within(1e-12));
+        assertThat(run.mainMetric()).isEqualTo("em");
+        assertThat(run.summary().at("/metrics_n/em").asInt()).isEqualTo(3);
+        assertThat(run.perQuestion("calls_per_question", "calls").getAsDouble()).isCloseTo(8 / 3.0, within(1e-12));
+        ComparisonTable table = ComparisonTable.of(List.of(run));
+        ComparisonTable.Row row = table.tables().getFirst().rows().getFirst();
+        assertThat(row.questions()).isEqualTo(3);
+        assertThat(row.metrics().get("em").n()).isEqualTo(3);
+        assertThat(table.text()).contains("* interrupted: partial, 3 questions answered so far (no summary.json: its"
+                + " eval was interrupted or is still running); run its eval command again to finish it");
+        assertThat(table.json()).contains("\"partial\" : \"no summary.json: its eval was interrupted or is still running\"");
+        assertThat(table.markdown()).contains("_interrupted: partial, 3 questions answered so far");
+    }
+
+    @Test
+    void aSummaryOlderThanItsLinesIsReadAsPartialWithTheLinesFigures() throws IOException {
+        Path dir = run("resumed", "{\"em\": 1.0, \"f1\": 1.0}", List.of(answer("a", "Paris", 2, "a"),
+                answer("b", "Paris", 2, "b"), answer("c", "Rome", 2, "c"), answer("d", "Rome", 2, "d")));
+        // the summary of the first two questions; the eval was resumed for four and interrupted after them
+        Files.writeString(dir.resolve("summary.json"), "{\"method\": \"no-rag\", \"dataset\": \"crag\", \"n\": 2,"
+                + " \"metrics\": {\"em\": 1.0, \"f1\": 1.0, \"em.extra\": 3}, \"metrics_n\": {\"em\": 2, \"f1\": 2},"
+                + " \"calls_per_question\": 9, \"finished\": \"2026-01-01T00:00:00Z\"}");
+
+        RunDir run = RunDir.load(dir);
+
+        assertThat(run.partial()).isEqualTo("summary.json counts 2 answered questions, results.jsonl holds 4: its eval"
+                + " was interrupted, or is running, after the summary was written");
+        assertThat(run.n()).isEqualTo(4);
+        assertThat(run.metrics()).containsExactly(Map.entry("em", 0.5), Map.entry("f1", 0.5));
+        assertThat(run.perQuestion("calls_per_question", "calls").getAsDouble()).isEqualTo(2.0); // the lines', not 9
+        assertThat(run.text("finished")).isEmpty();
+        ComparisonTable.Cell em = ComparisonTable.of(List.of(run)).tables().getFirst().rows().getFirst().metrics().get("em");
+        assertThat(em.value()).isEqualTo(0.5);
+        assertThat(em.n()).isEqualTo(4);
+        // a summary that agrees with its lines is a finished run
+        Files.writeString(dir.resolve("summary.json"), "{\"method\": \"no-rag\", \"dataset\": \"crag\", \"n\": 4,"
+                + " \"metrics\": {\"em\": 0.5}}");
+        assertThat(RunDir.load(dir).partial()).isNull();
+    }
+
+    @Test
+    void aFolderThatCannotBeNamedIsRefusedSayingWhy() throws IOException {
+        Path lines = Files.createDirectories(tmp.resolve("lines-only"));
+        Files.write(lines.resolve("results.jsonl"), List.of(answer("a", "Paris", 1, "a")));
+        assertThatThrownBy(() -> RunDir.load(lines)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("neither summary.json nor run.json");
+        Path empty = Files.createDirectories(tmp.resolve("empty"));
+        assertThatThrownBy(() -> ComparisonTable.load(List.of(empty))).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("no summary.json and no results.jsonl: not an eval run folder");
+    }
 }

@@ -6,7 +6,10 @@ import java.util.stream.Collectors;
 
 /** The corpus file formats {@link CorpusReader} understands. */
 public enum CorpusFormat {
-    /** BEIR {@code corpus.jsonl}: one {@code {"_id"|"id", "title", "text"}} object per line. */
+    /**
+     * BEIR {@code corpus.jsonl}: one {@code {"_id"|"id", "title", "text"}} object per line. A record with neither title
+     * nor text but a {@code contents} (FlashRAG's and Search-R1's corpora) is read as {@link #FLASHRAG} reads it.
+     */
     JSONL("jsonl"),
     /**
      * FlashRAG's corpus jsonl: {@code {"id", "contents"}} with {@code contents = title + "\n" + text} (FlashRAG's

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.veracity.retrieval.Passage;
 import java.io.BufferedInputStream;
 import java.io.BufferedReader;
 import java.io.FilterInputStream;
@@ -70,9 +71,20 @@ public final class CorpusReader {
             if (id == null) {
                 throw new CorpusFormatException(file, no, "no \"_id\" or \"id\" field");
             }
-            String text = firstText(n, "text", "contents");
-            sink.accept(new Document(id, firstText(n, "title"), text));
+            sink.accept(document(id, n));
         });
+    }
+
+    /**
+     * A record's passage: {@code title} and {@code text} ({@code contents} or {@code paragraph_text} when there is no
+     * {@code text}), or, with neither title nor text, FlashRAG's and Search-R1's one-field {@code contents} ("title" on
+     * the first line, then the text), split so that the title is not lost in the text.
+     */
+    static Document document(String id, JsonNode n) {
+        if (firstText(n, "text", "title") == null && firstText(n, "contents") != null) {
+            return flashRagDocument(id, firstText(n, "contents"));
+        }
+        return new Document(id, firstText(n, "title"), firstText(n, "text", "contents", "paragraph_text"));
     }
 
     static void readFlashRag(Path file, LongConsumer fileBytes, Consumer<Document> sink) throws IOException {
@@ -92,15 +104,8 @@ public final class CorpusReader {
 
     /** FlashRAG's {@code contents}: the title up to the first newline (quotes around it dropped), then the text. */
     static Document flashRagDocument(String id, String contents) {
-        int nl = contents.indexOf('\n');
-        if (nl < 0) {
-            return new Document(id, "", contents);
-        }
-        String title = contents.substring(0, nl).strip();
-        if (title.length() >= 2 && title.startsWith("\"") && title.endsWith("\"")) {
-            title = title.substring(1, title.length() - 1);
-        }
-        return new Document(id, title, contents.substring(nl + 1));
+        Passage p = Passage.fromContents(id, contents, 0);
+        return new Document(id, p.title(), p.text());
     }
 
     static void readDprTsv(Path file, LongConsumer fileBytes, Consumer<Document> sink) throws IOException {
@@ -172,9 +177,8 @@ public final class CorpusReader {
     static void datasetDocuments(JsonNode n, int record, Consumer<Document> sink) {
         int d = 0;
         for (JsonNode doc : n.path("documents")) {
-            String text = doc.isTextual() ? doc.asText() : firstText(doc, "text", "contents", "paragraph_text");
-            String title = doc.isTextual() ? "" : firstText(doc, "title");
-            sink.accept(new Document(record + "-" + d++, title, text));
+            String id = record + "-" + d++;
+            sink.accept(doc.isTextual() ? new Document(id, "", doc.asText()) : document(id, doc));
         }
         JsonNode ctx = n.path("context");
         if (ctx.isArray()) {

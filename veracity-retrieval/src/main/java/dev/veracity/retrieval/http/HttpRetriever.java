@@ -75,7 +75,7 @@ public final class HttpRetriever implements Retriever {
                 List<Passage> ps = new ArrayList<>();
                 for (JsonNode hit : hits) {
                     JsonNode doc = hit.has("document") ? hit.get("document") : hit;
-                    ps.add(SearchR1Contents.parse(doc.path("id").asText(""), doc.path("contents").asText(""),
+                    ps.add(Passage.fromContents(doc.path("id").asText(""), doc.path("contents").asText(""),
                             hit.path("score").asDouble(0)));
                 }
                 out.add(ps);

@@ -93,7 +93,7 @@ public final class RetrievalServer implements AutoCloseable {
                 ArrayNode hits = result.addArray();
                 for (Passage p : retriever.search(q, req.topk())) {
                     ObjectNode doc = JsonNodeFactory.instance.objectNode().put("id", p.id())
-                            .put("contents", SearchR1Contents.of(p));
+                            .put("contents", p.contents());
                     if (req.returnScores()) {
                         hits.addObject().<ObjectNode>set("document", doc).put("score", p.score());
                     } else {

@@ -40,6 +40,30 @@ class CorpusReaderTest {
     }
 
     @Test
+    void aFlashRagCorpusReadWithTheDefaultFormatKeepsItsTitles() throws Exception {
+        // FlashRAG's wiki-18 corpus lines, as `index` reads them without --format (jsonl)
+        Path f = Files.writeString(dir.resolve("wiki-18.jsonl"), """
+                {"id": "0", "contents": "\\"Aaron\\"\\nAaron is a prophet.\\nSecond line."}
+                {"id": "1", "contents": "no title line"}
+                {"id": "2", "contents": "Unquoted Title\\nIts text."}
+                {"id": "3", "title": "Given", "contents": "Kept as text.\\nAll of it."}
+                """);
+        List<Document> read = CorpusReader.readAll(f, CorpusFormat.JSONL);
+        assertThat(read).containsExactly(new Document("0", "Aaron", "Aaron is a prophet.\nSecond line."),
+                new Document("1", "", "no title line"), new Document("2", "Unquoted Title", "Its text."),
+                new Document("3", "Given", "Kept as text.\nAll of it."));
+        // the same as --format flashrag
+        Path fr = Files.writeString(dir.resolve("fr.jsonl"), Files.readString(f).lines().limit(3)
+                .collect(java.util.stream.Collectors.joining("\n")));
+        assertThat(CorpusReader.readAll(fr, CorpusFormat.FLASHRAG)).containsExactlyElementsOf(read.subList(0, 3));
+        // a dataset's documents in FlashRAG's form too
+        Path ds = Files.writeString(dir.resolve("ds.jsonl"),
+                "{\"question\": \"q\", \"documents\": [{\"contents\": \"\\\"Aaron\\\"\\nAaron is a prophet.\"}]}\n");
+        assertThat(CorpusReader.readAll(ds, CorpusFormat.DATASET)).containsExactly(
+                new Document("0-0", "Aaron", "Aaron is a prophet."));
+    }
+
+    @Test
     void readsDprTsvWithHeaderAndQuotes() throws Exception {
         Path f = Files.writeString(dir.resolve("psgs.tsv"),
                 "id\ttext\ttitle\n1\t\"He said \"\"hi\"\" there\"\tAaron\n2\tplain text\t\"Quoted\"\n");

@@ -67,6 +67,35 @@ class RetrievalServerTest {
         assertThat(noScores.get("contents").asText()).startsWith("\"Berlin\"\n");
     }
 
+    /**
+     * A FlashRAG corpus indexed with the default format and served: VeRL's search tool (and Search-R1's) takes the
+     * first line of {@code contents} as the title, {@code Doc 1(Title: "Aaron") ...}, never {@code Title: ""}.
+     */
+    @Test
+    void aFlashRagCorpusReadWithTheDefaultFormatIsServedWithItsTitles(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp)
+            throws Exception {
+        java.nio.file.Path corpus = java.nio.file.Files.writeString(tmp.resolve("wiki-18.jsonl"),
+                "{\"id\": \"0\", \"contents\": \"\\\"Aaron\\\"\\nAaron is a prophet and high priest.\"}\n"
+                        + "{\"id\": \"1\", \"contents\": \"\\\"Moses\\\"\\nMoses led the Israelites.\"}\n");
+        try (LuceneIndex flash = LuceneIndex.inMemory(dev.veracity.retrieval.corpus.CorpusReader.readAll(corpus,
+                     dev.veracity.retrieval.corpus.CorpusFormat.parse("jsonl")), null);
+             RetrievalServer s = RetrievalServer.start(flash.bm25(), 0)) {
+            var resp = HTTP.send(HttpRequest.newBuilder(URI.create(s.url())).header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"queries\": [\"prophet\"], \"topk\": 1}")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            String contents = JSON.readTree(resp.body()).at("/result/0/0/contents").asText();
+            assertThat(contents).isEqualTo("\"Aaron\"\nAaron is a prophet and high priest.");
+            // as VeRL's search tool renders it: title = contents.split("\n")[0], text = the rest
+            String title = contents.split("\n")[0];
+            String text = contents.substring(contents.indexOf('\n') + 1);
+            assertThat("Doc 1(Title: " + title + ") " + text).isEqualTo("Doc 1(Title: \"Aaron\") Aaron is a prophet and"
+                    + " high priest.");
+            // and our client reads the passage back as it was indexed
+            assertThat(new HttpRetriever(s.url()).search("Moses", 1)).extracting(Passage::title, Passage::text)
+                    .containsExactly(org.assertj.core.groups.Tuple.tuple("Moses", "Moses led the Israelites."));
+        }
+    }
+
     @Test
     void badRequestsGet400WithAMessage() throws Exception {
         for (String body : List.of("not json", "{\"topk\": 3}", "{\"queries\": [1]}", "{\"queries\": [\"x\"], \"topk\": 0}",

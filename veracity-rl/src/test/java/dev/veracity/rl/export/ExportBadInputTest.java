@@ -168,8 +168,8 @@ class ExportBadInputTest {
     void noRowToWriteIsAnErrorRatherThanAnEmptyTrainingFile() throws Exception {
         Path empty = write(dir.resolve("empty.jsonl"), "");
         Path out = dir.resolve("o.jsonl");
-        refused(ExportSpec.of(ExportFormat.TRL, "nq-open", empty, "no-rag", out), BadInputException.class,
-                "no row to write: the dataset file has no question; nothing written to " + out);
+        refused(ExportSpec.of(ExportFormat.TRL, "nq-open", empty, "no-rag", out), DatasetException.class,
+                "empty.jsonl: the file is empty: no records to read");
         Path data = copy(NQ_OPEN, dir);
         Path other = write(dir.resolve("r.jsonl"), "{\"id\": \"nq-open-2\", \"response\": \"a\"}");
         refused(ExportSpec.of(ExportFormat.TRL_SFT, "nq-open", data, "no-rag", out).withResponses(other).withLimit(2),
