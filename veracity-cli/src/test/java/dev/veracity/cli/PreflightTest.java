@@ -88,7 +88,7 @@ class PreflightTest {
                 Result r = eval(url, "out-" + c.status());
                 assertThat(r.code()).as(c.toString()).isEqualTo(2);
                 assertThat(r.err().strip().lines()).singleElement().asString()
-                        .contains("the server at " + url + " is not an OpenAI-compatible API (GET " + url + "/models"
+                        .contains("the model server at " + url + " is not an OpenAI-compatible API (GET " + url + "/models"
                                 + " answered " + c.answered() + ")")
                         .contains("--no-preflight").endsWith("(nothing was run)");
                 assertThat(requests.get()).as("only the preflight's GET").isEqualTo(1);

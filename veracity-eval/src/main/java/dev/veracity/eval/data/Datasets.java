@@ -126,7 +126,7 @@ public final class Datasets {
         fields("popqa", "question", "possible_answers");
         fields("crag", "query", "answer");
         fields("crag-snippets", "query", "answer");
-        fields("truthrl-crag", "query", "answer", "retrieved_chunks");
+        fields("truthrl-crag", "query", "answer", "retrieved_chunks"); // CRAG itself has none: told apart
         fields("fever", "claim", "label");
         fields("ragtruth", "question|query|source_info|prompt", "response|source_info");
         fields("flashrag", "question", "golden_answers");

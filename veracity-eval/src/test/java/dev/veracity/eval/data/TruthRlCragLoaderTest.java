@@ -27,7 +27,7 @@ class TruthRlCragLoaderTest {
         Files.writeString(f, """
                 {"interaction_id": "a1", "query": "how many times has rory mcilroy won the masters?", "query_time": "03/13/2024, 09:30:59 PT", "answer": "invalid question", "alt_ans": "['never', \\"hasn't won\\"]", "domain": "sports", "question_type": "false_premise", "static_or_dynamic": "static", "retrieved_chunks": [{"chunk_text": "kept: bge 3", "bge_score": 3, "oracle_score": 0}, {"chunk_text": "dropped: bge 1, its oracle 5 not looked at", "bge_score": 1, "oracle_score": 5}, {"chunk_text": "kept: bge null, oracle 3", "bge_score": null, "oracle_score": 3}, {"chunk_text": "dropped: oracle 2", "oracle_score": 2}, {"chunk_text": "kept: no score"}, {"chunk_text": "kept: bge 2 exactly", "bge_score": "2.0"}], "reward_model": {"ground_truth": {"out_of_knowledge": true}}}
                 {"query": "what is six times seven?", "query_time": 1709700000000, "answer": 42, "alt_ans": ["forty-two"], "retrieved_chunks": []}
-                {"interaction_id": "a3", "query": "q3", "answer": "x", "alternative_answers": "[\\"y\\"]"}
+                {"interaction_id": "a3", "query": "q3", "answer": "x", "alternative_answers": "[\\"y\\"]", "retrieved_chunks": []}
                 """);
         List<QaItem> items = Datasets.load("truthrl-crag", f);
         assertThat(items).hasSize(3);
@@ -61,7 +61,7 @@ class TruthRlCragLoaderTest {
         assertThatThrownBy(() -> Datasets.load("truthrl-crag", bad)).isInstanceOf(DatasetException.class)
                 .hasMessageContaining("retrieved_chunks[0].bge_score").hasMessageContaining("must be a number");
         Files.writeString(bad, """
-                {"query": "q", "answer": "a", "alt_ans": "['unclosed"}
+                {"query": "q", "answer": "a", "alt_ans": "['unclosed", "retrieved_chunks": []}
                 """);
         assertThatThrownBy(() -> Datasets.load("truthrl-crag", bad)).isInstanceOf(DatasetException.class)
                 .hasMessageContaining("alt_ans");
