@@ -97,13 +97,52 @@ final class Exchange {
         if (!state.compareAndSet(OPEN, DONE)) {
             return false;
         }
-        response.setStatus(status);
-        response.getHeaders().put(HttpHeader.CONTENT_TYPE, contentType);
-        response.getHeaders().put(HttpHeader.CONTENT_LENGTH, body.length);
-        putHeaders(headers);
+        head(status, contentType, body.length, headers);
         response.write(true, ByteBuffer.wrap(body), callback);
         metrics.answered(route, status, startedNanos);
         return true;
+    }
+
+    /**
+     * Answers with the problem, waits until the answer is sent (at most {@code timeout}), then runs {@code after}
+     * (which reads what is left of the request) before the request is done: Jetty closes a connection whose request
+     * was not read to its end once the request is done, which a client still sending would see as a broken pipe.
+     * False when the request was already answered.
+     */
+    boolean problemThen(HttpProblem p, Duration timeout, Runnable after) {
+        if (!state.compareAndSet(OPEN, DONE)) {
+            return false;
+        }
+        byte[] body;
+        try {
+            body = Json.MAPPER.writeValueAsBytes(ErrorBody.of(p));
+        } catch (JsonProcessingException e) {
+            body = new byte[0];
+        }
+        head(p.status(), "application/json", body.length, p.headers());
+        Callback.Completable sent = new Callback.Completable();
+        response.write(true, ByteBuffer.wrap(body), sent);
+        metrics.answered(route, p.status(), startedNanos);
+        try {
+            sent.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            callback.failed(e);
+            return true;
+        } catch (ExecutionException | TimeoutException e) {
+            callback.failed(e instanceof ExecutionException x ? x.getCause() : e);
+            return true;
+        }
+        after.run();
+        callback.succeeded();
+        return true;
+    }
+
+    private void head(int status, String contentType, long length, Map<String, String> headers) {
+        response.setStatus(status);
+        response.getHeaders().put(HttpHeader.CONTENT_TYPE, contentType);
+        response.getHeaders().put(HttpHeader.CONTENT_LENGTH, length);
+        putHeaders(headers);
     }
 
     /**
