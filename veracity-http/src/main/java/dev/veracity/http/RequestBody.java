@@ -36,18 +36,17 @@ final class RequestBody {
     private RequestBody() {
     }
 
-    static JsonNode readJson(Request request, long maxBytes) {
-        return parse(read(request, maxBytes));
-    }
-
-    static byte[] read(Request request, long maxBytes) {
+    /**
+     * The body, read from {@code in} ({@link Request#asInputStream} of the request, kept to discard the rest of a
+     * refused body from where this stopped).
+     */
+    static byte[] read(Request request, InputStream in, long maxBytes) {
         long declared = request.getLength();
         if (declared > maxBytes) {
             throw tooLarge(declared, maxBytes);
         }
         // Not closed: closing a request's stream before its end fails the request inside Jetty, which would then
         // answer 500 by itself; an unread rest is discarded (or the connection closed) once we have answered.
-        InputStream in = Request.asInputStream(request);
         try {
             if (declared >= 0) {
                 // the usual case: exactly the declared bytes (a body shorter than declared is cut off by Jetty)
@@ -78,15 +77,14 @@ final class RequestBody {
     }
 
     /**
-     * Reads and throws away the rest of a refused body: at most {@link #DISCARD_LIMIT} bytes and for at most
+     * Reads and throws away the rest of a refused body from the stream it was read from: at most {@link #DISCARD_LIMIT} bytes and for at most
      * {@code within} (each read is further bounded by the connection's idle timeout).
      *
      * @return whether the body's end was reached, so that the connection can serve the client's next request
      */
-    static boolean discardRest(Request request, Duration within) {
+    static boolean discardRest(InputStream in, Duration within) {
         long end = System.nanoTime() + within.toNanos();
         long left = DISCARD_LIMIT;
-        InputStream in = Request.asInputStream(request);
         byte[] sink = new byte[64 << 10];
         try {
             while (left > 0 && System.nanoTime() - end < 0) {
@@ -97,7 +95,7 @@ final class RequestBody {
                 left -= n;
             }
             return false;
-        } catch (IOException e) {
+        } catch (IOException | RuntimeException e) {
             return false; // the client went away or stalled: the connection is closed either way
         }
     }

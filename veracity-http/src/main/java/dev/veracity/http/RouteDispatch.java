@@ -1,6 +1,7 @@
 package dev.veracity.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -137,12 +138,13 @@ final class RouteDispatch extends Handler.Abstract {
         try {
             JsonNode body = null;
             if (hasBody(method)) {
+                InputStream in = Request.asInputStream(request);
                 byte[] bytes;
                 try {
-                    bytes = RequestBody.read(request, limits.maxBodyBytes());
+                    bytes = RequestBody.read(request, in, limits.maxBodyBytes());
                 } catch (HttpProblem tooLarge) {
                     log.warn(method + " " + oneLine(path) + ": " + tooLarge.status() + " " + oneLine(tooLarge.getMessage()));
-                    refuseBody(request, ex, tooLarge);
+                    refuseBody(request, in, ex, tooLarge);
                     return;
                 }
                 body = RequestBody.parse(bytes);
@@ -182,12 +184,12 @@ final class RouteDispatch extends Handler.Abstract {
      * Answers 413 to a body over the limit, then reads and throws away the rest of it (within bounds) so that a client
      * that sends its whole body before reading gets the answer: closing at once would break its pipe.
      */
-    private void refuseBody(Request request, Exchange ex, HttpProblem tooLarge) {
+    private void refuseBody(Request request, InputStream in, Exchange ex, HttpProblem tooLarge) {
         if (!RequestBody.worthDiscarding(request)) {
             ex.problem(tooLarge);
             return;
         }
-        ex.problemThen(tooLarge, limits.idleTimeout(), () -> RequestBody.discardRest(request, limits.idleTimeout()));
+        ex.problemThen(tooLarge, limits.idleTimeout(), () -> RequestBody.discardRest(in, limits.idleTimeout()));
     }
 
     /** Answers with the problem, or ends the open stream with it as the last event; false when nothing was sent. */
