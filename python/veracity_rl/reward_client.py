@@ -26,13 +26,20 @@ ENVELOPE = len(b'{"items": []}')
 _limits = {}  # endpoint -> {"batch": items, "body": bytes}, as the server's 413s stated them
 
 
+class _Budget:  # the time of one call, its splits and retries included
+    def __init__(self, seconds):
+        self.seconds, self.end = seconds, time.monotonic() + seconds
+
+    def left(self):
+        return self.end - time.monotonic()
+
+
 def score(endpoint, items, timeout=None):
-    seconds = TIMEOUT if timeout is None else timeout
-    deadline = (time.monotonic() + seconds, seconds)
+    budget = _Budget(TIMEOUT if timeout is None else timeout)
     sizes = [len(json.dumps(item).encode()) for item in items]
     results = []
     for chunk in _split(endpoint, list(range(len(items))), sizes):
-        results.extend(_score_chunk(endpoint, items, sizes, chunk, deadline))
+        results.extend(_score_chunk(endpoint, items, sizes, chunk, budget))
     return results
 
 
@@ -53,8 +60,8 @@ def _split(endpoint, indices, sizes):
     return runs
 
 
-def _score_chunk(endpoint, items, sizes, chunk, deadline):
-    status, headers, payload = _post(endpoint, json.dumps({"items": [items[i] for i in chunk]}).encode(), deadline)
+def _score_chunk(endpoint, items, sizes, chunk, budget):
+    status, headers, payload = _post(endpoint, json.dumps({"items": [items[i] for i in chunk]}).encode(), budget)
     if status == 200:
         return json.loads(payload)["results"]
     if status == 413:
@@ -65,7 +72,7 @@ def _score_chunk(endpoint, items, sizes, chunk, deadline):
         runs = _split(endpoint, chunk, sizes)
         if len(runs) == 1:  # nothing learned that splits it: halve
             runs = [chunk[:len(chunk) // 2], chunk[len(chunk) // 2:]]
-        return [r for run in runs for r in _score_chunk(endpoint, items, sizes, run, deadline)]
+        return [r for run in runs for r in _score_chunk(endpoint, items, sizes, run, budget)]
     raise RuntimeError(f"veracity reward server {endpoint}: HTTP {status}: {_reason(payload)}")
 
 
@@ -77,11 +84,11 @@ def _learn(endpoint, headers):
             limits[key] = int(value)
 
 
-def _post(endpoint, body, deadline):
+def _post(endpoint, body, budget):
     """(status, headers, body) of the first answer that is not 429 or 503, retried as the module says."""
-    end, seconds = deadline
+    why = None
     for attempt in range(RETRIES + 1):
-        left = end - time.monotonic()
+        left = budget.left()
         if left <= 0:
             break
         request = urllib.request.Request(endpoint, body, {"Content-Type": "application/json"})
@@ -96,6 +103,7 @@ def _post(endpoint, body, deadline):
             why, retry_after = f"HTTP {e.code}: {_reason(payload)}", _seconds(e.headers.get("Retry-After"))
         except urllib.error.URLError as e:
             if isinstance(e.reason, TimeoutError):
+                why = "timed out"
                 break
             if not isinstance(e.reason, ConnectionError):
                 raise RuntimeError(f"veracity reward server {endpoint}: {e.reason}") from None
@@ -103,14 +111,17 @@ def _post(endpoint, body, deadline):
         except ConnectionError as e:  # the connection dropped after the request went out (RemoteDisconnected, reset)
             why = f"{type(e).__name__}: {e}"
         except TimeoutError:
+            why = "timed out"
             break
         if attempt == RETRIES:
             raise RuntimeError(f"veracity reward server {endpoint}: {why} (after {RETRIES} retries)")
         wait = max(retry_after or 0.0, min(BACKOFF_CAP, BACKOFF * 2 ** attempt) * random.uniform(0.5, 1.0))
-        if time.monotonic() + wait >= end:
+        if wait >= budget.left():
+            why += f", to retry after {wait:.1f} s"
             break
         time.sleep(wait)
-    raise RuntimeError(f"veracity reward server {endpoint}: no answer within {seconds:g} s (VERACITY_REWARD_TIMEOUT)")
+    raise RuntimeError(f"veracity reward server {endpoint}: no answer within {budget.seconds:g} s"
+                       f" (VERACITY_REWARD_TIMEOUT){'; last: ' + why if why else ''}")
 
 
 def _seconds(retry_after):
