@@ -37,6 +37,7 @@ final class RouteDispatch extends Handler.Abstract {
     private final ScheduledExecutorService timer;
     private final BooleanSupplier stopping;
     private final Semaphore places;
+    private final long idleMillis;
     /** The routes running now and their answers: answered 503 {@code stopping} and interrupted when the stop's grace ends. */
     private final Map<RouteThread, Exchange> running = new ConcurrentHashMap<>();
     /** Requests Jetty failed under a running route (connection broken, server stopped). */
@@ -56,6 +57,7 @@ final class RouteDispatch extends Handler.Abstract {
         this.timer = timer;
         this.stopping = stopping;
         this.places = new Semaphore(limits.maxConcurrentRequests(), true);
+        this.idleMillis = limits.idleTimeout().toMillis();
     }
 
     @Override
@@ -64,7 +66,7 @@ final class RouteDispatch extends Handler.Abstract {
         String path = Request.getPathInContext(request);
         String method = request.getMethod();
         if (path.equals("/health") || path.equals("/metrics")) {
-            builtIn(path, method, new Exchange(response, callback, metrics, path, started));
+            builtIn(path, method, new Exchange(response, callback, metrics, path, started, stopping, idleMillis));
             return true;
         }
         String label = path;
@@ -78,7 +80,8 @@ final class RouteDispatch extends Handler.Abstract {
                 }
             }
         }
-        Exchange ex = new Exchange(response, callback, metrics, byMethod == null ? "other" : label, started);
+        Exchange ex = new Exchange(response, callback, metrics, byMethod == null ? "other" : label, started, stopping,
+                idleMillis);
         if (byMethod == null) {
             java.util.List<String> known = new java.util.ArrayList<>(routes.keySet());
             prefixes.keySet().forEach(p -> known.add(p + "..."));

@@ -295,6 +295,7 @@ class JsonServerTest {
         Reply r = inFlight.get(5, TimeUnit.SECONDS);
         assertThat(r.status()).isEqualTo(200);
         assertThat(r.json().path("done").asBoolean()).isTrue();
+        assertThat(r.raw().headers().firstValue("Connection")).hasValue("close");
         assertThat(ms).isLessThan(3000);
         try (ServerSocket again = new ServerSocket(port, 50, java.net.InetAddress.getLoopbackAddress())) {
             assertThat(again.getLocalPort()).isEqualTo(port);
@@ -334,6 +335,8 @@ class JsonServerTest {
         assertThat(r.status()).as(r.body()).isEqualTo(503);
         assertThat(r.code()).isEqualTo("stopping");
         assertThat(r.raw().headers().firstValue("Retry-After")).hasValue("1");
+        // an answer written during the stop closes its connection (and keeps it from Jetty's 100 ms stop idle timeout)
+        assertThat(r.raw().headers().firstValue("Connection")).hasValue("close");
         assertThat(s.isStopping()).isTrue();
     }
 }

@@ -60,7 +60,7 @@ class SigtermTest {
             assertThat(lines).contains("quick done", "slow interrupted");
             // the slow one is answered 503 "stopping" at the end of the grace, which a client retries
             assertThat(slow.handle((r, e) -> r == null ? String.valueOf(e) : r.statusCode() + " " + r.body())
-                    .get(5, TimeUnit.SECONDS)).startsWith("503 ").contains("\"code\":\"stopping\"");
+                    .get(5, TimeUnit.SECONDS)).as("output: " + lines).startsWith("503 ").contains("\"code\":\"stopping\"");
             assertThat(lines).anySatisfy(l -> assertThat(l).contains("INFO stopped in").contains("1 request still running was cancelled"));
             try (ServerSocket again = new ServerSocket(n, 50, InetAddress.getLoopbackAddress())) {
                 assertThat(again.getLocalPort()).isEqualTo(n);
