@@ -1,12 +1,19 @@
 """TRL reward function: GRPOTrainer(reward_funcs=[veracity_reward], ...) with the gold answers in the dataset column
-VERACITY_LABEL_COLUMN (default "label"). Scores through POST /v1/rewards of `veracity serve-rewards`."""
-import json
+VERACITY_LABEL_COLUMN (default "label"). Scores through POST /v1/rewards of `veracity serve-rewards`; a batch larger
+than the server takes is split, a busy or restarting server retried (reward_client.py)."""
 import os
-import urllib.error
-import urllib.request
+
+try:
+    from . import reward_client
+except ImportError:  # loaded by path: the client is the file beside this one
+    import importlib.util
+
+    _spec = importlib.util.spec_from_file_location(
+        "veracity_rl_reward_client", os.path.join(os.path.dirname(os.path.abspath(__file__)), "reward_client.py"))
+    reward_client = importlib.util.module_from_spec(_spec)
+    _spec.loader.exec_module(reward_client)
 
 URL = os.environ.get("VERACITY_REWARD_URL", "http://127.0.0.1:5000").rstrip("/") + "/v1/rewards"
-TIMEOUT = float(os.environ.get("VERACITY_REWARD_TIMEOUT", "300"))
 LABEL_COLUMN = os.environ.get("VERACITY_LABEL_COLUMN", "label")
 
 
@@ -19,12 +26,7 @@ def veracity_reward(prompts, completions, **columns):
     labels = columns.get(LABEL_COLUMN) or [None] * len(completions)
     todo = [i for i, label in enumerate(labels) if label is not None]  # no label: None, which TRL leaves out
     items = [{"question": _text(prompts[i]), "response": _text(completions[i]), "label": labels[i]} for i in todo]
-    request = urllib.request.Request(URL, json.dumps({"items": items}).encode(), {"Content-Type": "application/json"})
-    try:
-        with urllib.request.urlopen(request, timeout=TIMEOUT) as response:
-            results = json.load(response)["results"]
-    except urllib.error.HTTPError as e:  # a 400 says what is wrong with the batch
-        raise RuntimeError(f"veracity reward server {URL}: HTTP {e.code}: {e.read().decode(errors='replace')}") from None
+    results = reward_client.score(URL, items) if items else []
     rewards = [None] * len(completions)
     for i, result in zip(todo, results):
         rewards[i] = result["reward"]

@@ -26,9 +26,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
@@ -37,7 +39,7 @@ import picocli.CommandLine.Spec;
  * OpenAI-compatible API ({@code veracity-server}) until SIGTERM or Ctrl-C, which finish the requests in flight within
  * the grace period.
  */
-@Command(name = "serve", mixinStandardHelpOptions = true,
+@Command(name = "serve", mixinStandardHelpOptions = true, modelTransformer = ServeCommand.CacheOffByDefault.class,
         description = "Serve the methods behind an OpenAI-compatible API: POST /v1/chat/completions with model = a method"
                 + " (madam-rag, march, standard-rag+march+abstain, ...), GET /v1/models, /healthz, /readyz, /metrics.")
 final class ServeCommand implements Callable<Integer> {
@@ -106,6 +108,23 @@ final class ServeCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
+    /**
+     * The shared {@code --cache} option, described with serve's own default: off (unless {@code --cache} or
+     * {@code VERACITY_CACHE} says otherwise), where every other command defaults to read-write.
+     */
+    static final class CacheOffByDefault implements CommandLine.IModelTransformer {
+        static final String DESCRIPTION = "Response cache: off, read-only or read-write (env VERACITY_CACHE; default off:"
+                + " a server answers live questions, so it reuses answers only when asked to).";
+
+        @Override
+        public CommandSpec transform(CommandSpec spec) {
+            OptionSpec cache = spec.findOption("--cache");
+            spec.remove(cache);
+            spec.addOption(OptionSpec.builder(cache).description(DESCRIPTION).build());
+            return spec;
+        }
+    }
+
     @Override
     public Integer call() throws Exception {
         if (upstreamBaseUrl != null) {
@@ -115,7 +134,7 @@ final class ServeCommand implements Callable<Integer> {
             model.baseUrl = upstreamBaseUrl;
         }
         if (model.cache == null && System.getenv("VERACITY_CACHE") == null) {
-            model.cache = "off"; // a server answers live questions: reuse answers only when asked to (--cache read-write)
+            model.cache = "off"; // as CacheOffByDefault says in the help
         }
         retrieval.validate();
         if (!(keepAliveSeconds > 0)) {

@@ -56,7 +56,8 @@ public final class VeracityCli implements Runnable {
 
     private static CommandLine commandLine(java.util.List<Class<?>> subcommands) {
         CommandLine cl = new CommandLine(new VeracityCli());
-        subcommands.forEach(cl::addSubcommand);
+        // Built here rather than by addSubcommand(Class), which skips a command's modelTransformer (serve's --cache).
+        subcommands.forEach(c -> cl.addSubcommand(new CommandLine(c)));
         cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
             if (debug) {
                 ex.printStackTrace(cmd.getErr());

@@ -92,6 +92,21 @@ class ServeCommandTest {
     }
 
     @Test
+    void theHelpStatesServesOwnCacheDefaultAndTheOptionStillSetsIt() throws Exception {
+        Result help = run("serve", "--help");
+        assertThat(help.code()).isZero();
+        String cache = help.out().substring(help.out().indexOf("      --cache=MODE")).replaceAll("\\s+", " ").strip();
+        assertThat(cache).startsWith("--cache=MODE Response cache: off, read-only or read-write (env VERACITY_CACHE;"
+                + " default off: a server answers live questions");
+        // every other command keeps read-write, and serve's --cache still reaches the shared options
+        assertThat(run("eval", "--help").out().replaceAll("\\s+", " ")).contains("(env VERACITY_CACHE; default read-write)");
+        picocli.CommandLine cl = VeracityCli.commandLine(new String[] {"serve"});
+        cl.parseArgs("serve", "--cache", "read-only");
+        ServeCommand serve = cl.getSubcommands().get("serve").getCommand();
+        assertThat(serve.model.cache).isEqualTo("read-only");
+    }
+
+    @Test
     void refusalsAreOneLineWithExitTwo(@TempDir Path dir) throws Exception {
         Result open = run("serve", "--host", "0.0.0.0", "--port", "0", "--llm-base-url", "http://127.0.0.1:9/v1");
         assertThat(open.code()).isEqualTo(2);

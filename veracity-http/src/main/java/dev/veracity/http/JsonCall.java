@@ -90,8 +90,12 @@ public final class JsonCall {
         return events;
     }
 
+    /** The 413's header stating the batch limit, so that a client can split its batch to fit. */
+    static final String MAX_BATCH_HEADER = "X-Max-Batch-Items";
+
     /**
-     * Refuses a batch over {@link ServerLimits#maxBatch()} with 413 {@code batch_too_large}.
+     * Refuses a batch over {@link ServerLimits#maxBatch()} with 413 {@code batch_too_large} and the limit in the
+     * {@code X-Max-Batch-Items} header.
      *
      * @param what the batch's name in the message, e.g. {@code "query"}
      */
@@ -99,7 +103,7 @@ public final class JsonCall {
         if (items > limits.maxBatch()) {
             throw HttpProblem.tooLarge("batch_too_large", String.format(Locale.ROOT,
                     "%s has %,d items; this server takes at most %,d per request: send smaller batches",
-                    what, items, limits.maxBatch()));
+                    what, items, limits.maxBatch())).withHeader(MAX_BATCH_HEADER, Integer.toString(limits.maxBatch()));
         }
     }
 }

@@ -4,14 +4,17 @@ import java.io.IOException;
 import java.net.BindException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
@@ -37,13 +40,17 @@ import org.eclipse.jetty.util.thread.VirtualThreadPool;
  * }
  * }</pre>
  * <p>{@link #close()} stops accepting at once (the port is free when it returns), lets the requests in flight finish
- * for {@link ServerLimits#stopGrace()}, then interrupts the routes still running and closes their connections.
+ * for {@link ServerLimits#stopGrace()}, then answers the requests still running 503 {@code stopping} with
+ * {@code Retry-After: 1}, interrupts their routes and closes their connections.
  * <p>A route's thread is interrupted when its answer is no longer wanted: its deadline passed (the client got 503),
  * Jetty failed the request (the connection broke, the server stopped), or the grace period ended. Over HTTP/1.1 Jetty
  * does not read a connection while a route runs (it would have to buffer pipelined requests), so a client that
  * closes its connection mid-request is noticed when the answer is written, not before: the deadline bounds that work.
  */
 public final class JsonServer implements AutoCloseable {
+
+    /** After the grace period, how long the cancelled requests' 503 answers may take to be sent before Jetty closes. */
+    private static final Duration CANCEL_MARGIN = Duration.ofSeconds(1);
 
     private final Server jetty;
     private final ServerConnector connector;
@@ -87,7 +94,9 @@ public final class JsonServer implements AutoCloseable {
                 stopping::get);
         jetty.setHandler(new StoppingGracefully(dispatch));
         jetty.setErrorHandler(new JsonErrors());
-        jetty.setStopTimeout(limits.stopGrace().toMillis());
+        // Jetty fails the requests still in flight when its stop timeout ends (a 500, or a closed connection); ours
+        // answers them 503 "stopping" at the end of the grace, and Jetty's timeout is only the backstop.
+        jetty.setStopTimeout(limits.stopGrace().plus(CANCEL_MARGIN).toMillis());
         jetty.setStopAtShutdown(false); // the command's own hook calls close(), once
         try {
             jetty.start();
@@ -139,8 +148,9 @@ public final class JsonServer implements AutoCloseable {
 
     /**
      * Stops: no new connection or request from now (the port is released first), the requests in flight get
-     * {@link ServerLimits#stopGrace()} to finish, then the routes still running are interrupted and their
-     * connections closed. Returns when that is done; a second call waits for the first.
+     * {@link ServerLimits#stopGrace()} to finish, then those still running are answered 503 {@code stopping} (a
+     * stream ends with that error event), their routes interrupted and their connections closed. Returns when that is
+     * done; a second call waits for the first.
      */
     @Override
     public void close() {
@@ -154,14 +164,18 @@ public final class JsonServer implements AutoCloseable {
         }
         long t0 = System.nanoTime();
         long failedBefore = dispatch.failedCount();
+        AtomicInteger cancelled = new AtomicInteger();
+        ScheduledFuture<?> graceEnd = timer.schedule(() -> cancelled.addAndGet(dispatch.cancelRunning()),
+                limits.stopGrace().toNanos(), TimeUnit.NANOSECONDS);
         try {
-            jetty.stop(); // graceful: connectors close, in-flight requests get the stop timeout, then Jetty fails them
+            jetty.stop(); // graceful: connectors close, in-flight requests get the grace, then 503 (graceEnd)
         } catch (java.util.concurrent.TimeoutException e) {
             // the grace period ended with requests still running: they are cancelled below and counted in the log
         } catch (Exception e) {
             log.warn("the HTTP server did not stop cleanly: " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()));
         } finally {
-            long cut = dispatch.interruptRunning() + dispatch.failedCount() - failedBefore;
+            graceEnd.cancel(false);
+            long cut = cancelled.get() + dispatch.cancelRunning() + dispatch.failedCount() - failedBefore;
             timer.shutdownNow();
             log.info(String.format(Locale.ROOT, "stopped in %d ms%s", (System.nanoTime() - t0) / 1_000_000,
                     cut == 0 ? "" : cut == 1 ? "; 1 request still running was cancelled"

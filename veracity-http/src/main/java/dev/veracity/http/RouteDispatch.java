@@ -1,9 +1,9 @@
 package dev.veracity.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -37,8 +37,9 @@ final class RouteDispatch extends Handler.Abstract {
     private final ScheduledExecutorService timer;
     private final BooleanSupplier stopping;
     private final Semaphore places;
-    /** The threads of the routes running now, interrupted when the server stops. */
-    private final Set<RouteThread> running = ConcurrentHashMap.newKeySet();
+    private final long idleMillis;
+    /** The routes running now and their answers: answered 503 {@code stopping} and interrupted when the stop's grace ends. */
+    private final Map<RouteThread, Exchange> running = new ConcurrentHashMap<>();
     /** Requests Jetty failed under a running route (connection broken, server stopped). */
     private final AtomicLong failed = new AtomicLong();
 
@@ -56,6 +57,7 @@ final class RouteDispatch extends Handler.Abstract {
         this.timer = timer;
         this.stopping = stopping;
         this.places = new Semaphore(limits.maxConcurrentRequests(), true);
+        this.idleMillis = limits.idleTimeout().toMillis();
     }
 
     @Override
@@ -64,7 +66,7 @@ final class RouteDispatch extends Handler.Abstract {
         String path = Request.getPathInContext(request);
         String method = request.getMethod();
         if (path.equals("/health") || path.equals("/metrics")) {
-            builtIn(path, method, new Exchange(response, callback, metrics, path, started));
+            builtIn(path, method, new Exchange(response, callback, metrics, path, started, stopping, idleMillis));
             return true;
         }
         String label = path;
@@ -78,7 +80,8 @@ final class RouteDispatch extends Handler.Abstract {
                 }
             }
         }
-        Exchange ex = new Exchange(response, callback, metrics, byMethod == null ? "other" : label, started);
+        Exchange ex = new Exchange(response, callback, metrics, byMethod == null ? "other" : label, started, stopping,
+                idleMillis);
         if (byMethod == null) {
             java.util.List<String> known = new java.util.ArrayList<>(routes.keySet());
             prefixes.keySet().forEach(p -> known.add(p + "..."));
@@ -115,7 +118,7 @@ final class RouteDispatch extends Handler.Abstract {
     private void run(JsonRoute route, Request request, String method, String path, String principal, Exchange ex,
                      long started) {
         RouteThread self = new RouteThread();
-        running.add(self);
+        running.put(self, ex);
         ScheduledFuture<?> deadline = timer.schedule(() -> {
             HttpProblem late = new HttpProblem(503, "deadline_exceeded", "no answer within the server's deadline of "
                     + limits.requestDeadline().toMillis() + " ms").withHeader("Retry-After", "1");
@@ -136,7 +139,19 @@ final class RouteDispatch extends Handler.Abstract {
             }
         });
         try {
-            JsonNode body = hasBody(method) ? RequestBody.readJson(request, limits.maxBodyBytes()) : null;
+            JsonNode body = null;
+            if (hasBody(method)) {
+                InputStream in = Request.asInputStream(request);
+                byte[] bytes;
+                try {
+                    bytes = RequestBody.read(request, in, limits.maxBodyBytes());
+                } catch (HttpProblem tooLarge) {
+                    log.warn(method + " " + oneLine(path) + ": " + tooLarge.status() + " " + oneLine(tooLarge.getMessage()));
+                    refuseBody(request, in, ex, tooLarge);
+                    return;
+                }
+                body = RequestBody.parse(bytes);
+            }
             JsonReply reply = route.handle(new JsonCall(method, path, body, started, limits,
                     name -> request.getHeaders().get(name), principal, ex));
             if (!ex.endStream(null)) {
@@ -151,8 +166,7 @@ final class RouteDispatch extends Handler.Abstract {
             fail(ex, p);
         } catch (InterruptedException e) {
             HttpProblem why = ex.cancelReason();
-            fail(ex, why != null ? why : new HttpProblem(503, "cancelled", "the server is stopping: send the request again")
-                    .withHeader("Retry-After", "1"));
+            fail(ex, why != null ? why : STOPPING);
         } catch (UncheckedIOException e) {
             // the body could not be read: the client went away or sent a broken body
             fail(ex, new HttpProblem(400, "bad_body", e.getMessage()));
@@ -167,6 +181,18 @@ final class RouteDispatch extends Handler.Abstract {
             running.remove(self);
             self.leave();
         }
+    }
+
+    /**
+     * Answers 413 to a body over the limit, then reads and throws away the rest of it (within bounds) so that a client
+     * that sends its whole body before reading gets the answer: closing at once would break its pipe.
+     */
+    private void refuseBody(Request request, InputStream in, Exchange ex, HttpProblem tooLarge) {
+        if (!RequestBody.worthDiscarding(request)) {
+            ex.problem(tooLarge);
+            return;
+        }
+        ex.problemThen(tooLarge, limits.idleTimeout(), () -> RequestBody.discardRest(in, limits.idleTimeout()));
     }
 
     /** Answers with the problem, or ends the open stream with it as the last event; false when nothing was sent. */
@@ -202,11 +228,30 @@ final class RouteDispatch extends Handler.Abstract {
         return failed.get();
     }
 
-    /** Interrupts every route still running (the server's grace period is over). */
-    int interruptRunning() {
-        running.forEach(RouteThread::interrupt);
-        return running.size();
+    /**
+     * The stop's grace period is over: every route still running is answered 503 {@code stopping} with
+     * {@code Retry-After} (a stream ends with that as its last event) and interrupted, before Jetty closes its
+     * connection. Returns how many were not cancelled before.
+     */
+    int cancelRunning() {
+        int n = 0;
+        for (Map.Entry<RouteThread, Exchange> e : running.entrySet()) {
+            if (!e.getKey().cancel()) {
+                continue;
+            }
+            n++;
+            Exchange ex = e.getValue();
+            if (!ex.problem(STOPPING) && ex.streaming()) {
+                ex.cancelReason(STOPPING);
+            }
+            e.getKey().interrupt();
+        }
+        return n;
     }
+
+    /** The answer to a request the stop cancels: the client may send it again, to this server once restarted. */
+    static final HttpProblem STOPPING = new HttpProblem(503, "stopping", "the server is stopping: send the request again")
+            .withHeader("Retry-After", "1");
 
     private static boolean hasBody(String method) {
         return method.equals("POST") || method.equals("PUT") || method.equals("PATCH");

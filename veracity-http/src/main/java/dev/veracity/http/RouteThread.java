@@ -9,6 +9,16 @@ final class RouteThread {
 
     private final Thread thread = Thread.currentThread();
     private boolean inRoute = true;
+    private boolean cancelled;
+
+    /** Marks the route cancelled by the server's stop; false when it already was. */
+    synchronized boolean cancel() {
+        if (cancelled) {
+            return false;
+        }
+        cancelled = true;
+        return true;
+    }
 
     synchronized void interrupt() {
         if (inRoute) {

@@ -142,6 +142,33 @@ class EventStreamTest {
     }
 
     @Test
+    void aStreamStillOpenWhenTheStopsGraceEndsEndsWithAStoppingEvent() throws Exception {
+        CountDownLatch interrupted = new CountDownLatch(1);
+        JsonServer s = JsonServer.builder().limits(ServerLimits.defaults().withStopGrace(Duration.ofMillis(200)))
+                .route("POST", "/sse", call -> {
+                    try {
+                        call.openEvents(Map.of()).comment("working");
+                    } catch (IOException e) {
+                        throw new IllegalStateException(e);
+                    }
+                    try {
+                        Thread.sleep(30_000);
+                    } catch (InterruptedException e) {
+                        interrupted.countDown();
+                        throw e;
+                    }
+                    return JsonReply.streamed();
+                }).start();
+        try (Raw raw = new Raw(s, "/sse", "{}")) {
+            assertThat(raw.head().getFirst()).isEqualTo("HTTP/1.1 200 OK");
+            assertThat(raw.nextLine()).isEqualTo(": working");
+            s.close();
+            assertThat(raw.nextLine()).contains("\"code\":\"stopping\"");
+            assertThat(interrupted.await(3, TimeUnit.SECONDS)).isTrue();
+        }
+    }
+
+    @Test
     void aClientThatHasGoneIsNoticedAtTheNextWrite() throws Exception {
         CountDownLatch opened = new CountDownLatch(1);
         AtomicReference<String> failure = new AtomicReference<>();

@@ -115,6 +115,7 @@ class JsonServerTest {
             assertThat(declared.status()).isEqualTo(413);
             assertThat(declared.code()).isEqualTo("body_too_large");
             assertThat(declared.json().path("error").path("message").asText()).contains("2,009 bytes").contains("1,000");
+            assertThat(declared.raw().headers().firstValue("X-Max-Body-Bytes")).hasValue("1000");
 
             // no Content-Length (chunked): refused once the limit is passed
             Reply chunked = send(HttpRequest.newBuilder(URI.create(s.baseUrl() + "/r"))
@@ -154,6 +155,8 @@ class JsonServerTest {
             assertThat(r.code()).isEqualTo("batch_too_large");
             assertThat(r.json().path("error").path("message").asText()).isEqualTo(
                     "items has 4 items; this server takes at most 3 per request: send smaller batches");
+            // the limit, stated for a client to split its batch (the Python shims do)
+            assertThat(r.raw().headers().firstValue("X-Max-Batch-Items")).hasValue("3");
         }
     }
 
@@ -292,6 +295,7 @@ class JsonServerTest {
         Reply r = inFlight.get(5, TimeUnit.SECONDS);
         assertThat(r.status()).isEqualTo(200);
         assertThat(r.json().path("done").asBoolean()).isTrue();
+        assertThat(r.raw().headers().firstValue("Connection")).hasValue("close");
         assertThat(ms).isLessThan(3000);
         try (ServerSocket again = new ServerSocket(port, 50, java.net.InetAddress.getLoopbackAddress())) {
             assertThat(again.getLocalPort()).isEqualTo(port);
@@ -327,7 +331,12 @@ class JsonServerTest {
         assertThat((System.nanoTime() - t0) / 1_000_000).isLessThan(3000);
         assertThat(interrupted.await(3, TimeUnit.SECONDS)).isTrue();
         Reply r = inFlight.get(5, TimeUnit.SECONDS);
-        assertThat(r.status()).as(r.body()).isNotEqualTo(200);
+        // the documented answer to a request the stop cancels, which a client retries: not Jetty's 500
+        assertThat(r.status()).as(r.body()).isEqualTo(503);
+        assertThat(r.code()).isEqualTo("stopping");
+        assertThat(r.raw().headers().firstValue("Retry-After")).hasValue("1");
+        // an answer written during the stop closes its connection (and keeps it from Jetty's 100 ms stop idle timeout)
+        assertThat(r.raw().headers().firstValue("Connection")).hasValue("close");
         assertThat(s.isStopping()).isTrue();
     }
 }

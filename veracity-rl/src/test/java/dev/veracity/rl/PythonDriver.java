@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -42,6 +43,28 @@ public final class PythonDriver {
         }
     }
 
+    /**
+     * The first of {@code python3} and {@code /usr/bin/python3} that can import {@code module}, or empty: Debian's
+     * {@code python3-torch} is importable by the system's python3 only, which another python3 on the PATH may hide.
+     */
+    public static Optional<String> withModule(String module) {
+        for (String python : List.of("python3", "/usr/bin/python3")) {
+            try {
+                Process p = new ProcessBuilder(python, "-c", "import " + module).redirectErrorStream(true).start();
+                p.getInputStream().readAllBytes();
+                if (p.waitFor(60, TimeUnit.SECONDS) && p.exitValue() == 0) {
+                    return Optional.of(python);
+                }
+            } catch (IOException e) {
+                // not installed: try the next
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return Optional.empty();
+            }
+        }
+        return Optional.empty();
+    }
+
     /** Copies the test resource {@code /python/NAME} into {@code dir}; returns the copy. */
     public static Path script(String name, Path dir) throws IOException {
         Path driver = dir.resolve(name);
@@ -57,7 +80,13 @@ public final class PythonDriver {
      */
     public static JsonNode run(Path dir, Map<String, String> env, String... args) throws IOException,
             InterruptedException {
-        List<String> command = new ArrayList<>(List.of("python3", "-B"));
+        return run("python3", dir, env, args);
+    }
+
+    /** As {@link #run(Path, Map, String...)} with this interpreter ({@link #withModule}). */
+    public static JsonNode run(String python, Path dir, Map<String, String> env, String... args) throws IOException,
+            InterruptedException {
+        List<String> command = new ArrayList<>(List.of(python, "-B"));
         command.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(command);
         pb.environment().putAll(env);

@@ -17,6 +17,12 @@ final class C3poReward implements Reward {
         return "c3po-accuracy";
     }
 
+    /** {@code correct}, neutral 0. */
+    @Override
+    public Map<String, Double> numericDetails() {
+        return Map.of("correct", 0.0);
+    }
+
     @Override
     public RewardResult score(RewardInput in) {
         double r = LeafReward.AUTHORS_ACCURACY.score(in.question(), ReasoningBlocks.strip(in.response()),

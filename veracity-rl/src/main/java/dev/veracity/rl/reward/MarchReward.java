@@ -52,6 +52,12 @@ final class MarchReward implements Reward {
         return kind == Kind.ZTR ? "march-ztr" : "march-err";
     }
 
+    /** The verification's counts: {@code claims}, {@code faults}, {@code calls}; neutral 0. */
+    @Override
+    public Map<String, Double> numericDetails() {
+        return NumericDetails.zeros("claims", "faults", "calls");
+    }
+
     @Override
     public Optional<String> problem(RewardInput in) {
         return in.label().documents().isEmpty()

@@ -3,7 +3,9 @@ package dev.veracity.rl.reward;
 import dev.veracity.eval.metrics.ItemScore;
 import dev.veracity.eval.metrics.Metric;
 import dev.veracity.eval.metrics.Metrics;
+import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -15,15 +17,32 @@ final class MetricReward implements Reward {
 
     private final String name;
     private final Metric metric;
+    private final Map<String, Double> numericDetails;
 
     MetricReward(String name, String metricName) {
         this.name = name;
         this.metric = Metrics.byName(metricName);
+        // A metric gives the same fields for every item (RewardsTableTest checks every registered one over the
+        // table): its fields for an empty prediction name them all.
+        Map<String, Double> numeric = new LinkedHashMap<>();
+        metric.score("", List.of(), List.of()).fields().forEach((k, v) -> {
+            if (v instanceof Number || v instanceof Boolean) {
+                numeric.put(k, 0.0);
+            }
+        });
+        numeric.put("counted", 1.0); // present, as false, only for an item the metric leaves out of its aggregates
+        this.numericDetails = Collections.unmodifiableMap(numeric);
     }
 
     @Override
     public String name() {
         return name;
+    }
+
+    /** The metric's numeric fields (neutral 0) and {@code counted} (neutral 1: an item counts unless it says not). */
+    @Override
+    public Map<String, Double> numericDetails() {
+        return numericDetails;
     }
 
     @Override

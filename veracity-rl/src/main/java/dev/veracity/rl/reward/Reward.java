@@ -1,6 +1,7 @@
 package dev.veracity.rl.reward;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -23,6 +24,18 @@ public interface Reward {
      */
     default List<RewardResult> scoreAll(List<RewardInput> inputs) {
         return inputs.stream().map(this::score).toList();
+    }
+
+    /**
+     * Every numeric detail (a number, or a boolean read as 1/0) that this reward's results may carry, in a fixed order,
+     * each with its neutral value: the value that stands for it in a result that lacks it (a fallback, which has no
+     * details, or a detail only some results give). Trainers that log per-sample columns need the same columns for
+     * every sample (OpenRLHF concatenates them into one tensor per key): the reward server sends exactly these, and
+     * {@code fallback}, for every sample. A numeric detail not declared here is left out of those columns. Default:
+     * none.
+     */
+    default Map<String, Double> numericDetails() {
+        return Map.of();
     }
 
     /**

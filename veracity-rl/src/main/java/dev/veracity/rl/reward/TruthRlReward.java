@@ -88,6 +88,13 @@ final class TruthRlReward implements Reward {
         return name;
     }
 
+    /** {@code boxed}; with a reasoning strategy also {@code outcome_reward} and {@code reasoning_score}; neutral 0. */
+    @Override
+    public Map<String, Double> numericDetails() {
+        return reasoning == Reasoning.NONE ? Map.of("boxed", 0.0) : NumericDetails.zeros("boxed", "outcome_reward",
+                "reasoning_score");
+    }
+
     @Override
     public Optional<String> problem(RewardInput in) {
         if (knowledge && in.label().ook() == null) {

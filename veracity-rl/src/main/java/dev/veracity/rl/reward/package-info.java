@@ -3,7 +3,8 @@
  * <ul>
  *   <li>{@link dev.veracity.rl.reward.Reward}: (question, response, {@link dev.veracity.rl.reward.Label}, context) ->
  *       {@link dev.veracity.rl.reward.RewardResult} (score, ordered details, ok or fallback with a reason); total and
- *       thread-safe; {@code scoreAll} for batches;</li>
+ *       thread-safe; {@code scoreAll} for batches; {@code numericDetails} declares the per-sample columns trainers log
+ *       (the same for every sample, fallbacks included);</li>
  *   <li>{@link dev.veracity.rl.reward.Label}: the gold answers and optional fields, read totally from a plain string,
  *       a JSON string, a list or an object ({@link dev.veracity.rl.reward.LabelParse});</li>
  *   <li>{@link dev.veracity.rl.reward.Rewards}: the registry (every official metric, {@code accuracy},

@@ -13,10 +13,8 @@ import dev.veracity.rl.reward.Reward;
 import dev.veracity.rl.reward.RewardInput;
 import dev.veracity.rl.reward.RewardResult;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -28,9 +26,10 @@ import java.util.Optional;
  * <p>Each query is the prompt and the response decoded with special tokens: the prompt prefix and the end tokens are
  * removed ({@link ChatTemplateText}) and the rest is scored. A query that does not start with its prompt gets the
  * fallback score, flagged, rather than a score of its prompt text.
- * <p>{@code scores} repeat {@code rewards} (serve_rm does the same). {@code extra_logs} has one list per key, one
- * number per item: each numeric or boolean detail (booleans as 1/0; 0 for an item without that detail) and
- * {@code fallback} (1 for a fallback score). Only numbers, because OpenRLHF turns every value into a tensor
+ * <p>{@code scores} repeat {@code rewards} (serve_rm does the same). {@code extra_logs} ({@link ExtraLogs}) has one
+ * list per key, one number per item, and the same keys in every answer: the reward's declared numeric details
+ * (booleans as 1/0; the detail's neutral value for an item without it, a fallback included) and {@code fallback} (1
+ * for a fallback score). Only numbers, because OpenRLHF turns every value into a tensor
  * ({@code openrlhf/trainer/ppo_utils/samples_generator.py}, {@code info[key] = torch.tensor([value])}): a string would
  * stop the trainer. Fallback reasons are in the server log.
  */
@@ -41,11 +40,13 @@ final class OpenRlhfDoor implements JsonRoute {
     private final Reward reward;
     private final DeadlineScorer scorer;
     private final int maxResponseChars;
+    private final ExtraLogs extraLogs;
 
-    OpenRlhfDoor(Reward reward, DeadlineScorer scorer, int maxResponseChars) {
+    OpenRlhfDoor(Reward reward, DeadlineScorer scorer, int maxResponseChars, ExtraLogs extraLogs) {
         this.reward = reward;
         this.scorer = scorer;
         this.maxResponseChars = maxResponseChars;
+        this.extraLogs = extraLogs;
     }
 
     @Override
@@ -81,36 +82,15 @@ final class OpenRlhfDoor implements JsonRoute {
         return JsonReply.ok(answer(scorer.score("openrlhf", items, call.startedNanos())));
     }
 
-    static ObjectNode answer(List<RewardResult> results) {
-        JsonNodeFactory f = JsonNodeFactory.instance;
-        ObjectNode out = f.objectNode();
+    ObjectNode answer(List<RewardResult> results) {
+        ObjectNode out = JsonNodeFactory.instance.objectNode();
         ArrayNode rewards = out.putArray("rewards");
         ArrayNode scores = out.putArray("scores");
-        Map<String, double[]> logs = new LinkedHashMap<>();
-        for (int i = 0; i < results.size(); i++) {
-            RewardResult r = results.get(i);
+        for (RewardResult r : results) {
             rewards.add(r.score());
             scores.add(r.score());
-            for (Map.Entry<String, Object> d : r.details().entrySet()) {
-                Double v = d.getValue() instanceof Number n ? Double.valueOf(n.doubleValue())
-                        : d.getValue() instanceof Boolean b ? Double.valueOf(b ? 1.0 : 0.0) : null;
-                if (v != null && !d.getKey().equals("fallback")) {
-                    logs.computeIfAbsent(d.getKey(), k -> new double[results.size()])[i] = v;
-                }
-            }
         }
-        double[] fallback = new double[results.size()];
-        for (int i = 0; i < results.size(); i++) {
-            fallback[i] = results.get(i).isFallback() ? 1.0 : 0.0;
-        }
-        logs.put("fallback", fallback);
-        ObjectNode extra = out.putObject("extra_logs");
-        logs.forEach((k, values) -> {
-            ArrayNode a = extra.putArray(k);
-            for (double v : values) {
-                a.add(v);
-            }
-        });
+        out.set("extra_logs", extraLogs.of(results));
         return out;
     }
 }

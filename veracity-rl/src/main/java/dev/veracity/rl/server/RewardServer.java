@@ -38,10 +38,11 @@ public final class RewardServer implements AutoCloseable {
      * @throws java.net.BindException when the port is taken
      */
     public static RewardServer start(Reward reward, RewardServerSettings settings, ServerLog log) throws IOException {
+        ExtraLogs extraLogs = new ExtraLogs(reward, log);
         ServerMetrics metrics = new ServerMetrics();
         DeadlineScorer scorer = new DeadlineScorer(reward, callsModel(reward), settings, log,
                 new RewardMetrics(metrics, reward.name()));
-        OpenRlhfDoor openRlhf = new OpenRlhfDoor(reward, scorer, settings.maxResponseChars());
+        OpenRlhfDoor openRlhf = new OpenRlhfDoor(reward, scorer, settings.maxResponseChars(), extraLogs);
         try {
             JsonServer http = JsonServer.builder().name("reward-server").host(settings.host()).port(settings.port())
                     .limits(settings.limits().withRequestDeadline(settings.deadline().plusSeconds(5)))

@@ -21,6 +21,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -95,12 +96,27 @@ class RewardsTableTest {
                         double expected = api.get(i).get("reward").asDouble();
                         assertThat(openRlhf.get("rewards").get(0).asDouble()).as(where + " openrlhf").isEqualTo(expected);
                         assertThat(openRlhf.get("scores").get(0).asDouble()).as(where + " openrlhf").isEqualTo(expected);
-                        assertThat(openRlhf.get("extra_logs").get("fallback").get(0).asDouble()).isZero();
-                        api.get(i).get("details").properties().forEach(d -> {
+                        // extra_logs: exactly the reward's declared numeric details and fallback, whatever the row
+                        JsonNode logs = openRlhf.get("extra_logs");
+                        List<String> keys = new ArrayList<>(reward.numericDetails().keySet());
+                        keys.add("fallback");
+                        List<String> sent = new ArrayList<>();
+                        logs.fieldNames().forEachRemaining(sent::add);
+                        assertThat(sent).as(where + " extra_logs keys").isEqualTo(keys);
+                        assertThat(logs.get("fallback").get(0).asDouble()).isZero();
+                        JsonNode details = api.get(i).get("details");
+                        details.properties().forEach(d -> {
                             JsonNode v = d.getValue();
                             if (v.isNumber() || v.isBoolean()) {
-                                assertThat(openRlhf.get("extra_logs").get(d.getKey()).get(0).asDouble()).as(where + " " + d.getKey())
+                                // every numeric detail a reward gives is declared (so it reaches extra_logs)
+                                assertThat(logs.get(d.getKey())).as(where + " " + d.getKey() + " declared").isNotNull();
+                                assertThat(logs.get(d.getKey()).get(0).asDouble()).as(where + " " + d.getKey())
                                         .isEqualTo(v.isBoolean() ? (v.asBoolean() ? 1.0 : 0.0) : v.asDouble());
+                            }
+                        });
+                        reward.numericDetails().forEach((column, neutral) -> {
+                            if (!details.has(column)) {
+                                assertThat(logs.get(column).get(0).asDouble()).as(where + " " + column).isEqualTo(neutral);
                             }
                         });
 

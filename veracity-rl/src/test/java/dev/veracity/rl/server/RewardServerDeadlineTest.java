@@ -99,7 +99,9 @@ class RewardServerDeadlineTest {
                     "labels", List.of(LABEL, Http.json(LABEL)))));
             assertThat(r.status()).isEqualTo(200);
             assertThat(r.json().get("rewards").toString()).isEqualTo("[0.0,0.0]");
-            assertThat(r.json().get("extra_logs").toString()).isEqualTo("{\"fallback\":[1.0,1.0]}");
+            // the same keys as a scored answer (OpenRLHF concatenates them across samples), at their neutral values
+            assertThat(r.json().get("extra_logs").toString()).isEqualTo(
+                    "{\"claims\":[0.0,0.0],\"faults\":[0.0,0.0],\"calls\":[0.0,0.0],\"fallback\":[1.0,1.0]}");
             assertThat(log.warnings()).hasSize(2).allSatisfy(l -> assertThat(l)
                     .startsWith("WARN march-err openrlhf item ").contains("fallback score 0.0: model call failed: ")
                     .contains("CONNECTION"));

@@ -182,10 +182,29 @@ class RewardServerTest {
             Http.Reply r = Http.post(s.baseUrl() + "/get_reward", body);
             assertThat(r.status()).isEqualTo(200);
             assertThat(r.json().get("rewards")).isEqualTo(JSON.readTree("[-0.25, 1.0]"));
-            assertThat(r.json().get("extra_logs").get("fallback")).isEqualTo(JSON.readTree("[1.0, 0.0]"));
+            // the fallback has every column a scored item has, at its neutral value (counted: 1)
+            assertThat(r.json().get("extra_logs")).isEqualTo(JSON.readTree(
+                    "{\"empty_gold\": [0.0, 0.0], \"counted\": [1.0, 1.0], \"fallback\": [1.0, 0.0]}"));
             assertThat(log.warnings()).singleElement().asString()
                     .isEqualTo("WARN substring openrlhf item 1 of 2: fallback score -0.25: query[0] does not start with"
                             + " prompts[0], so the response in it is unknown");
+        }
+    }
+
+    @Test
+    void everyOpenRlhfAnswerHasTheSameExtraLogsKeysFallbacksIncluded() throws Exception {
+        // OpenRLHF asks one sample per request and concatenates extra_logs key by key across a micro-batch: a fallback
+        // answer with fewer keys than a scored one stopped the training step (OpenRlhfExperienceTest runs that path)
+        try (RewardServer s = start("truthrl-ternary")) {
+            String prompt = "<|im_start|>user\nWhere?<|im_end|>\n<|im_start|>assistant\n";
+            Http.Reply scored = Http.post(s.baseUrl() + "/get_reward", Http.json(Map.of("query",
+                    List.of(prompt + "\\boxed{Paris}<|im_end|>"), "prompts", List.of(prompt), "labels", List.of("Paris"))));
+            Http.Reply fallback = Http.post(s.baseUrl() + "/get_reward", Http.json(Map.of("query",
+                    List.of("not the prompt \\boxed{Paris}"), "prompts", List.of(prompt), "labels", List.of("Paris"))));
+            assertThat(scored.body()).isEqualTo("{\"rewards\":[1.0],\"scores\":[1.0],\"extra_logs\":{\"boxed\":[1.0],"
+                    + "\"fallback\":[0.0]}}");
+            assertThat(fallback.body()).isEqualTo("{\"rewards\":[0.0],\"scores\":[0.0],\"extra_logs\":{\"boxed\":[0.0],"
+                    + "\"fallback\":[1.0]}}");
         }
     }
 
