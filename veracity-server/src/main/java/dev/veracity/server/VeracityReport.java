@@ -25,7 +25,8 @@ import java.util.Map;
  *   "abstained": false, "verification": {"verdict": "passed", "claims": 1, "abstained_by_policy": false},
  *   "signals": {...}, "parse_failures": [], "candidates": [], "raw": "...",
  *   "documents": {"source": "request", "count": 2, "ids": ["1", "2"]}, "options": {...}, "ignored": ["temperature"],
- *   "calls": {"count": 6, "failed": 0, "retries": 0, "cache_hits": 0, "prompt_tokens": 812, "completion_tokens": 95,
+ *   "calls": {"count": 6, "samples": 6, "failed": 0, "retries": 0, "cache_hits": 0, "cached_samples": 0,
+ *             "prompt_tokens": 812, "completion_tokens": 95, "cached_tokens": 0,
  *             "critical_path_ms": 412.3, "wall_ms": 415.0,
  *             "by_role": {"agent": {"calls": 2, "prompt_tokens": 300, "completion_tokens": 40, "latency_ms": 205.1}, ...}},
  *   "timing": {"server_ms": 418.9, "pipeline_ms": 416.2}}
@@ -102,11 +103,15 @@ final class VeracityReport {
     private static ObjectNode calls(List<CallRecord> calls, CallStats stats) {
         ObjectNode c = JsonNodeFactory.instance.objectNode();
         c.put("count", stats.calls());
+        c.put("samples", stats.samples()); // a request for n samples is n model calls in the papers' accounting
         c.put("failed", stats.failedCalls());
         c.put("retries", stats.retries());
         c.put("cache_hits", stats.cacheHits());
-        c.put("prompt_tokens", stats.promptTokens());
-        c.put("completion_tokens", stats.completionTokens());
+        c.put("cached_samples", stats.cachedSamples());
+        // tokens the method used, whether the model or the response cache answered (eval's result lines count alike)
+        c.put("prompt_tokens", stats.usedPromptTokens());
+        c.put("completion_tokens", stats.usedCompletionTokens());
+        c.put("cached_tokens", stats.cachedPromptTokens() + stats.cachedCompletionTokens());
         c.put("critical_path_ms", millis(stats.criticalPath().toNanos()));
         c.put("wall_ms", millis(stats.wall().toNanos()));
         ObjectNode byRole = c.putObject("by_role");

@@ -76,6 +76,11 @@ class OpenAiJavaClientTest {
             JsonNode v = veracity(c._additionalProperties());
             assertThat(v.path("method").asText()).isEqualTo(name);
             assertThat(v.path("calls").path("count").asInt()).as(name).isEqualTo(expected.stats().calls());
+            assertThat(v.path("calls").path("samples").asInt()).as(name).isEqualTo(expected.stats().samples());
+            if (name.equals("cot-sc")) { // one request for 21 samples: 21 model calls in the papers' accounting
+                assertThat(v.path("calls").path("count").asInt()).isEqualTo(1);
+                assertThat(v.path("calls").path("samples").asInt()).isEqualTo(21);
+            }
             List<String> answers = new ArrayList<>();
             v.path("answers").forEach(a -> answers.add(a.asText()));
             assertThat(answers).as(name).isEqualTo(expected.answer().answers());
