@@ -32,7 +32,10 @@ public final class ScriptedBackend implements LlmBackend {
     private ScriptedBackend(String id, boolean nativeN, BiFunction<LlmRequest, Integer, String> responder, boolean ignored) {
         this(id, nativeN, (r, i) -> {
             String text = responder.apply(r, i);
-            return Completion.of(i, text, FinishReason.STOP, TokenUsage.of(tokens(r.promptText()), tokens(text)));
+            // as an OpenAI-compatible server's n > 1 answer reads: each sample's share carries the request's prompt and
+            // is marked apportioned (inexact); a single-sample request's count is exact
+            return Completion.of(i, text, FinishReason.STOP,
+                    new TokenUsage(tokens(r.promptText()), tokens(text), r.n() == 1));
         });
     }
 

@@ -202,9 +202,7 @@ public final class LlmClient implements AutoCloseable {
             missing.add(i);
         }
         counters.cachedSamples.addAndGet(request.n() - missing.size());
-        // the prompt as this call would have been billed without the cache: once for a request of n samples, once
-        // per sample where the backend takes one sample a request
-        cached.oneRequest(request.n() == 1 || backend.capabilities().nativeN(), missing.isEmpty());
+        cached.settle(missing.isEmpty());
 
         Attempts attempts = new Attempts();
         long started = submitted;
@@ -436,14 +434,19 @@ public final class LlmClient implements AutoCloseable {
 
     /**
      * What the cache served of one call, counted at what it cost when it was made: the cached samples, their
-     * completion tokens, their prompt tokens as this call would have been billed, and the longest latency of the
-     * requests that produced them.
+     * completion tokens, their prompt tokens as their requests were billed, and the longest latency of the requests
+     * that produced them.
+     *
+     * <p>How a sample was made is in its stored usage, not in what the backend does today (a process served wholly
+     * from the cache never learns whether the server takes n &gt; 1): a sample with an exact count came from a request
+     * of its own (n = 1, or a request split into single samples) and paid its prompt; the samples of one n-sample
+     * request carry apportioned, inexact shares and paid the prompt once between them.
      */
     private static final class Cached {
         int samples;
         int completionTokens;
-        int promptMax;
-        int promptSum;
+        int sharedPromptMax;
+        int ownPromptSum;
         long latencyMax;
         boolean latencyKnown = true;
         private int prompt;
@@ -452,18 +455,21 @@ public final class LlmClient implements AutoCloseable {
             samples++;
             completionTokens += hit.usage().completionTokens();
             // each sample carries its request's whole prompt (the backends' share of an n-sample response)
-            promptMax = Math.max(promptMax, hit.usage().promptTokens());
-            promptSum += hit.usage().promptTokens();
+            if (hit.usage().exact()) {
+                ownPromptSum += hit.usage().promptTokens();
+            } else {
+                sharedPromptMax = Math.max(sharedPromptMax, hit.usage().promptTokens());
+            }
             latencyKnown &= latency.isPresent();
             latencyMax = Math.max(latencyMax, latency.orElse(0));
         }
 
         /**
-         * Fixes the prompt tokens: one request of n samples pays its prompt once (nothing more when the model was
-         * asked for the missing samples, whose request paid it), single-sample requests pay it each.
+         * Fixes the prompt tokens: each sample of its own request pays its prompt; the samples of one n-sample request
+         * pay it once, and nothing when the model is asked for the missing samples now (that request pays it).
          */
-        void oneRequest(boolean oneRequest, boolean allCached) {
-            prompt = !oneRequest ? promptSum : allCached ? promptMax : 0;
+        void settle(boolean allCached) {
+            prompt = ownPromptSum + (allCached ? sharedPromptMax : 0);
         }
 
         int promptTokens() {

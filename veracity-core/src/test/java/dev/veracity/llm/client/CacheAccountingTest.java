@@ -80,10 +80,14 @@ class CacheAccountingTest {
         try (SqliteResponseCache cache = SqliteResponseCache.open(dir.resolve("c.db"))) {
             CallRecord live = call(new ScriptedBackend("no-n", false, r -> "a sample"), cache, req);
             CallRecord replay = call(new ScriptedBackend("no-n", false, r -> "never asked"), cache, req);
+            // a fresh process whose backend has not learnt that the server refuses n > 1 (it says native n until a
+            // 400 names n): the samples' own counts say they were made one request each
+            CallRecord unlearnt = call(new ScriptedBackend("no-n", true, r -> "never asked"), cache, req);
 
             int prompt = ScriptedBackend.tokens(req.promptText());
             assertThat(live.promptTokens()).isEqualTo(3 * prompt); // three requests, three prompts
             assertThat(replay.cachedPromptTokens()).isEqualTo(3 * prompt);
+            assertThat(unlearnt.cachedPromptTokens()).isEqualTo(3 * prompt);
             assertThat(replay.usedCompletionTokens()).isEqualTo(live.usedCompletionTokens());
         }
     }

@@ -11,7 +11,9 @@ import java.util.Optional;
 /**
  * A {@link Judge} asked as TruthRL's order asks it ({@link TruthRlOrder.GoldJudge}): about one gold answer at a
  * time, its calls traced with role {@value LlmJudge#ROLE}. It keeps every verdict it gave, for the result line's
- * {@code judge} object. One per graded response; not shared between threads.
+ * {@code judge} object. One per graded response, shared by every metric judged over it (the truthfulness metrics
+ * over the raw response and over the answer): a (answer, gold) pair already judged is answered from memory, with no
+ * call. Not shared between threads.
  */
 public final class OrderedJudge implements TruthRlOrder.GoldJudge {
 
@@ -20,6 +22,7 @@ public final class OrderedJudge implements TruthRlOrder.GoldJudge {
     private final Optional<String> queryTime;
     private final CallContext ctx;
     private final List<Verdict> verdicts = new ArrayList<>();
+    private final java.util.Map<String, TruthRlOrder.GoldVerdict> asked = new java.util.HashMap<>();
 
     /**
      * @param queryTime the question's query time, or null
@@ -34,13 +37,15 @@ public final class OrderedJudge implements TruthRlOrder.GoldJudge {
 
     @Override
     public TruthRlOrder.GoldVerdict judge(String answer, String gold, int index) {
-        Verdict v = judge.judge(new JudgeInput(question, answer, List.of(gold), queryTime), ctx);
-        verdicts.add(v);
-        return switch (v.outcome()) {
-            case CORRECT -> TruthRlOrder.GoldVerdict.CORRECT;
-            case INCORRECT -> TruthRlOrder.GoldVerdict.INCORRECT;
-            case UNPARSEABLE -> TruthRlOrder.GoldVerdict.UNREAD;
-        };
+        return asked.computeIfAbsent(answer + "\u0000" + gold, k -> {
+            Verdict v = judge.judge(new JudgeInput(question, answer, List.of(gold), queryTime), ctx);
+            verdicts.add(v);
+            return switch (v.outcome()) {
+                case CORRECT -> TruthRlOrder.GoldVerdict.CORRECT;
+                case INCORRECT -> TruthRlOrder.GoldVerdict.INCORRECT;
+                case UNPARSEABLE -> TruthRlOrder.GoldVerdict.UNREAD;
+            };
+        });
     }
 
     /** The verdicts given so far, in the order asked. */

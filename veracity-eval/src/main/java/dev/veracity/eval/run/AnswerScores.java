@@ -55,12 +55,13 @@ final class AnswerScores {
     static AnswerScores of(List<Metric> metrics, Judge judge, QaItem item, MethodAnswer answer, List<String> gold,
                            CallContext calls) {
         List<ItemScore> scores = new ArrayList<>(metrics.size());
+        // one judge for the answer: the judged metrics over the raw response and over the answer share its verdicts
+        OrderedJudge asked = judge == null ? null : new OrderedJudge(judge, item.question(), item.queryTime(), calls);
         OrderedJudge ordered = null;
         ItemScore orderedScore = null;
         for (Metric metric : metrics) {
             String input = LineScores.input(metric, answer.prediction(), answer.raw());
-            if (judge != null && metric instanceof JudgedMetric j) {
-                OrderedJudge asked = new OrderedJudge(judge, item.question(), item.queryTime(), calls);
+            if (asked != null && metric instanceof JudgedMetric j) {
                 ItemScore s = j.score(input, gold, asked);
                 scores.add(s);
                 if (ordered == null) {

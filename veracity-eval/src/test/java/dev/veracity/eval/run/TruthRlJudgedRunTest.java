@@ -138,9 +138,10 @@ class TruthRlJudgedRunTest {
         assertThat(decided(lines, "capital of italy")).isEqualTo("hallucinate judge INCORRECT");
         assertThat(decided(lines, "capital of spain")).isEqualTo("hallucinate no_box INCORRECT");
         assertThat(decided(lines, "capital of norway")).isEqualTo("unjudged judge UNPARSEABLE");
-        // the judge was asked about Universal, Milan and Bergen only (per judged metric), in lower case
+        // the judge was asked about Universal, Milan and Bergen only, in lower case, once each: the two judged
+        // metrics (over the raw response and over the answer) share its verdicts
         List<String> asked = memory.where(c -> "judge".equals(c.context().role())).stream().map(CallRecord::prompt).toList();
-        assertThat(asked).hasSize(6).allSatisfy(p -> assertThat(p).containsAnyOf(" Prediction: universal\\n",
+        assertThat(asked).hasSize(3).allSatisfy(p -> assertThat(p).containsAnyOf(" Prediction: universal\\n",
                 " Prediction: milan\\n", " Prediction: bergen\\n"));
 
         // a second run over the same folder answers nothing and re-aggregates the stored verdicts: same numbers, no call
