@@ -46,14 +46,15 @@ final class EvalProgress implements Consumer<EvalRunner.Progress>, AutoCloseable
         if (bar != null) {
             bar.maxHint(p.total());
             bar.stepTo(p.done());
-            bar.setExtraMessage(" calls " + p.calls() + ", tokens " + p.tokens());
+            // live traffic: what the model was asked for so far (judge included; the cache's answers cost none)
+            bar.setExtraMessage(" requests " + p.calls() + ", tokens billed " + p.tokens());
             return;
         }
         int tenth = p.total() == 0 ? 10 : (int) (10L * p.done() / p.total());
         if (tenth != lastTenth) {
             lastTenth = tenth;
-            log.printf(Locale.ROOT, "%s: %d/%d questions, %d calls, %d tokens%n", task, p.done(), p.total(), p.calls(),
-                    p.tokens());
+            log.printf(Locale.ROOT, "%s: %d/%d questions, %d requests, %d tokens billed%n", task, p.done(), p.total(),
+                    p.calls(), p.tokens());
         }
     }
 

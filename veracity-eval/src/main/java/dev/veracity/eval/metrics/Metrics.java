@@ -1,5 +1,6 @@
 package dev.veracity.eval.metrics;
 
+import dev.veracity.qa.BoxedAnswer;
 import dev.veracity.text.ReasoningBlocks;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -51,6 +52,28 @@ public final class Metrics {
         }
         Metric m = s.get();
         return m instanceof JudgedMetric j ? new JudgedWithoutReasoning(j) : new WithoutReasoning(m);
+    }
+
+    /**
+     * The metric of that name as a run's method reads its answers: a metric of boxed responses reads the box the way
+     * the method's {@code box} option says (TruthRL's {@code last}, {@code first} or {@code authors}), so that
+     * {@code truthfulness} and the method's own prediction agree.
+     *
+     * @param methodOptions the run's resolved method options
+     */
+    public static Metric byName(String name, Map<String, String> methodOptions) {
+        String box = methodOptions == null ? null : methodOptions.get("box");
+        Supplier<Metric> s = name == null ? null : REGISTRY.get(name);
+        if (box == null || s == null || !(s.get() instanceof Truthfulness t)) {
+            return byName(name);
+        }
+        BoxedAnswer.Mode mode;
+        try {
+            mode = BoxedAnswer.Mode.valueOf(box.strip().toUpperCase(java.util.Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            return byName(name); // not a box mode: the method refuses it before any run
+        }
+        return new JudgedWithoutReasoning(t.withBox(mode));
     }
 
     /** A metric that reads the prediction without its reasoning blocks. */

@@ -93,6 +93,14 @@ public final class Truthfulness implements JudgedMetric {
         this.box = box;
     }
 
+    /**
+     * This metric reading the box of a response as {@code mode} says (a run whose method reads its box so:
+     * TruthRL's {@code --option box=first|authors}); a metric of extracted answers is returned as it is.
+     */
+    public Truthfulness withBox(BoxedAnswer.Mode mode) {
+        return input == Input.ANSWER || mode == null || mode == box ? this : new Truthfulness(input, noBox, mode);
+    }
+
     /** {@code truthfulness-answer}: over methods' extracted answers. */
     public static Truthfulness ofAnswers() {
         return ofAnswers(NoBoxPolicy.HALLUCINATION);
@@ -149,14 +157,18 @@ public final class Truthfulness implements JudgedMetric {
     }
 
     /**
-     * The judged score a result line stored ({@code judged} true, with its {@code outcome} and {@code decided_by}),
-     * else empty: the line is scored from its prediction.
+     * The score a result line stored when it is one a reader cannot take again from the line: judged ({@code judged}
+     * true, with its {@code outcome} and {@code decided_by}), or read with another {@code box} mode than this metric's
+     * (the run's method read its box so); else empty: the line is scored from its response.
      */
     @Override
     public Optional<ItemScore> stored(Map<String, Object> fields) {
-        if (!Boolean.TRUE.equals(fields.get("judged"))) {
-            return Optional.empty();
+        boolean otherBox = fields.containsKey("box") && !box.name().toLowerCase(java.util.Locale.ROOT)
+                .equals(String.valueOf(fields.get("box")));
+        if (!Boolean.TRUE.equals(fields.get("judged")) && !otherBox) {
+            return Optional.empty(); // scored again from the line, as this metric reads it
         }
+        // judged, or read with another box than this metric's (its method's box option): the line's outcome stands
         Outcome o = Outcome.ofLabel(String.valueOf(fields.get("outcome")));
         TruthRlOrder.Decided d = TruthRlOrder.Decided.ofLabel(String.valueOf(fields.get("decided_by")));
         if (o == null || d == null) {
@@ -177,6 +189,7 @@ public final class Truthfulness implements JudgedMetric {
         fields.put("decided_by", g.decidedBy().label());
         if (input == Input.BOXED_RESPONSE) {
             fields.put("boxed", BoxedAnswer.extract(prediction, box).isPresent());
+            fields.put("box", box.name().toLowerCase(java.util.Locale.ROOT)); // readers of the line read it so
         }
         if (judged) {
             fields.put("judged", true);

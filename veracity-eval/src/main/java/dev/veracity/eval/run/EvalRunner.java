@@ -252,7 +252,7 @@ public final class EvalRunner {
      */
     public static Outcome run(Spec spec, LlmClient client, Map<String, LlmClient> clients, QuestionTraces traces,
                               String traceRun, Consumer<Progress> progress) {
-        List<Metric> metrics = spec.profile().metrics().stream().map(Metrics::byName).toList();
+        List<Metric> metrics = spec.profile().metrics().stream().map(n -> Metrics.byName(n, spec.options())).toList();
         // The dataset is streamed, never held: read for its first question, then to count, then to answer.
         QaItem first;
         try (Stream<QaItem> s = slice(spec)) {
@@ -486,6 +486,7 @@ public final class EvalRunner {
         List<Metric.Tally> tallies = metrics.stream().map(Metric::tally).toList();
         long[] judge = new long[4]; // judged, correct, incorrect, unparseable samples
         String[] judgeName = {null};
+        String[] judgeOrder = {null}; // "truthrl": the verdicts are TruthRL's order's, not the judge's alone
         Map<String, double[]> signals = new LinkedHashMap<>();
         String[] perQuestion = {"calls", "samples", "prompt_tokens", "completion_tokens", "wall_ms", "critical_path_ms",
                 "model_ms"};
@@ -508,6 +509,7 @@ public final class EvalRunner {
                 judge[3] += l.at("/judge/unparseable_samples").asLong();
                 if (judgeName[0] == null) {
                     judgeName[0] = l.at("/judge/name").asText();
+                    judgeOrder[0] = l.at("/judge/order").asText(null);
                 }
             }
             l.path("signals").properties().forEach(e -> {
@@ -567,6 +569,9 @@ public final class EvalRunner {
             long incorrect = judge[2];
             ObjectNode j = s.putObject("judge");
             j.put("name", judgeName[0]);
+            if (judgeOrder[0] != null) {
+                j.put("order", judgeOrder[0]);
+            }
             // Unparseable verdicts are counted and left out, never scored as right or wrong.
             // With no parsed verdict there is no accuracy: null, never 0.0.
             if (correct + incorrect == 0) {

@@ -123,6 +123,7 @@ class TruthRlJudgedRunTest {
         assertThat(s.at("/metrics/em").asDouble()).isCloseTo(1 / 7.0, within(1e-9));
         // the judge object reports the order's verdicts: correct for Paris and Universal, unparseable for Bergen
         assertThat(s.at("/judge/correct").asInt()).isEqualTo(2);
+        assertThat(s.at("/judge/order").asText()).isEqualTo("truthrl");
         assertThat(s.at("/judge/incorrect").asInt()).isEqualTo(4);
         assertThat(s.at("/judge/unparseable").asInt()).isEqualTo(1);
 
@@ -178,5 +179,51 @@ class TruthRlJudgedRunTest {
         }
         JsonNode line = JSON.readTree(Files.readAllLines(dir.resolve("plain/results.jsonl")).getFirst());
         assertThat(line.at("/metrics/truthfulness.boxed").asBoolean()).isEqualTo(!line.get("prediction").asText().isEmpty());
+    }
+
+    /** Boxes twice, the wrong answer first: read as TruthRL's {@code box=first} reads it, the method answers Milan. */
+    private static final QaMethod FIRST_BOXER = new QaMethod() {
+        @Override
+        public String name() {
+            return "first-boxer";
+        }
+
+        @Override
+        public boolean needsDocuments() {
+            return false;
+        }
+
+        @Override
+        public MethodAnswer answer(QaItem item, MethodContext ctx) {
+            String out = ctx.llm().call(ctx.role("answerer", 0), LlmRequest.user("Q: " + item.question()).build()).text();
+            String boxed = BoxedAnswer.extract(out, BoxedAnswer.Mode.valueOf(
+                    ctx.options().getOrDefault("box", "last").toUpperCase(java.util.Locale.ROOT))).orElse("");
+            return new MethodAnswer(boxed, List.of(boxed), List.of(), Map.of(), out);
+        }
+    };
+
+    @Test
+    void theBoxedMetricReadsTheBoxAsTheMethodsBoxOptionSaysAndEveryReaderOfTheLineAgrees() throws Exception {
+        Path f = dir.resolve("one.jsonl");
+        Files.writeString(f, "{\"interaction_id\": \"q0\", \"query\": \"capital of italy\", \"answer\": \"Rome\","
+                + " \"alternative_answers\": [], \"query_time\": \"03/05/2024, 23:18:31 PT\"}\n");
+        ScriptedBackend backend = ScriptedBackend.perSample((r, i) -> "\\boxed{Milan}, no: \\boxed{Rome}");
+        EvalRunner.QuestionTraces traces = new EvalRunner.QuestionTraces(new InMemoryTraces());
+        LlmClient client = LlmClient.builder(backend).traces(traces).build();
+        List<String> metrics = List.of("truthfulness", "truthfulness-answer");
+        EvalRunner.Spec spec = new EvalRunner.Spec(FIRST_BOXER, "crag", f, 0, dir.resolve("first"), 1,
+                DatasetProfile.of("crag").withMetrics(metrics), Map.of("box", "first"), Map.of("model", "scripted"));
+
+        JsonNode s = EvalRunner.run(spec, client, traces, "run-1", p -> { }).summary();
+
+        // the method answered Milan (its first box): both metrics call it a hallucination, not Rome's correct
+        for (String m : metrics) {
+            assertThat(s.at("/metrics/" + m + ".hallucination").asDouble()).as(m).isEqualTo(1.0);
+        }
+        JsonNode line = JSON.readTree(Files.readAllLines(dir.resolve("first/results.jsonl")).getFirst());
+        assertThat(line.at("/metrics/truthfulness.box").asText()).isEqualTo("first");
+        // a reader with the registry's metric (compare, report, recipes) takes the line's reading, not the last box
+        assertThat(dev.veracity.eval.metrics.LineScores.of(dev.veracity.eval.metrics.Metrics.byName("truthfulness"), line)
+                .score()).isEqualTo(-1.0);
     }
 }
