@@ -69,4 +69,24 @@ class IndexCommandTest {
         assertThat(wrong.code()).isEqualTo(2);
         assertThat(wrong.err()).contains("nq.jsonl:1: not a musique record: missing field \"paragraphs\"");
     }
+
+    @Test
+    void aCorpusOrPageDumpThatIsNotUtf8IsRefusedWithItsLineAndNothingUsableIsLeft() throws Exception {
+        Path corpus = dir.resolve("latin1.jsonl");
+        Files.write(corpus, ("{\"_id\": \"a\", \"title\": \"Paris\", \"text\": \"Paris is big.\"}\n"
+                + "{\"_id\": \"b\", \"title\": \"Caf\u00e9\", \"text\": \"A caf\u00e9 serves coffee.\"}\n")
+                .getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+        Result index = run("index", "--corpus", corpus.toString(), "--out", dir.resolve("idx").toString());
+        assertThat(index.code()).isEqualTo(2);
+        assertThat(index.err().strip().lines()).singleElement().asString().isEqualTo("veracity index: " + corpus
+                + ":2: not UTF-8 text: byte 0xE9 at character 27 of the line; convert the file to UTF-8 (e.g. iconv -f"
+                + " latin1 -t utf-8)");
+        assertThat(dir.resolve("idx").resolve("veracity-index.json")).doesNotExist();
+        Result pages = run("index", "--pages", "--format", "jsonl", "--corpus", corpus.toString(), "--out",
+                dir.resolve("pages").toString());
+        assertThat(pages.code()).isEqualTo(2);
+        assertThat(pages.err().strip().lines()).singleElement().asString().startsWith("veracity index: " + corpus
+                + ":2: not UTF-8 text: byte 0xE9");
+        assertThat(dir.resolve("pages").resolve("veracity-pages.json")).doesNotExist();
+    }
 }

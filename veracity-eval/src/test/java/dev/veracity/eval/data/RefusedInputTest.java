@@ -9,7 +9,6 @@ import dev.veracity.qa.QaItem;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.io.Reader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -236,25 +235,6 @@ class RefusedInputTest {
         Path cutFile = write("cut.jsonl", java.util.Arrays.copyOf(cut, cut.length - 1));
         assertThatThrownBy(() -> Datasets.load("nq-open", cutFile)).hasMessageStartingWith("cut.jsonl:2: not UTF-8 text:"
                 + " the file ends inside a character, byte 0xC3");
-    }
-
-    @Test
-    void theStrictReaderHandsOutSurrogatePairsOneCharAtATime() throws IOException {
-        byte[] bytes = "a\ud83d\ude00b\n\u00e9".getBytes(StandardCharsets.UTF_8);
-        try (Reader r = new StrictUtf8Reader(new java.io.ByteArrayInputStream(bytes))) {
-            StringBuilder read = new StringBuilder();
-            for (int c; (c = r.read()) != -1; ) {
-                read.append((char) c);
-            }
-            assertThat(read.toString()).isEqualTo("a\ud83d\ude00b\n\u00e9");
-        }
-        try (Reader r = new StrictUtf8Reader(new java.io.ByteArrayInputStream(bytes))) {
-            char[] buf = new char[64];
-            int n = r.read(buf, 0, buf.length);
-            assertThat(new String(buf, 0, n)).isEqualTo("a\ud83d\ude00b\n\u00e9");
-            assertThat(r.read(buf, 0, buf.length)).isEqualTo(-1);
-            assertThat(r.read()).isEqualTo(-1);
-        }
     }
 
     @Test
