@@ -32,6 +32,20 @@ class IndexCommandTest {
     }
 
     @Test
+    void aPyseriniCorpusIndexedWithTheDefaultFormatKeepsItsFirstParagraphAsText() throws Exception {
+        // Pyserini's JSONL collection: contents is plain text, its first line a paragraph, not a title
+        Path corpus = Files.writeString(dir.resolve("collection.jsonl"), """
+                {"id": "d1", "contents": "The Manhattan Project produced the first nuclear weapons.\\nIt was led by the United States."}
+                """);
+        Path index = dir.resolve("pyserini-idx");
+        Result built = run("index", "--corpus", corpus.toString(), "--out", index.toString());
+        assertThat(built.code()).as(built.err()).isZero();
+        Result found = run("search", "--index", index.toString(), "-k", "1", "Manhattan Project");
+        assertThat(found.out()).contains("[d1] \n    The Manhattan Project produced the first nuclear weapons.\nIt was"
+                + " led by the United States.");
+    }
+
+    @Test
     void anUnlabelledTestSplitIsIndexedAndItsPagesStoredButNotEvaluated() throws Exception {
         // MuSiQue's test split: questions and paragraphs, no answer (MusiqueLoader reads answer optionally)
         Path test = Files.writeString(dir.resolve("mtest.jsonl"), """

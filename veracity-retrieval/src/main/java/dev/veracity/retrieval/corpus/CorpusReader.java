@@ -76,12 +76,14 @@ public final class CorpusReader {
 
     /**
      * A record's passage: {@code title} and {@code text} ({@code contents} or {@code paragraph_text} when there is no
-     * {@code text}), or, with neither title nor text, FlashRAG's and Search-R1's one-field {@code contents} ("title" on
-     * the first line, then the text), split so that the title is not lost in the text.
+     * {@code text}), or, with neither title nor text, FlashRAG's and Search-R1's one-field {@code contents} ("title" in
+     * quotes on the first line, then the text), split so that the title is not lost in the text. A {@code contents}
+     * without a quoted first line (Pyserini's, plain text) is all text: its first paragraph is no title.
      */
     static Document document(String id, JsonNode n) {
-        if (firstText(n, "text", "title") == null && firstText(n, "contents") != null) {
-            return flashRagDocument(id, firstText(n, "contents"));
+        String contents = firstText(n, "text", "title") == null ? firstText(n, "contents") : null;
+        if (contents != null && Passage.hasQuotedTitle(contents)) {
+            return flashRagDocument(id, contents);
         }
         return new Document(id, firstText(n, "title"), firstText(n, "text", "contents", "paragraph_text"));
     }

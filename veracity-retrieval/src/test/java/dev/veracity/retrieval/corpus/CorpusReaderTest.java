@@ -51,17 +51,40 @@ class CorpusReaderTest {
                 """);
         List<Document> read = CorpusReader.readAll(f, CorpusFormat.JSONL);
         assertThat(read).containsExactly(new Document("0", "Aaron", "Aaron is a prophet.\nSecond line."),
-                new Document("1", "", "no title line"), new Document("2", "Unquoted Title", "Its text."),
+                new Document("1", "", "no title line"), new Document("2", "", "Unquoted Title\nIts text."),
                 new Document("3", "Given", "Kept as text.\nAll of it."));
-        // the same as --format flashrag
+        // the quoted ones as --format flashrag reads them; flashrag splits an unquoted first line too, as FlashRAG does
         Path fr = Files.writeString(dir.resolve("fr.jsonl"), Files.readString(f).lines().limit(3)
                 .collect(java.util.stream.Collectors.joining("\n")));
-        assertThat(CorpusReader.readAll(fr, CorpusFormat.FLASHRAG)).containsExactlyElementsOf(read.subList(0, 3));
+        assertThat(CorpusReader.readAll(fr, CorpusFormat.FLASHRAG)).containsExactly(read.get(0), read.get(1),
+                new Document("2", "Unquoted Title", "Its text."));
         // a dataset's documents in FlashRAG's form too
         Path ds = Files.writeString(dir.resolve("ds.jsonl"),
                 "{\"question\": \"q\", \"documents\": [{\"contents\": \"\\\"Aaron\\\"\\nAaron is a prophet.\"}]}\n");
         assertThat(CorpusReader.readAll(ds, CorpusFormat.DATASET)).containsExactly(
                 new Document("0-0", "Aaron", "Aaron is a prophet."));
+    }
+
+    /**
+     * Pyserini's JSONL collections ({@code {"id", "contents"}}, contents plain text, e.g. MS MARCO or a paragraph
+     * corpus) under the default format: the whole contents is the text, its first paragraph no title. Only a first line
+     * in quotes, as FlashRAG and Search-R1 write DPR's Wikipedia, is a title.
+     */
+    @Test
+    void aPyseriniCorpusReadWithTheDefaultFormatKeepsItsWholeContentsAsText() throws Exception {
+        Path f = Files.writeString(dir.resolve("collection.jsonl"), """
+                {"id": "doc1", "contents": "The Manhattan Project was a research effort.\\nIt produced the first nuclear weapons."}
+                {"id": "doc2", "contents": "\\"Quoted\\" is how the sentence starts, not a title.\\nSecond paragraph."}
+                {"id": "doc3", "contents": "  \\"Aaron\\"  \\nAaron is a prophet."}
+                {"id": "doc4", "contents": "\\"\\"Weird Al\\" Yankovic\\"\\nAn American singer."}
+                {"id": "doc5", "contents": "\\"\\nA lone quote is no title."}
+                """);
+        assertThat(CorpusReader.readAll(f, CorpusFormat.JSONL)).containsExactly(
+                new Document("doc1", "", "The Manhattan Project was a research effort.\nIt produced the first nuclear weapons."),
+                new Document("doc2", "", "\"Quoted\" is how the sentence starts, not a title.\nSecond paragraph."),
+                new Document("doc3", "Aaron", "Aaron is a prophet."),
+                new Document("doc4", "\"Weird Al\" Yankovic", "An American singer."),
+                new Document("doc5", "", "\"\nA lone quote is no title."));
     }
 
     @Test
