@@ -1,6 +1,7 @@
 package dev.veracity.cli;
 
 import dev.veracity.eval.data.Datasets;
+import dev.veracity.eval.data.GoldFields;
 import dev.veracity.qa.QaItem;
 import dev.veracity.retrieval.corpus.CorpusFormat;
 import dev.veracity.retrieval.corpus.CorpusReader;
@@ -216,10 +217,13 @@ final class IndexCommand implements Callable<Integer> {
         return 0;
     }
 
-    /** Every question's passages through the dataset's loader, each distinct (title, text) once. */
+    /**
+     * Every question's passages through the dataset's loader, each distinct (title, text) once. Gold answers are not
+     * needed: an unlabelled test split is indexed as well.
+     */
     static void readDataset(String name, Path file, java.util.function.Consumer<Document> sink) {
         java.util.Set<String> seen = new java.util.HashSet<>();
-        try (java.util.stream.Stream<QaItem> items = Datasets.stream(name, file)) {
+        try (java.util.stream.Stream<QaItem> items = Datasets.stream(name, file, GoldFields.OPTIONAL)) {
             items.forEach(item -> {
                 int n = 0;
                 for (dev.veracity.qa.Document d : item.documents()) {

@@ -36,6 +36,21 @@ public record Passage(String id, String title, String text, double score) {
         return new Passage(id, title, c.substring(nl + 1), score);
     }
 
+    /**
+     * Whether a one-field contents opens with a title in quotes on a line of its own, as FlashRAG's and Search-R1's
+     * corpora (DPR's Wikipedia) write it, {@code "\"Aaron\"\nAaron is ..."}: where a contents may also be plain text
+     * (Pyserini's {@code contents}, whose first line is a paragraph), only such a contents is split by
+     * {@link #fromContents}.
+     */
+    public static boolean hasQuotedTitle(String contents) {
+        int nl = contents == null ? -1 : contents.indexOf('\n');
+        if (nl < 0) {
+            return false;
+        }
+        String first = contents.substring(0, nl).strip();
+        return first.length() >= 2 && first.startsWith("\"") && first.endsWith("\"");
+    }
+
     /** The one-field form ({@link #fromContents}): the title in quotes on the first line, then the text. */
     public String contents() {
         return "\"" + title + "\"\n" + text;

@@ -20,11 +20,20 @@ public interface DatasetLoader {
     String name();
 
     /**
-     * The items of the file, read lazily one record at a time ({@code .bz2}/{@code .gz} decompressed by name).
+     * The items of the file, read lazily one record at a time ({@code .bz2}/{@code .gz} decompressed by name), each
+     * record with its gold answers ({@link GoldFields#REQUIRED}): for runs that score answers or use them as labels.
      * The stream holds the file open: close it (try-with-resources). Any problem with the file is a
      * {@link DatasetException} naming the file and the line or element.
      */
-    Stream<QaItem> stream(Path file);
+    default Stream<QaItem> stream(Path file) {
+        return stream(file, GoldFields.REQUIRED);
+    }
+
+    /**
+     * The items of the file as {@link #stream(Path)} reads them; with {@link GoldFields#OPTIONAL} a record without its
+     * gold answers is read too, with none (an unlabelled test split whose documents are indexed).
+     */
+    Stream<QaItem> stream(Path file, GoldFields gold);
 
     /** All items of the file, read into memory (for small files and tests). */
     default List<QaItem> load(Path file) {

@@ -112,28 +112,29 @@ public final class Datasets {
     }
 
     static {
-        // The fields each release's records carry, gold answers included (ragtruth has none): a record without them is
-        // refused with the dataset it looks like (FieldCheck).
-        fields("ramdocs", "question", "documents", "gold_answers");
-        fields("faitheval", "question", "context|contexts", "answers|answer|answerKey");
-        fields("ambigdocs", "question", "documents");
-        fields("hotpotqa", "question", "answer");
-        fields("2wikimultihopqa", "question", "answer");
-        fields("musique", "question", "paragraphs", "answer");
-        fields("musique-answerable", "question", "paragraphs", "answer");
-        fields("nq-open", "question", "answer|answers");
-        fields("triviaqa", "Question", "Answer");
-        fields("popqa", "question", "possible_answers");
-        fields("crag", "query", "answer");
-        fields("crag-snippets", "query", "answer");
-        fields("truthrl-crag", "query", "answer", "retrieved_chunks"); // CRAG itself has none: told apart
-        fields("fever", "claim", "label");
-        fields("ragtruth", "question|query|source_info|prompt", "response|source_info");
-        fields("flashrag", "question", "golden_answers");
+        // The fields that make a record its dataset's, checked on every read, then those of its gold answers, checked
+        // where answers are scored or used as labels (GoldFields): a record without them is refused with the dataset
+        // it looks like (FieldCheck). Gold fields are apart so that an unlabelled test split can still be indexed.
+        fields("ramdocs", List.of("question", "documents"), List.of("gold_answers"));
+        fields("faitheval", List.of("question", "context|contexts"), List.of("answers|answer|answerKey"));
+        fields("ambigdocs", List.of("question", "documents"), List.of()); // its answers are its documents'
+        fields("hotpotqa", List.of("question"), List.of("answer"));
+        fields("2wikimultihopqa", List.of("question"), List.of("answer"));
+        fields("musique", List.of("question", "paragraphs"), List.of("answer"));
+        fields("musique-answerable", List.of("question", "paragraphs"), List.of("answer"));
+        fields("nq-open", List.of("question"), List.of("answer|answers"));
+        fields("triviaqa", List.of("Question"), List.of("Answer"));
+        fields("popqa", List.of("question"), List.of("possible_answers"));
+        fields("crag", List.of("query"), List.of("answer"));
+        fields("crag-snippets", List.of("query"), List.of("answer"));
+        fields("truthrl-crag", List.of("query", "retrieved_chunks"), List.of("answer")); // CRAG itself has no chunks
+        fields("fever", List.of("claim"), List.of("label"));
+        fields("ragtruth", List.of("question|query|source_info|prompt", "response|source_info"), List.of());
+        fields("flashrag", List.of("question"), List.of("golden_answers"));
     }
 
-    private static void fields(String name, String... required) {
-        SPECS.put(name, SPECS.get(name).withFields(required));
+    private static void fields(String name, List<String> format, List<String> gold) {
+        SPECS.put(name, SPECS.get(name).withFields(format, gold));
     }
 
     private static void official(String name, Download... files) {
@@ -193,12 +194,23 @@ public final class Datasets {
         return NAMES.entrySet().stream().filter(e -> !e.getKey().equals(e.getValue()))
                 .map(e -> e.getKey() + "=" + e.getValue()).collect(java.util.stream.Collectors.joining(", "));
     }
-    /** The items of a file read by the named dataset's loader (close the stream). */
+    /**
+     * The items of a file read by the named dataset's loader, each record with its gold answers (close the stream):
+     * for runs that score answers or use them as labels.
+     */
     public static Stream<QaItem> stream(String name, Path file) {
         return byName(name).stream(file);
     }
 
-    /** All items of a file read by the named dataset's loader. */
+    /**
+     * The items of a file read by the named dataset's loader (close the stream); with {@link GoldFields#OPTIONAL}
+     * records without gold answers are read too (to index an unlabelled test split's documents).
+     */
+    public static Stream<QaItem> stream(String name, Path file, GoldFields gold) {
+        return byName(name).stream(file, gold);
+    }
+
+    /** All items of a file read by the named dataset's loader, each with its gold answers. */
     public static List<QaItem> load(String name, Path file) {
         return byName(name).load(file);
     }

@@ -5,7 +5,8 @@ import java.util.List;
 
 /**
  * FEVER JSONL: {@code id}, {@code claim} (the question), {@code label} (SUPPORTS / REFUTES / NOT ENOUGH INFO, the one
- * gold answer; an unlabelled test file is refused: it cannot be scored), {@code verifiable}, {@code evidence} (kept as JSON in metadata).
+ * gold answer; an unlabelled test file is refused where answers are scored, read without gold where they are not),
+ * {@code verifiable}, {@code evidence} (kept as JSON in metadata).
  * No documents: the Wikipedia evidence must be retrieved.
  */
 final class FeverLoader extends RecordLoader {

@@ -6,66 +6,88 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * The fields every record of a dataset carries ({@link DatasetSpec#fields()}), checked on each record before its loader
- * reads it. A record without them is refused, naming the registered dataset whose fields it has: read under the wrong
- * name a file would load with empty gold answers and score 0 on every question (RAMDocs read as NQ-open).
+ * The fields every record of a dataset carries, checked on each record before its loader reads it: those that make it
+ * the dataset's ({@link DatasetSpec#fields()}) on every read, those of its gold answers
+ * ({@link DatasetSpec#goldFields()}) where the read needs them ({@link GoldFields#REQUIRED}). A record without them is
+ * refused, naming the registered dataset whose fields it has: read under the wrong name a file would load with empty
+ * gold answers and score 0 on every question (RAMDocs read as NQ-open).
  */
 final class FieldCheck {
 
     private static final int FIELDS_SHOWN = 8;
 
     private final String dataset;
-    private final List<List<String>> groups;
+    private final GoldFields gold;
+    private final List<List<String>> format;
+    private final List<List<String>> answers;
 
-    private FieldCheck(String dataset, List<String> fields) {
+    private FieldCheck(String dataset, GoldFields gold, DatasetSpec spec) {
         this.dataset = dataset;
-        this.groups = groups(fields);
+        this.gold = gold;
+        this.format = spec == null ? List.of() : groups(spec.fields());
+        this.answers = spec == null || gold == GoldFields.OPTIONAL ? List.of() : groups(spec.goldFields());
     }
 
-    /** The check of a registered dataset; none for a name the registry does not know. */
-    static FieldCheck of(String dataset) {
-        DatasetSpec spec = Datasets.find(dataset);
-        return new FieldCheck(dataset, spec == null ? List.of() : spec.fields());
+    /** The check of a registered dataset, with or without its gold fields; none for a name the registry does not know. */
+    static FieldCheck of(String dataset, GoldFields gold) {
+        return new FieldCheck(dataset, gold, Datasets.find(dataset));
     }
 
-    /** Refuses a record that lacks one of the dataset's fields. */
+    /** Refuses a record that lacks one of the dataset's fields (its gold fields only when they are required). */
     void require(Record rec) {
-        List<String> missing = missing(groups, rec.node());
-        if (missing.isEmpty()) {
+        List<String> missingFormat = missing(format, rec.node());
+        List<String> missingGold = missing(answers, rec.node());
+        if (missingFormat.isEmpty() && missingGold.isEmpty()) {
             return;
         }
-        String problem = "not a " + dataset + " record: missing field" + (missing.size() == 1 ? " " : "s ")
-                + String.join(", ", missing);
-        List<String> likely = likely(rec);
+        List<String> missing = new ArrayList<>(missingFormat);
+        missing.addAll(missingGold);
+        String fields = "field" + (missing.size() == 1 ? " " : "s ") + String.join(", ", missing);
+        List<String> likely = likely(rec, gold);
         if (!likely.isEmpty()) {
-            problem += "; it has the fields of " + String.join(" or ", likely) + " (--dataset " + likely.getFirst() + ")";
-        } else {
-            List<String> has = new ArrayList<>();
-            rec.node().fieldNames().forEachRemaining(has::add);
-            problem += " (" + dataset + " records carry " + String.join(", ", Datasets.find(dataset).fields())
-                    + "; this one has " + (has.isEmpty() ? "no field" : String.join(", ", has.subList(0,
-                    Math.min(FIELDS_SHOWN, has.size()))) + (has.size() > FIELDS_SHOWN ? ", ..." : "")) + ")";
+            throw rec.error("not a " + dataset + " record: missing " + fields + "; it has the fields of "
+                    + String.join(" or ", likely) + " (--dataset " + likely.getFirst() + ")");
         }
-        throw rec.error(problem);
+        if (missingFormat.isEmpty()) {
+            // the dataset's own record, without its answers: an unlabelled split, which can be indexed but not scored
+            throw rec.error(dataset + " record without its gold answers: missing " + fields + "; this command scores"
+                    + " answers against them (an unlabelled split can only be indexed: ./veracity index --format dataset"
+                    + " --dataset " + dataset + ")");
+        }
+        List<String> has = new ArrayList<>();
+        rec.node().fieldNames().forEachRemaining(has::add);
+        DatasetSpec spec = Datasets.find(dataset);
+        List<String> carried = new ArrayList<>(spec.fields());
+        if (gold == GoldFields.REQUIRED) {
+            carried.addAll(spec.goldFields());
+        }
+        throw rec.error("not a " + dataset + " record: missing " + fields + " (" + dataset + " records carry "
+                + String.join(", ", carried) + "; this one has " + (has.isEmpty() ? "no field" : String.join(", ",
+                has.subList(0, Math.min(FIELDS_SHOWN, has.size()))) + (has.size() > FIELDS_SHOWN ? ", ..." : "")) + ")");
     }
 
     /**
-     * The registered datasets whose every declared field the record has and whose loader reads it, those declaring the
-     * most fields first (a RAMDocs record also has AmbigDocs' question and documents); ties are all named, in registry
-     * order. Only called for a refused record: it reads the record once per candidate.
+     * The registered datasets whose fields the record has (their gold fields too where {@code gold} requires them) and
+     * whose loader reads it, those whose declared fields it matches most first (a RAMDocs record also has AmbigDocs'
+     * question and documents); ties are all named, in registry order. Only called for a refused record: it reads the
+     * record once per candidate.
      */
-    static List<String> likely(Record rec) {
+    static List<String> likely(Record rec, GoldFields gold) {
         List<String> best = new ArrayList<>();
         int most = 0;
         for (DatasetSpec spec : Datasets.specs()) {
-            List<List<String>> g = groups(spec.fields());
+            List<List<String>> f = groups(spec.fields());
+            List<List<String>> g = groups(spec.goldFields());
+            int goldPresent = g.size() - missing(g, rec.node()).size();
+            int matched = f.size() + goldPresent;
             // one field (a question) says nothing about the format
-            if (g.size() < 2 || g.size() < most || !missing(g, rec.node()).isEmpty() || !reads(spec, rec)) {
+            if (matched < 2 || matched < most || !missing(f, rec.node()).isEmpty()
+                    || (gold == GoldFields.REQUIRED && goldPresent < g.size()) || !reads(spec, rec)) {
                 continue;
             }
-            if (g.size() > most) {
+            if (matched > most) {
                 best.clear();
-                most = g.size();
+                most = matched;
             }
             best.add(spec.name());
         }

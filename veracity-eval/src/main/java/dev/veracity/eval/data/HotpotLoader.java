@@ -20,7 +20,7 @@ import java.util.TreeSet;
  *       do not), labels {@code supporting=true|false} and {@code supporting_sentences} (e.g. {@code 0,2});</li>
  *   <li>simplified ({@code question}, {@code answer}, {@code type}, no context): no documents.</li>
  * </ul>
- * The answer is one gold answer (test files without it are refused). Metadata: {@code type}, {@code level},
+ * The answer is one gold answer (test files without it are refused where answers are scored). Metadata: {@code type}, {@code level},
  * {@code evidences} (JSON). Id: {@code _id} / {@code id}, else {@code <name>-<index>} (0-based).
  */
 final class HotpotLoader extends RecordLoader {

@@ -4,7 +4,8 @@ import dev.veracity.qa.QaItem;
 
 /**
  * NQ-open JSONL: {@code question}, {@code answer[]} (the list is the aliases of one answer). Id: {@code id} if
- * present, else {@code nq-open-<line>} (0-based). A file without answers is refused: it cannot be scored.
+ * present, else {@code nq-open-<line>} (0-based). A file without answers is refused where answers are scored
+ * ({@link GoldFields}).
  */
 final class NqOpenLoader extends RecordLoader {
 

@@ -41,10 +41,10 @@ final class RagTruthLoader extends RecordLoader {
     }
 
     @Override
-    public Stream<QaItem> stream(Path file) {
+    public Stream<QaItem> stream(Path file, GoldFields gold) {
         Path sources = file.resolveSibling("source_info.jsonl");
         if (!Sources.formatName(file).startsWith("response.") || !Files.isRegularFile(sources)) {
-            return super.stream(file);
+            return super.stream(file, gold);
         }
         Map<String, JsonNode> bySource = new HashMap<>();
         try (Stream<Record> records = Records.open(sources)) {
@@ -60,7 +60,7 @@ final class RagTruthLoader extends RecordLoader {
             ObjectNode joined = ((ObjectNode) src).deepCopy();
             joined.setAll((ObjectNode) r.node());
             return new Record(r.file(), r.where(), r.index(), joined);
-        }));
+        }), gold);
     }
 
     @Override

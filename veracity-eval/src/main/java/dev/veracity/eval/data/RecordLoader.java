@@ -28,17 +28,18 @@ abstract class RecordLoader implements DatasetLoader {
     abstract QaItem convert(Record record);
 
     @Override
-    public Stream<QaItem> stream(Path file) {
-        return items(Records.open(file, wrapperFields()));
+    public Stream<QaItem> stream(Path file, GoldFields gold) {
+        return items(Records.open(file, wrapperFields()), gold);
     }
 
     /**
      * The items of these records; unexpected failures become DatasetExceptions naming the record. Each record must
-     * carry the dataset's fields ({@link FieldCheck}) and each item an id of its own: a repeated id is refused, since a
-     * run keyed by id would answer the question once and count it twice.
+     * carry the dataset's fields, and its gold fields when {@code gold} requires them ({@link FieldCheck}), and each
+     * item an id of its own: a repeated id is refused, since a run keyed by id would answer the question once and count
+     * it twice.
      */
-    Stream<QaItem> items(Stream<Record> records) {
-        FieldCheck fields = FieldCheck.of(name);
+    Stream<QaItem> items(Stream<Record> records, GoldFields gold) {
+        FieldCheck fields = FieldCheck.of(name, gold);
         SeenIds ids = new SeenIds();
         long[] given = {0};
         return records.<QaItem>mapMulti((rec, sink) -> {
@@ -63,9 +64,9 @@ abstract class RecordLoader implements DatasetLoader {
         });
     }
 
-    /** Whether one of the first {@code count} items of the file has this id: reads them again. */
+    /** Whether one of the first {@code count} items of the file has this id: reads them again (they were checked). */
     boolean amongFirst(Path file, String id, long count) {
-        try (Stream<QaItem> earlier = stream(file)) {
+        try (Stream<QaItem> earlier = stream(file, GoldFields.OPTIONAL)) {
             return earlier.limit(count).anyMatch(i -> i.id().equals(id));
         }
     }

@@ -1,5 +1,6 @@
 package dev.veracity.eval.data;
 
+import dev.veracity.text.StrictUtf8Reader;
 import java.io.BufferedInputStream;
 import java.io.BufferedReader;
 import java.io.IOException;

@@ -11,7 +11,7 @@ import java.util.Set;
  * the rc / unfiltered files): one object whose {@code Data} array is streamed element by element (the files are
  * hundreds of MB). Each element: {@code QuestionId}, {@code Question},
  * {@code Answer {Value, Aliases, NormalizedAliases, NormalizedValue}} (one gold answer: Value, then Aliases, then
- * NormalizedAliases, distinct; test files without it are refused), {@code EntityPages[{Title, Filename, DocSource}]},
+ * NormalizedAliases, distinct; test files without it are refused where scored), {@code EntityPages[{Title, Filename, DocSource}]},
  * {@code SearchResults[{Title, Url, Description, Filename, Rank}]}. Documents are the search results' snippets
  * (title, text = Description, labels url / rank / filename); the evidence files themselves are not read.
  * Metadata: {@code entity_pages} (titles joined by " | "), {@code question_source}.

@@ -10,7 +10,9 @@
  * with a 0-based index (the line for JSONL, the element for arrays, the data row for TSV), so ids are stable.
  *
  * <p>What would load into wrong numbers is refused the same way: a record without the fields its dataset declares
- * ({@link dev.veracity.eval.data.DatasetSpec#fields()}; the message names the dataset whose fields it has), text that
- * is not UTF-8, a repeated id and a file without a record.
+ * ({@link dev.veracity.eval.data.DatasetSpec#fields()}, and its gold answers'
+ * {@link dev.veracity.eval.data.DatasetSpec#goldFields()} where answers are scored or used as labels,
+ * {@link dev.veracity.eval.data.GoldFields}; the message names the dataset whose fields it has), text that is not UTF-8,
+ * a repeated id and a file without a record.
  */
 package dev.veracity.eval.data;

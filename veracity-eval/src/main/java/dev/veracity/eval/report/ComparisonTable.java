@@ -422,15 +422,21 @@ public final class ComparisonTable {
     /** What the cost columns count, in one paragraph. */
     public String legend() {
         Set<Integer> atOnce = new java.util.TreeSet<>();
+        Set<String> unstated = new java.util.TreeSet<>(); // runs written before they said, or partial without a summary
         tables.forEach(t -> t.rows().forEach(r -> {
             if (r.questionsAtOnce() != null) {
                 atOnce.add(r.questionsAtOnce());
+            } else {
+                unstated.add(r.run());
             }
         }));
-        String runs = atOnce.isEmpty() ? "" : atOnce.size() == 1
-                ? " (" + atOnce.iterator().next() + " at once in these runs)"
+        String notSaid = unstated.isEmpty() ? "" : unstated.size() == 1 ? "run " + unstated.iterator().next()
+                + " does not say" : unstated.size() + " runs do not say";
+        String runs = atOnce.isEmpty() ? (unstated.isEmpty() ? "" : " (not stated by these runs)")
+                : atOnce.size() == 1 ? " (" + atOnce.iterator().next() + " at once in "
+                + (unstated.isEmpty() ? "these runs)" : "the runs that say; " + notSaid + ")")
                 : " (" + atOnce.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(", "))
-                + " at once: the runs differ)";
+                + " at once: the runs differ" + (unstated.isEmpty() ? ")" : "; " + notSaid + ")");
         return "calls/q: requests to the model per question (one request asks for n samples); samples/q: the samples"
                 + " they asked for, the LLM calls of Reasoning Court's Table 4 (a CoT-SC request of 21 samples is 21);"
                 + " tokens/q: prompt + completion tokens used, whether the model or the response cache answered;"

@@ -102,6 +102,10 @@ public final class RunDir {
     /** The file an eval writes first, with the run's configuration (method, dataset, metrics, model, ...). */
     static final String RUN_CONFIG = "run.json";
 
+    /** The summary's retrieval figures, folded from the lines it counted ({@code DocumentSource}'s tally). */
+    private static final List<String> RETRIEVAL_FIGURES = List.of("answer_recall", "answer_recall_at_k",
+            "questions_with_gold", "ms_per_question");
+
     private static JsonNode readJson(Path file) {
         try {
             return JSON.readTree(file.toFile());
@@ -124,19 +128,46 @@ public final class RunDir {
         ObjectNode metrics = s.putObject("metrics");
         config.get("metrics").forEach(m -> metrics.putNull(m.asText()));
         s.set("config", config);
+        ObjectNode retrieval = indexRetrieval(config.path("documents").asText(""));
+        if (retrieval != null) {
+            s.set("retrieval", retrieval);
+        }
         return s;
     }
 
     /**
-     * The same run read as partial: the identity fields kept, every count and figure folded from the result lines
-     * (question count, metric values and their n), so that nothing stale is shown.
+     * The retrieval record of run.json's {@code documents} when it names an index ({@code PATH k=N MODE}, as eval
+     * writes it); null for the dataset's documents, which are its own or none by the method, or for anything else.
+     */
+    private static ObjectNode indexRetrieval(String documents) {
+        String[] words = documents.strip().split(" ");
+        if (words.length < 3 || !words[words.length - 2].matches("k=\\d+")) {
+            return null;
+        }
+        ObjectNode r = JSON.createObjectNode();
+        r.put("source", "index");
+        r.put("index", documents.strip().substring(0, documents.strip().lastIndexOf(" k=")));
+        r.put("k", Integer.parseInt(words[words.length - 2].substring(2)));
+        r.put("mode", words[words.length - 1]);
+        return r;
+    }
+
+    /**
+     * The same run read as partial: the identity fields kept, with how it ran (its questions at once, where its
+     * documents came from) where the summary says, every count and figure folded from the result lines (question count,
+     * metric values and their n), so that nothing stale is shown: the retrieval record loses the figures the summary
+     * folded from fewer lines (answer recall, milliseconds per question).
      */
     private RunDir asPartial(String why) {
         ObjectNode s = JSON.createObjectNode();
-        for (String keep : List.of("method", "dataset", "data", "sample", "model", "llm_base_url", "config")) {
+        for (String keep : List.of("method", "dataset", "data", "sample", "model", "llm_base_url", "config",
+                "questions_at_once")) {
             if (summary.has(keep)) {
                 s.set(keep, summary.get(keep));
             }
+        }
+        if (summary.get("retrieval") instanceof ObjectNode retrieval) {
+            s.set("retrieval", retrieval.deepCopy().remove(RETRIEVAL_FIGURES));
         }
         s.put("partial", why);
         s.put("n", table.size());

@@ -76,7 +76,8 @@ class DatasetRegistryTest {
         Path f = dir.resolve("bad.jsonl");
         Files.writeString(f, "{\"question\": \"q\", \"golden_answers\": [\"a\"]}\n{\"question\": \"q2\"}\n");
         assertThatThrownBy(() -> Datasets.load("flashrag", f)).isInstanceOf(DatasetException.class)
-                .hasMessageStartingWith("bad.jsonl:2: not a flashrag record: missing field \"golden_answers\"");
+                .hasMessageStartingWith("bad.jsonl:2: flashrag record without its gold answers: missing field"
+                        + " \"golden_answers\"");
         Path g = dir.resolve("bad2.jsonl");
         Files.writeString(g, "{\"question\": \"q\", \"golden_answers\": [\"a\"], \"documents\": [3]}\n");
         assertThatThrownBy(() -> Datasets.load("flashrag", g)).isInstanceOf(DatasetException.class)

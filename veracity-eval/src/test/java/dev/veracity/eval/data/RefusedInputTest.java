@@ -9,10 +9,10 @@ import dev.veracity.qa.QaItem;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.io.Reader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.Test;
@@ -69,8 +69,71 @@ class RefusedInputTest {
     void aRecordMissingAFieldMidFileIsRefusedAtItsLine() throws IOException {
         Path f = write("nq.jsonl", "{\"question\": \"q1\", \"answer\": [\"a\"]}\n\n{\"question\": \"q2\", \"answers\": [\"b\"]}\n"
                 + "{\"question\": \"q3\"}\n");
-        assertThatThrownBy(() -> Datasets.load("nq-open", f)).hasMessage("nq.jsonl:4: not a nq-open record: missing"
-                + " field \"answer\" or \"answers\" (nq-open records carry question, answer|answers; this one has question)");
+        assertThatThrownBy(() -> Datasets.load("nq-open", f)).hasMessage("nq.jsonl:4: nq-open record without its gold"
+                + " answers: missing field \"answer\" or \"answers\"; this command scores answers against them (an"
+                + " unlabelled split can only be indexed: ./veracity index --format dataset --dataset nq-open)");
+        Path g = write("nq2.jsonl", "{\"question\": \"q1\", \"answer\": [\"a\"]}\n{\"query\": \"q2\", \"answers\": [\"b\"]}\n");
+        assertThatThrownBy(() -> Datasets.load("nq-open", g)).hasMessage("nq2.jsonl:2: not a nq-open record: missing"
+                + " field \"question\" (nq-open records carry question, answer|answers; this one has query, answers)");
+    }
+
+    /** MuSiQue's test split as released for its leaderboard: questions and paragraphs, no answers. */
+    private static final String MUSIQUE_TEST_ROW = "{\"id\": \"2hop__1_2\", \"paragraphs\": [{\"idx\": 0, \"title\":"
+            + " \"Blast Corps\", \"paragraph_text\": \"Blast Corps is a 1997 game by Rare.\", \"is_supporting\": false}],"
+            + " \"question\": \"Who developed Blast Corps?\", \"question_decomposition\": []}\n";
+
+    @Test
+    void anUnlabelledSplitIsReadWithoutGoldWhereNothingIsScoredAndRefusedWhereAnswersAre() throws IOException {
+        Path f = write("musique_ans_v1.0_test.jsonl", MUSIQUE_TEST_ROW + MUSIQUE_TEST_ROW.replace("2hop__1_2", "2hop__3_4"));
+        // scored (eval, reproduce, exports): refused at the first record, saying it has no gold
+        for (String name : List.of("musique", "musique-answerable")) {
+            assertThatThrownBy(() -> Datasets.load(name, f)).isInstanceOf(DatasetException.class)
+                    .hasMessageStartingWith("musique_ans_v1.0_test.jsonl:1: " + name + " record without its gold answers:"
+                            + " missing field \"answer\"");
+        }
+        // indexed: its questions and paragraphs, with no gold
+        List<QaItem> items;
+        try (var s = Datasets.stream("musique", f, GoldFields.OPTIONAL)) {
+            items = s.toList();
+        }
+        assertThat(items).extracting(QaItem::id).containsExactly("2hop__1_2", "2hop__3_4");
+        assertThat(items.getFirst().goldTexts()).isEmpty();
+        assertThat(items.getFirst().documents()).singleElement().satisfies(d -> assertThat(d.title()).isEqualTo("Blast Corps"));
+        // the same for the other releases whose test split comes without answers
+        Map<String, String> unlabelled = Map.of("fever", "{\"id\": 1, \"claim\": \"Paris is in France.\"}",
+                "nq-open", "{\"question\": \"who wrote hamlet\"}", "hotpotqa", "{\"_id\": \"a1\", \"question\": \"q?\","
+                        + " \"context\": [[\"Hamlet\", [\"Hamlet is a play.\"]]]}");
+        for (var e : unlabelled.entrySet()) {
+            Path test = write(e.getKey() + "_test.jsonl", e.getValue() + "\n");
+            assertThatThrownBy(() -> Datasets.load(e.getKey(), test)).as(e.getKey())
+                    .hasMessageContaining(e.getKey() + " record without its gold answers");
+            try (var s = Datasets.stream(e.getKey(), test, GoldFields.OPTIONAL)) {
+                assertThat(s.toList()).as(e.getKey()).singleElement().satisfies(i -> assertThat(i.gold()).isEmpty());
+            }
+        }
+    }
+
+    @Test
+    void withoutTheGoldCheckTheFormatIsStillCheckedAndARecordOfAnotherDatasetNamed() throws IOException {
+        // RAMDocs has NQ-open's question: read for scoring it is refused, naming RAMDocs, as before
+        Path ramdocs = write("RAMDocs_test.jsonl", RAMDOCS_ROW);
+        assertThatThrownBy(() -> Datasets.load("nq-open", ramdocs)).hasMessageEndingWith("it has the fields of ramdocs"
+                + " (--dataset ramdocs)");
+        // read as MuSiQue without gold it lacks MuSiQue's paragraphs: refused, naming the datasets it fits
+        assertThatThrownBy(() -> {
+            try (var s = Datasets.stream("musique", ramdocs, GoldFields.OPTIONAL)) {
+                s.toList();
+            }
+        }).hasMessage("RAMDocs_test.jsonl:1: not a musique record: missing field \"paragraphs\"; it has the fields of"
+                + " ramdocs (--dataset ramdocs)");
+        // an unlabelled MuSiQue record read as RAMDocs for indexing: the format it has is named
+        Path musique = write("musique_test.jsonl", MUSIQUE_TEST_ROW);
+        assertThatThrownBy(() -> {
+            try (var s = Datasets.stream("ramdocs", musique, GoldFields.OPTIONAL)) {
+                s.toList();
+            }
+        }).hasMessage("musique_test.jsonl:1: not a ramdocs record: missing field \"documents\"; it has the fields of"
+                + " musique or musique-answerable (--dataset musique)");
     }
 
     /**
@@ -172,25 +235,6 @@ class RefusedInputTest {
         Path cutFile = write("cut.jsonl", java.util.Arrays.copyOf(cut, cut.length - 1));
         assertThatThrownBy(() -> Datasets.load("nq-open", cutFile)).hasMessageStartingWith("cut.jsonl:2: not UTF-8 text:"
                 + " the file ends inside a character, byte 0xC3");
-    }
-
-    @Test
-    void theStrictReaderHandsOutSurrogatePairsOneCharAtATime() throws IOException {
-        byte[] bytes = "a\ud83d\ude00b\n\u00e9".getBytes(StandardCharsets.UTF_8);
-        try (Reader r = new StrictUtf8Reader(new java.io.ByteArrayInputStream(bytes))) {
-            StringBuilder read = new StringBuilder();
-            for (int c; (c = r.read()) != -1; ) {
-                read.append((char) c);
-            }
-            assertThat(read.toString()).isEqualTo("a\ud83d\ude00b\n\u00e9");
-        }
-        try (Reader r = new StrictUtf8Reader(new java.io.ByteArrayInputStream(bytes))) {
-            char[] buf = new char[64];
-            int n = r.read(buf, 0, buf.length);
-            assertThat(new String(buf, 0, n)).isEqualTo("a\ud83d\ude00b\n\u00e9");
-            assertThat(r.read(buf, 0, buf.length)).isEqualTo(-1);
-            assertThat(r.read()).isEqualTo(-1);
-        }
     }
 
     @Test

@@ -222,6 +222,48 @@ class RunDirTest {
         assertThat(RunDir.load(dir).partial()).isNull();
     }
 
+    /**
+     * A run made at 2 questions at once over an index, resumed and interrupted: read as partial it still says how it ran
+     * (compare's legend and retrieval column), and its retrieval record loses only the figures of the older summary.
+     */
+    @Test
+    void aPartialRunKeepsItsQuestionsAtOnceAndRetrievalWhereTheSummarySaysThem() throws IOException {
+        Path dir = run("resumed-at-2", "{}", List.of(answer("a", "Paris", 2, "a"), answer("b", "Paris", 2, "b"),
+                answer("c", "Rome", 2, "c")));
+        Files.writeString(dir.resolve("summary.json"), "{\"method\": \"standard-rag\", \"dataset\": \"crag\", \"n\": 1,"
+                + " \"metrics\": {\"em\": 1.0}, \"questions_at_once\": 2, \"retrieval\": {\"source\": \"index\","
+                + " \"index\": \"/idx/wiki-bm25\", \"corpus_sha256\": \"ab12\", \"k\": 5, \"mode\": \"bm25\","
+                + " \"replaces_dataset_documents\": true, \"answer_recall_at_k\": 1.0, \"questions_with_gold\": 1,"
+                + " \"ms_per_question\": 3.5}}");
+        Path other = run("finished-at-16", "{\"em\": 1.0}", List.of(answer("a", "Paris", 2, "a")));
+        Files.writeString(other.resolve("summary.json"), "{\"method\": \"no-rag\", \"dataset\": \"crag\", \"n\": 1,"
+                + " \"metrics\": {\"em\": 1.0}, \"questions_at_once\": 16, \"retrieval\": {\"source\": \"none\"}}");
+
+        RunDir run = RunDir.load(dir);
+
+        assertThat(run.partial()).startsWith("summary.json counts 1 answered questions, results.jsonl holds 3");
+        assertThat(run.questionsAtOnce()).hasValue(2);
+        assertThat(run.retrieval()).isEqualTo("bm25 k=5 wiki-bm25");
+        JsonNode retrieval = run.summary().path("retrieval");
+        assertThat(retrieval.path("corpus_sha256").asText()).isEqualTo("ab12");
+        assertThat(retrieval.has("answer_recall_at_k")).as("stale: folded from 1 line of 3").isFalse();
+        assertThat(retrieval.has("ms_per_question")).isFalse();
+        ComparisonTable table = ComparisonTable.of(List.of(run, RunDir.load(other)));
+        ComparisonTable.Row row = table.tables().getFirst().rows().stream().filter(r -> r.run().equals("resumed-at-2"))
+                .findFirst().orElseThrow();
+        assertThat(row.questionsAtOnce()).isEqualTo(2);
+        assertThat(row.retrieval()).isEqualTo("bm25 k=5 wiki-bm25");
+        assertThat(table.legend()).contains("(2, 16 at once: the runs differ)");
+        // interrupted before its summary: the index its run.json names
+        Path early = Files.createDirectories(tmp.resolve("interrupted-early"));
+        Files.writeString(early.resolve("run.json"), RUN_JSON.replace("\"documents\": \"dataset\"",
+                "\"documents\": \"/data/my idx/wiki-bm25 k=10 hybrid\""));
+        Files.write(early.resolve("results.jsonl"), List.of(answer("a", "Paris", 2, "a")));
+        assertThat(RunDir.load(early).retrieval()).isEqualTo("hybrid k=10 wiki-bm25");
+        Files.writeString(early.resolve("run.json"), RUN_JSON);
+        assertThat(RunDir.load(early).retrieval()).isEmpty(); // its own documents or none: the method decides
+    }
+
     @Test
     void aFolderThatCannotBeNamedIsRefusedSayingWhy() throws IOException {
         Path lines = Files.createDirectories(tmp.resolve("lines-only"));

@@ -8,12 +8,14 @@ import java.util.stream.Collectors;
 public enum CorpusFormat {
     /**
      * BEIR {@code corpus.jsonl}: one {@code {"_id"|"id", "title", "text"}} object per line. A record with neither title
-     * nor text but a {@code contents} (FlashRAG's and Search-R1's corpora) is read as {@link #FLASHRAG} reads it.
+     * nor text but a {@code contents} whose first line is a title in quotes (FlashRAG's and Search-R1's corpora) is read
+     * as {@link #FLASHRAG} reads it; any other {@code contents} (Pyserini's plain text) is all text.
      */
     JSONL("jsonl"),
     /**
      * FlashRAG's corpus jsonl: {@code {"id", "contents"}} with {@code contents = title + "\n" + text} (FlashRAG's
-     * wiki dumps quote the title: {@code "\"Aaron\"\nAaron is ..."}; the quotes are dropped).
+     * wiki dumps quote the title: {@code "\"Aaron\"\nAaron is ..."}; the quotes are dropped), split at the first
+     * newline whether the title is quoted or not, as FlashRAG does.
      */
     FLASHRAG("flashrag"),
     /** DPR's Wikipedia TSV ({@code psgs_w100.tsv}): {@code id \t text \t title} with a header line. */

@@ -5,14 +5,13 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.veracity.retrieval.Passage;
+import dev.veracity.text.StrictUtf8Reader;
 import java.io.BufferedInputStream;
 import java.io.BufferedReader;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -27,7 +26,7 @@ import org.jsoup.Jsoup;
 /**
  * Reads corpus files as a stream of {@link Document}s, one pass, constant memory (the files can be tens of GB).
  * Files ending in {@code .bz2} or {@code .gz} are decompressed on the fly. A malformed record fails with its
- * file and line number.
+ * file and line number, and so does text that is not UTF-8 ({@link StrictUtf8Reader}: never indexed as U+FFFD).
  */
 public final class CorpusReader {
 
@@ -77,12 +76,14 @@ public final class CorpusReader {
 
     /**
      * A record's passage: {@code title} and {@code text} ({@code contents} or {@code paragraph_text} when there is no
-     * {@code text}), or, with neither title nor text, FlashRAG's and Search-R1's one-field {@code contents} ("title" on
-     * the first line, then the text), split so that the title is not lost in the text.
+     * {@code text}), or, with neither title nor text, FlashRAG's and Search-R1's one-field {@code contents} ("title" in
+     * quotes on the first line, then the text), split so that the title is not lost in the text. A {@code contents}
+     * without a quoted first line (Pyserini's, plain text) is all text: its first paragraph is no title.
      */
     static Document document(String id, JsonNode n) {
-        if (firstText(n, "text", "title") == null && firstText(n, "contents") != null) {
-            return flashRagDocument(id, firstText(n, "contents"));
+        String contents = firstText(n, "text", "title") == null ? firstText(n, "contents") : null;
+        if (contents != null && Passage.hasQuotedTitle(contents)) {
+            return flashRagDocument(id, contents);
         }
         return new Document(id, firstText(n, "title"), firstText(n, "text", "contents", "paragraph_text"));
     }
@@ -156,7 +157,7 @@ public final class CorpusReader {
      * HuggingFace's {@code {"title": [...], "sentences": [[...]]}}. Ids are {@code record-document}, 0-based.
      */
     static void readDataset(Path file, LongConsumer fileBytes, Consumer<Document> sink) throws IOException {
-        try (InputStream in = open(file, fileBytes); JsonParser p = JSON.getFactory().createParser(in)) {
+        try (JsonParser p = JSON.getFactory().createParser(new StrictUtf8Reader(open(file, fileBytes)))) {
             JsonToken first = p.nextToken();
             boolean array = first == JsonToken.START_ARRAY;
             if (array) {
@@ -171,6 +172,8 @@ public final class CorpusReader {
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             throw new CorpusFormatException(file, e.getLocation() == null ? 0 : (int) e.getLocation().getLineNr(),
                     "not JSON lines or a JSON array of records: " + e.getOriginalMessage());
+        } catch (StrictUtf8Reader.NotUtf8Exception e) {
+            throw CorpusFormatException.notUtf8(file, e);
         }
     }
 
@@ -233,8 +236,7 @@ public final class CorpusReader {
     }
 
     private static void forEachLine(Path file, LongConsumer fileBytes, LineHandler handler) throws IOException {
-        try (BufferedReader r = new BufferedReader(new InputStreamReader(open(file, fileBytes), StandardCharsets.UTF_8),
-                1 << 16)) {
+        try (BufferedReader r = new BufferedReader(new StrictUtf8Reader(open(file, fileBytes)), 1 << 16)) {
             String line;
             int no = 0;
             while ((line = r.readLine()) != null) {
@@ -243,6 +245,8 @@ public final class CorpusReader {
                     handler.accept(line, no);
                 }
             }
+        } catch (StrictUtf8Reader.NotUtf8Exception e) {
+            throw CorpusFormatException.notUtf8(file, e);
         }
     }
 
@@ -309,10 +313,19 @@ public final class CorpusReader {
         }
     }
 
-    /** A record that does not fit its format: names the file and line. */
+    /** A record that does not fit its format, or text that is not UTF-8: names the file and line. */
     public static final class CorpusFormatException extends UncheckedIOException {
         CorpusFormatException(Path file, int line, String what) {
             super(file + ":" + line + ": " + what + " (check --format)", new IOException(what));
+        }
+
+        private CorpusFormatException(String message, IOException cause) {
+            super(message, cause);
+        }
+
+        /** Bytes that are not UTF-8: no {@code --format} reads them, the file needs converting. */
+        static CorpusFormatException notUtf8(Path file, StrictUtf8Reader.NotUtf8Exception e) {
+            return new CorpusFormatException(file + ":" + e.line() + ": " + e.getMessage(), e);
         }
     }
 }

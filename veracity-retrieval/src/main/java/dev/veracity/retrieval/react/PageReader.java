@@ -5,11 +5,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.veracity.retrieval.PageSource.Page;
 import dev.veracity.retrieval.corpus.CorpusReader;
 import dev.veracity.retrieval.corpus.Document;
+import dev.veracity.text.StrictUtf8Reader;
 import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -21,8 +20,8 @@ import java.util.stream.Stream;
 
 /**
  * Reads Wikipedia dumps as {@link Page}s, one pass, constant memory; {@code .bz2} / {@code .gz} are decompressed by
- * name, and a folder is read file by file in path order. A record that does not fit its format fails with its file
- * and line ({@link PageFormatException}).
+ * name, and a folder is read file by file in path order. A record that does not fit its format, or text that is not
+ * UTF-8 ({@link StrictUtf8Reader}), fails with its file and line ({@link PageFormatException}).
  */
 public final class PageReader {
 
@@ -50,8 +49,7 @@ public final class PageReader {
     }
 
     private static void readFile(Path file, PageFormat format, Consumer<Page> sink) throws IOException {
-        try (BufferedReader r = new BufferedReader(new InputStreamReader(CorpusReader.open(file), StandardCharsets.UTF_8),
-                1 << 16)) {
+        try (BufferedReader r = new BufferedReader(new StrictUtf8Reader(CorpusReader.open(file)), 1 << 16)) {
             int no = 0;
             for (String line = r.readLine(); line != null; line = r.readLine()) {
                 no++;
@@ -78,6 +76,8 @@ public final class PageReader {
                     sink.accept(p);
                 }
             }
+        } catch (StrictUtf8Reader.NotUtf8Exception e) {
+            throw PageFormatException.notUtf8(file, e);
         } catch (UncheckedIOException e) {
             if (e instanceof PageFormatException) {
                 throw e;
@@ -224,10 +224,19 @@ public final class PageReader {
         return nl < 0 ? s : s.substring(0, nl);
     }
 
-    /** A record that does not fit its format: names the file and line. */
+    /** A record that does not fit its format, or text that is not UTF-8: names the file and line. */
     public static final class PageFormatException extends UncheckedIOException {
         PageFormatException(Path file, int line, String what) {
             super(file + ":" + line + ": " + what + " (check --format)", new IOException(what));
+        }
+
+        private PageFormatException(String message, IOException cause) {
+            super(message, cause);
+        }
+
+        /** Bytes that are not UTF-8: no {@code --format} reads them, the file needs converting. */
+        static PageFormatException notUtf8(Path file, StrictUtf8Reader.NotUtf8Exception e) {
+            return new PageFormatException(file + ":" + e.line() + ": " + e.getMessage(), e);
         }
     }
 }

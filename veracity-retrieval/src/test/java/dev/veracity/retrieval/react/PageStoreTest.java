@@ -132,6 +132,22 @@ class PageStoreTest {
                 .hasMessageStartingWith(file + ":1: no \"wikipedia_title\" string field");
     }
 
+    @Test
+    void aDumpThatIsNotUtf8IsRefusedAtItsFileAndLine() throws IOException {
+        Path folder = Files.createDirectories(dir.resolve("wiki-pages"));
+        Files.writeString(folder.resolve("wiki-001.jsonl"), "{\"id\": \"Caf\u00e9\", \"lines\": \"0\\tA caf\u00e9.\"}\n");
+        Path latin1 = folder.resolve("wiki-002.jsonl");
+        Files.write(latin1, ("{\"id\": \"A\", \"lines\": \"0\\tFine.\"}\n{\"id\": \"B\", \"lines\": \"0\\tCaf\u00e9.\"}\n")
+                .getBytes(StandardCharsets.ISO_8859_1));
+        List<Page> read = new ArrayList<>();
+        assertThatThrownBy(() -> PageReader.read(folder, PageFormat.FEVER, read::add))
+                .isInstanceOf(PageReader.PageFormatException.class)
+                .hasMessage(latin1 + ":2: not UTF-8 text: byte 0xE9 at character 29 of the line; convert the file to UTF-8"
+                        + " (e.g. iconv -f latin1 -t utf-8)");
+        // the UTF-8 file before it read as it is, é and all (the bad file's lines are decoded ahead of their pages)
+        assertThat(read).extracting(Page::title).containsExactly("Caf\u00e9");
+    }
+
     /** A build that failed half-way is abandoned: the folder holds no page store, not the pages read before. */
     @Test
     void anAbandonedBuildLeavesNoPageStoreNotEvenOverAnOldOne() throws IOException {

@@ -1,4 +1,4 @@
-package dev.veracity.eval.data;
+package dev.veracity.text;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -11,15 +11,21 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Dataset text that must be UTF-8: a byte sequence that is not UTF-8 (a Latin-1 {@code é}, a file cut inside a
- * character) fails with its line instead of becoming U+FFFD, which would change questions and gold answers silently.
- * Lines are counted as {@link java.io.BufferedReader#readLine()} counts them ({@code \n}, {@code \r} or
- * {@code \r\n} ends one), so the line named is the line the record readers report.
+ * Input text that must be UTF-8 (datasets, corpora, page dumps): a byte sequence that is not UTF-8 (a Latin-1
+ * {@code é}, a file cut inside a character) fails with its line instead of becoming U+FFFD, which would change
+ * questions, gold answers and indexed passages silently. Lines are counted as {@link java.io.BufferedReader#readLine()}
+ * counts them ({@code \n}, {@code \r} or {@code \r\n} ends one), so the line named is the line the record readers
+ * report. Wrap it in a {@link java.io.BufferedReader} for lines.
+ *
+ * <pre>{@code
+ * try (BufferedReader r = new BufferedReader(new StrictUtf8Reader(in), 1 << 16)) { ... }
+ * catch (StrictUtf8Reader.NotUtf8Exception e) { ... file + ":" + e.line() + ": " + e.getMessage() ... }
+ * }</pre>
  */
-final class StrictUtf8Reader extends Reader {
+public final class StrictUtf8Reader extends Reader {
 
     /** Bytes that are not UTF-8, at a 1-based line and character of the decoded text. */
-    static final class NotUtf8Exception extends IOException {
+    public static final class NotUtf8Exception extends IOException {
         private final long line;
 
         NotUtf8Exception(long line, long character, String bytes) {
@@ -28,7 +34,8 @@ final class StrictUtf8Reader extends Reader {
             this.line = line;
         }
 
-        long line() {
+        /** The 1-based line the bytes are on. */
+        public long line() {
             return line;
         }
     }
@@ -42,10 +49,13 @@ final class StrictUtf8Reader extends Reader {
     private boolean eof;
     private boolean flushed;
     private long line = 1;
-    private long column;
-    private boolean afterCr;
+    /** Chars handed out so far; the index of the char that starts the current line; the index of the last \r. */
+    private long handedOut;
+    private long lineStart;
+    private long crAt = -2;
 
-    StrictUtf8Reader(InputStream in) {
+    /** Decodes {@code in}, which it closes when closed. */
+    public StrictUtf8Reader(InputStream in) {
         this.in = in;
     }
 
@@ -107,28 +117,28 @@ final class StrictUtf8Reader extends Reader {
         for (int i = 0; i < length && bytes.position() + i < bytes.limit(); i++) {
             shown.append(String.format(" 0x%02X", bytes.get(bytes.position() + i) & 0xFF));
         }
-        return new NotUtf8Exception(line, column + 1, shown.toString());
+        return new NotUtf8Exception(line, handedOut - lineStart + 1, shown.toString());
     }
 
-    /** Follows the line and column over the chars handed out. */
+    /**
+     * Follows the line over the chars handed out. Only line ends are looked at (the column is where the line started,
+     * counted back from the chars handed out): most chars cost one comparison.
+     */
     private void count(char[] buf, int from, int to) {
         for (int i = from; i < to; i++) {
             char c = buf[i];
-            if (c == '\n') {
-                if (!afterCr) {
+            if (c <= '\r' && (c == '\n' || c == '\r')) {
+                long at = handedOut + (i - from);
+                if (c == '\r' || at != crAt + 1) { // the \n of \r\n ends no second line
                     line++;
                 }
-                column = 0;
-                afterCr = false;
-            } else if (c == '\r') {
-                line++;
-                column = 0;
-                afterCr = true;
-            } else {
-                column++;
-                afterCr = false;
+                if (c == '\r') {
+                    crAt = at;
+                }
+                lineStart = at + 1;
             }
         }
+        handedOut += to - from;
     }
 
     @Override
