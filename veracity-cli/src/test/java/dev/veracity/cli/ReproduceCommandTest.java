@@ -225,6 +225,24 @@ class ReproduceCommandTest {
                 .contains("dataset hotpotqa: hotpot_dev_distractor_v1.json, http://curtis.ml.cmu.edu/datasets/hotpot/hotpot_dev_distractor_v1.json, sha256 unknown")
                 .contains("dataset musique: musique_ans_v1.0_dev.jsonl, no direct URL, from https://github.com/StonyBrookNLP/musique")
                 .contains("model llm-server: Qwen2-72B-Instruct").contains("needs index:")
+    @Test
+    void courtTable2sReactRowRunsThePromptOfRcsAgents() {
+        // Table 2 sets the judge against single agents on the questions where RC's agents disagree: its ReAct row runs
+        // with every ReAct option as RC's agents have it (on FEVER, RC's Reasoning Enhanced Prompt, not ReAct's own)
+        Recipe r = new Recipes(Methods::spec).byName("court-table2");
+        Recipe.Row react = r.rows().stream().filter(x -> x.method().equals("react")).findFirst().orElseThrow();
+        Recipe.Row court = r.rows().stream().filter(x -> x.id().equals(r.subset().row())).findFirst().orElseThrow();
+        Map<String, String> agents = Methods.spec(court.method()).resolve(court.options()).values();
+        Map<String, String> single = Methods.spec(react.method()).resolve(react.options()).values();
+        assertThat(single.keySet()).contains("fever-prompt");
+        single.forEach((k, v) -> {
+            if (agents.containsKey(k)) {
+                assertThat(v).as(k).isEqualTo(agents.get(k));
+            }
+        });
+        assertThat(single).containsEntry("fever-prompt", "enhanced");
+    }
+
                 .contains("court-table2  Reasoning Court, Table 2: ").contains("  subset: every row scored on the questions where row"
                         + " judge.gpt-4o-mini's run has agents-disagree (two or more agents whose answers differ after"
                         + " normalisation, or one of them empty)");
