@@ -404,7 +404,14 @@ class EvalRunnerTest {
         assertThat(s.get("calls_per_question").asDouble()).isEqualTo(1.5);
         // the old line has no samples: counted over the line that has them, and said so, never as 0
         assertThat(s.get("samples_per_question").asDouble()).isEqualTo(21.0);
+            // per role too: the model's time of the requests the cache answered, not the lookup's
+            assertThat(l.at("/roles/sampler/model_seconds").asDouble()).isGreaterThanOrEqualTo(0.02);
+            assertThat(l.at("/roles/answerer/model_seconds").asDouble()).isGreaterThanOrEqualTo(0.02);
         assertThat(s.get("model_ms_per_question").asDouble()).isEqualTo(30.0);
+        for (JsonNode s : summaries) {
+            assertThat(s.at("/roles/sampler/model_seconds_per_question").asDouble()).isGreaterThanOrEqualTo(0.02);
+            assertThat(s.at("/roles/answerer/model_seconds_per_question").asDouble()).isGreaterThanOrEqualTo(0.02);
+        }
         assertThat(s.at("/per_question_n/samples").asInt()).isEqualTo(1);
         assertThat(s.at("/per_question_n/model_ms").asInt()).isEqualTo(1);
         assertThat(s.get("cached_share").asDouble()).isEqualTo(7.0 / 21);
