@@ -97,8 +97,11 @@ final class ReproduceCommand implements Callable<Integer> {
                        String note) {
     }
 
-    /** The plan: its runs, and per dataset whose file is not the paper's split, why. */
-    private record Plan(List<Run> runs, Map<String, String> notThePapers) {
+    /**
+     * The plan: its runs, per dataset whose file is not the paper's split that file, and per dataset whose split the
+     * registry cannot check the line that says so.
+     */
+    private record Plan(List<Run> runs, Map<String, RecipeTable.DataFile> notThePapers, Map<String, String> unverified) {
     }
 
     @Override
@@ -120,8 +123,12 @@ final class ReproduceCommand implements Callable<Integer> {
         Recipe recipe = recipes.byName(name);
         Plan planned = plan(recipe, cache);
         List<Run> plan = planned.runs();
-        // said before any run: a file that is not the paper's split gives numbers no cell checks against the paper's
-        planned.notThePapers().forEach((d, why) -> w.println("NOT COMPARABLE on " + d + ": " + why));
+        // said before any run: a file that is not the paper's split gives numbers no cell checks against the paper's,
+        // and one the registry cannot check gives numbers graded as if it were (when they are graded at all)
+        planned.notThePapers().forEach((d, file) -> w.println("NOT COMPARABLE on " + d + ": " + file.why()));
+        if (limit == 0 && !simulator) {
+            planned.unverified().values().forEach(w::println);
+        }
         // no rules and no latency: the built-in extractive reader answers every method's prompts at once
         SimServer sim = simulator ? SimServer.start(SimConfig.builder().latency(dev.veracity.sim.LatencyModel.ofMillis(0, 0)).build())
                 : null;
@@ -136,7 +143,7 @@ final class ReproduceCommand implements Callable<Integer> {
                 w.flush();
                 EvalCommand eval = CommandLine.populateCommand(new EvalCommand(), evalArgs(recipe, r, sim, preflight));
                 eval.quiet = true;
-                eval.serverLabel = sim != null ? "built-in simulator (extractive reader)" : null;
+                eval.serverLabel = sim != null ? RecipeTable.SIMULATOR_SERVER : null;
                 failed += eval.call() == 0 ? 0 : 1;
                 preflight = false; // one check of the server per reproduce
             }
@@ -251,37 +258,54 @@ final class ReproduceCommand implements Callable<Integer> {
         if (!problems.isEmpty()) {
             throw new IllegalArgumentException(String.join("\n" + spec.qualifiedName() + ": ", problems.stream().distinct().toList()));
         }
-        Map<String, String> notThePapers = new LinkedHashMap<>();
-        files.forEach((d, f) -> notThePapersSplit(recipe, d, f).ifPresent(why -> notThePapers.put(d, why)));
-        return new Plan(plan, notThePapers);
+        Map<String, RecipeTable.DataFile> notThePapers = new LinkedHashMap<>();
+        Map<String, String> unverified = new LinkedHashMap<>();
+        files.forEach((d, f) -> {
+            notThePapersSplit(recipe, d, f).ifPresent(why -> notThePapers.put(d, new RecipeTable.DataFile(sha256(f), why)));
+            RecipeTable.unverified(recipe, d, f.toString()).ifPresent(line -> unverified.put(d, line));
+        });
+        return new Plan(plan, notThePapers, unverified);
     }
 
     /**
      * Why a dataset's file is not the paper's split, if it is not: its SHA-256 is not the registry's for the file the
-     * paper used, or, where the registry has no checksum, it has fewer questions than the split takes.
+     * paper used; or, where the registry has no checksum, its question count is not the registry's for a split that
+     * draws from the whole file (every question, or a sample of them all), or it has fewer questions than the split
+     * takes.
      */
     private static Optional<String> notThePapersSplit(Recipe recipe, String dataset, Path file) {
         Download official = recipe.officialFile(dataset);
         if (official.sha256() != null) {
-            String sha;
-            try {
-                sha = RunConfig.sha256(file);
-            } catch (java.io.IOException e) {
-                throw new java.io.UncheckedIOException("reading " + file + ": " + e.getMessage(), e);
-            }
+            String sha = sha256(file);
             return sha.equalsIgnoreCase(official.sha256()) ? Optional.empty()
                     : Optional.of(file + " is not the paper's split: its SHA-256 " + sha.substring(0, 12)
                     + "... is not the registry's " + official.sha256().substring(0, 12) + "... for " + official.file());
         }
+        long have = -1;
+        if (official.questions() != null && recipe.drawsFromWholeFile(dataset)) {
+            have = questions(dataset, file);
+            if (have != official.questions()) {
+                return Optional.of(file + " is not the paper's split: it has " + have + " questions, the registry's "
+                        + official.file() + " has " + official.questions());
+            }
+        }
         Integer needed = recipe.questionsNeeded(dataset);
         if (needed != null) {
-            long have = questions(dataset, file);
+            have = have >= 0 ? have : questions(dataset, file);
             if (have < needed) {
                 return Optional.of(file + " is not the paper's split: it has " + have + " questions, the split takes "
                         + needed + " (" + recipe.split().describe() + ")");
             }
         }
         return Optional.empty();
+    }
+
+    private static String sha256(Path file) {
+        try {
+            return RunConfig.sha256(file);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException("reading " + file + ": " + e.getMessage(), e);
+        }
     }
 
     private static boolean hasParagraphs(String dataset, Path file) {
@@ -313,6 +337,10 @@ final class ReproduceCommand implements Callable<Integer> {
         if (r.sample() != null) {
             a.addAll(List.of("--sample", String.valueOf(r.sample().n()), "--sample-seed", String.valueOf(r.sample().seed()),
                     "--sample-range", String.valueOf(r.sample().range())));
+        }
+        if (recipe.questionsAtOnce() != null) {
+            // a column that depends on it (a time per question): the recipe's, whatever --concurrency allows
+            a.addAll(List.of("--questions-at-once", String.valueOf(recipe.questionsAtOnce())));
         }
         if (recipe.judge() != null) {
             a.addAll(List.of("--judge", recipe.judge().name(), "--judge-samples", String.valueOf(recipe.judge().samples())));
@@ -361,6 +389,9 @@ final class ReproduceCommand implements Callable<Integer> {
                         + r.subset().where() + " (" + r.subset().rule().description() + ")");
             }
             r.models().forEach((role, m) -> w.println("  model " + role + ": " + m));
+            if (r.questionsAtOnce() != null) {
+                w.println("  questions at once: " + r.questionsAtOnce() + " per run (its times per question depend on it)");
+            }
             if (r.judge() != null) {
                 w.println("  judge: " + r.judge().name() + " (paper: " + r.judge().model() + ")");
             }
@@ -368,7 +399,8 @@ final class ReproduceCommand implements Callable<Integer> {
                 Download f = r.officialFile(d);
                 String where = cache.find(Datasets.spec(d), f).map(p -> "present: " + p).orElse("missing");
                 w.println("  dataset " + d + ": " + f.file() + ", " + (f.url() != null ? f.url() : "no direct URL, from " + f.page())
-                        + ", " + f.checksumText() + " [" + where + "]; documents: " + r.documentsFor(d));
+                        + ", " + f.checksumText() + (f.questions() != null ? ", " + f.questions() + " questions" : "")
+                        + " [" + where + "]; documents: " + r.documentsFor(d));
             }
             r.needs().forEach((k, v) -> w.println("  needs " + k + ": " + v));
         }

@@ -109,7 +109,7 @@ class RecipePaperNumbersTest {
                     x.method(), x.options(), x.questions(), paper, x.notRun()));
         }
         return new Recipe(r.name(), r.title(), r.paper(), r.split(), r.models(), r.sampling(), r.judge(), r.documents(),
-                r.files(), r.tolerance(), r.needs(), r.notes(), r.columns(), rows, r.subset());
+                r.files(), r.tolerance(), r.needs(), r.notes(), r.columns(), rows, r.subset(), r.questionsAtOnce());
     }
 
     /** The problems of one recipe against its paper's text, one line each. */

@@ -115,6 +115,18 @@ class ReproduceCommandTest {
                     }
                 }
             }
+            if (r.questionsAtOnce() != null) {
+                // a recipe whose times per question depend on it runs each row at its questions at once
+                var json = new com.fasterxml.jackson.databind.ObjectMapper();
+                for (Recipe.Row row : rows) {
+                    for (String d : r.datasets()) {
+                        Path summary = dir.resolve("runs").resolve(r.name()).resolve(row.id()).resolve(d).resolve("summary.json");
+                        assertThat(json.readTree(summary.toFile()).path("questions_at_once").asInt()).as(summary.toString())
+                                .isEqualTo(r.questionsAtOnce());
+                    }
+                }
+                assertThat(res.out()).contains("Questions at once: " + r.questionsAtOnce() + " per run");
+            }
             if (r.name().equals("court-table1")) {
                 // ReAct's selection: random.Random(233).shuffle(range(7405)), the first five of it under --limit 5
                 Path fever = dir.resolve("runs/court-table1").resolve(rows.getFirst().id()).resolve("fever");
@@ -214,6 +226,24 @@ class ReproduceCommandTest {
     }
 
     @Test
+    void courtTable2sReactRowRunsThePromptOfRcsAgents() {
+        // Table 2 sets the judge against single agents on the questions where RC's agents disagree: its ReAct row runs
+        // with every ReAct option as RC's agents have it (on FEVER, RC's Reasoning Enhanced Prompt, not ReAct's own)
+        Recipe r = new Recipes(Methods::spec).byName("court-table2");
+        Recipe.Row react = r.rows().stream().filter(x -> x.method().equals("react")).findFirst().orElseThrow();
+        Recipe.Row court = r.rows().stream().filter(x -> x.id().equals(r.subset().row())).findFirst().orElseThrow();
+        Map<String, String> agents = Methods.spec(court.method()).resolve(court.options()).values();
+        Map<String, String> single = Methods.spec(react.method()).resolve(react.options()).values();
+        assertThat(single.keySet()).contains("fever-prompt");
+        single.forEach((k, v) -> {
+            if (agents.containsKey(k)) {
+                assertThat(v).as(k).isEqualTo(agents.get(k));
+            }
+        });
+        assertThat(single).containsEntry("fever-prompt", "enhanced");
+    }
+
+    @Test
     void listsEveryRecipeWithItsDatasetsUrlsAndChecksums() {
         Result r = runWithStderrInOut("reproduce", "--list");
         assertThat(r.code()).as(r.err()).isZero();
@@ -307,6 +337,78 @@ class ReproduceCommandTest {
                     .containsPattern("prompt-based .*Avg Input Tokens +822\\.69 +\\d+\\.\\d\\d +[-+]\\d+\\.\\d\\d"
                             + " +not comparable \\(data file\\)")
                     .contains("0 cells within the tolerance, 0 outside, 2 not comparable");
+        }
+    }
+
+    @Test
+    void runsAnEarlierReproduceLeftAreJudgedFromTheirOwnRecord() throws Exception {
+        Path crag = SharedData.file("crag/dev_data.jsonl.bz2").orElse(null);
+        Path nq = SharedData.file("nq-open/NQ-open.dev.jsonl").orElse(null);
+        assumeTrue(crag != null && nq != null, "../shared/data is not beside this checkout");
+        Path out = dir.resolve("earlier");
+        String row = "prompting.qwen2.5-7b.no-retrieval";
+        try (dev.veracity.sim.SimServer sim = dev.veracity.sim.SimServer.start(dev.veracity.sim.SimConfig.builder()
+                .latency(dev.veracity.sim.LatencyModel.ofMillis(0, 0)).build())) {
+            List<String> common = List.of("reproduce", "truthrl-table1", "--rows", row, "--out", out.toString(),
+                    "--cache-file", dir.resolve("earlier-cache.db").toString());
+            List<String> server = List.of("--llm-base-url", sim.baseUrl(), "--model", sim.config().defaultModel());
+            // CRAG's column against the built-in simulator, then NQ's first 3 questions
+            List<String> first = new ArrayList<>(common);
+            first.addAll(List.of("--datasets", "crag", "--simulator", "--data", "crag=" + crag));
+            Result simulated = runWithStderrInOut(first.toArray(String[]::new));
+            assertThat(simulated.code()).as(simulated.out() + simulated.err()).isZero();
+            List<String> second = new ArrayList<>(common);
+            second.addAll(server);
+            second.addAll(List.of("--datasets", "nq-open", "--limit", "3", "--data", "nq-open=" + nq));
+            Result limited = runWithStderrInOut(second.toArray(String[]::new));
+            assertThat(limited.code()).as(limited.out() + limited.err()).isZero();
+            // then MuSiQue's whole (fixture) file with neither: the earlier runs keep what they were
+            List<String> third = new ArrayList<>(common);
+            third.addAll(server);
+            third.addAll(List.of("--datasets", "musique", "--data", "musique=" + FIXTURES.resolve("musique_full_v1.0_dev.jsonl")));
+            Result r = runWithStderrInOut(third.toArray(String[]::new));
+            assertThat(r.code()).as(r.out() + r.err()).isZero();
+            String p = java.util.regex.Pattern.quote(row);
+            assertThat(r.out()).doesNotContain("NOT COMPARABLE: these runs")
+                    .containsPattern("(?m)^" + p + " .*CRAG T .*not comparable \\(simulator\\)$")
+                    .containsPattern("(?m)^" + p + " .*NQ A .*not comparable \\(--limit\\)$")
+                    .containsPattern("(?m)^" + p + " .*MuSiQue T .*(within|OUTSIDE) ±3\\.0$")
+                    .contains("NOT COMPARABLE on crag: row " + row + "'s run ran against the built-in simulator")
+                    .contains("NOT COMPARABLE on nq-open: row " + row + "'s run used --limit")
+                    .contains("UNVERIFIED SPLIT on musique: the registry has no checksum or question count for"
+                            + " musique_ans_v1.0_dev.jsonl, so nothing tells whether");
+            assertThat(r.out().lines().filter(l -> l.matches(java.util.regex.Pattern.quote(row) + " .*(within|OUTSIDE) ±.*")))
+                    .hasSize(3);
+        }
+    }
+
+    @Test
+    void aSplitTheRegistryCannotCheckIsSaidToBeUnverifiedAndOneOfAnotherQuestionCountIsNotComparable() throws Exception {
+        Path crag = SharedData.file("crag/dev_data.jsonl.bz2").orElse(null);
+        assumeTrue(crag != null, "../shared/data is not beside this checkout");
+        try (dev.veracity.sim.SimServer sim = dev.veracity.sim.SimServer.start(dev.veracity.sim.SimConfig.builder()
+                .latency(dev.veracity.sim.LatencyModel.ofMillis(0, 0)).build())) {
+            // CRAG: no checksum and no question count in the registry; the 10-question sample is graded, and says so
+            Result r = runWithStderrInOut("reproduce", "truthrl-table2", "--rows", "prompting", "--llm-base-url",
+                    sim.baseUrl(), "--model", sim.config().defaultModel(), "--out", dir.resolve("unverified").toString(),
+                    "--cache-file", dir.resolve("unverified-cache.db").toString(), "--data", "crag=" + crag);
+            assertThat(r.code()).as(r.out() + r.err()).isZero();
+            String line = "UNVERIFIED SPLIT on crag: the registry has no checksum or question count for"
+                    + " crag_task_1_and_2_dev_v4.jsonl.bz2, so nothing tells whether " + crag + " is the paper's split;"
+                    + " its cells are graded as if it were";
+            assertThat(r.out()).contains(line).doesNotContain("NOT COMPARABLE");
+            assertThat(r.out().indexOf(line)).isLessThan(r.out().indexOf("== prompting on crag")); // before any run too
+            // FaithEval: the registry counts the paper's 1,000 questions; a file of 2 is not the paper's split
+            Path faitheval = FIXTURES.resolve("faitheval_inconsistent.json");
+            Result f = runWithStderrInOut("reproduce", "madam-table1", "--rows", "no-rag.gpt-4o-mini", "--datasets",
+                    "faitheval", "--llm-base-url", sim.baseUrl(), "--model", sim.config().defaultModel(), "--out",
+                    dir.resolve("counted").toString(), "--cache-file", dir.resolve("counted-cache.db").toString(),
+                    "--data", "faitheval=" + faitheval);
+            assertThat(f.code()).as(f.out() + f.err()).isZero();
+            assertThat(f.out()).contains("NOT COMPARABLE on faitheval: " + faitheval + " is not the paper's split: it has 2"
+                            + " questions, the registry's faitheval_inconsistent.json has 1000")
+                    .containsPattern("no-rag\\.gpt-4o-mini .*FaithEval .*not comparable \\(data file\\)")
+                    .doesNotContain("within ±").doesNotContain("OUTSIDE ±");
         }
     }
 

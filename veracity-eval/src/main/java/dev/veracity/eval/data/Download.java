@@ -13,10 +13,20 @@ import java.util.Objects;
  *               reported as unknown, never invented
  * @param page   the benchmark's download page, for files without a direct URL and for the licence
  * @param note   one line: which split, and anything to do after the download
+ * @param questions the file's question count where the release or a paper states it, else null: without a checksum
+ *               it is what tells whether a file can be the one a paper used
  */
-public record Download(String file, String url, String sha256, String page, String note) {
+public record Download(String file, String url, String sha256, String page, String note, Integer questions) {
+
+    /** A file whose question count the registry does not state. */
+    public Download(String file, String url, String sha256, String page, String note) {
+        this(file, url, sha256, page, note, null);
+    }
 
     public Download {
+        if (questions != null && questions < 1) {
+            throw new IllegalArgumentException("questions of " + file + " must be >= 1, was " + questions);
+        }
         Objects.requireNonNull(file, "file");
         if (file.contains("/") || file.contains("\\") || file.startsWith(".")) {
             throw new IllegalArgumentException("a download's file is a plain name, was " + file);
@@ -26,6 +36,11 @@ public record Download(String file, String url, String sha256, String page, Stri
         }
         sha256 = sha256 == null ? null : sha256.toLowerCase(Locale.ROOT);
         note = Objects.requireNonNullElse(note, "");
+    }
+
+    /** The same file with its question count. */
+    public Download withQuestions(int n) {
+        return new Download(file, url, sha256, page, note, n);
     }
 
     /** "sha256 HEX" or "sha256 unknown". */

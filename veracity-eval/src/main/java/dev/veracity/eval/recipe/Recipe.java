@@ -29,10 +29,12 @@ import java.util.Optional;
  * @param rows      the table's rows
  * @param subset    the questions every cell is computed over when the paper scored part of its split, chosen from
  *                  another row's run; null: every question of each run
+ * @param questionsAtOnce the questions each run answers at once, where a column depends on it (a time per question
+ *                  grows when a server queues the requests of several questions); null: eval's default
  */
 public record Recipe(String name, String title, Paper paper, Split split, Map<String, String> models, String sampling,
                      Judge judge, Map<String, String> documents, Map<String, String> files, double tolerance, Map<String, String> needs, List<String> notes,
-                     List<Column> columns, List<Row> rows, Subset subset) {
+                     List<Column> columns, List<Row> rows, Subset subset, Integer questionsAtOnce) {
 
     /**
      * Where the table is in the paper's text file, and how the extraction laid it out (the paper-numbers test reads
@@ -167,6 +169,14 @@ public record Recipe(String name, String title, Paper paper, Split split, Map<St
             return Math.max(split.sample(), split.range().getOrDefault(dataset, 0));
         }
         return null;
+    }
+
+    /**
+     * Whether the split draws from a dataset file's whole question list, so that a file of another question count is
+     * another split: every question, or a sample shuffled over all of them (no fixed range).
+     */
+    public boolean drawsFromWholeFile(String dataset) {
+        return split.size() == null || split.sample() != null && split.range().getOrDefault(dataset, 0) == 0;
     }
 
     /** The datasets the recipe runs, in column order. */

@@ -20,10 +20,15 @@ import java.util.function.BiFunction;
  * Our numbers beside the paper's, cell by cell: for every row and column the paper's number, ours (from the run's
  * {@code summary.json}, in the paper's units), the difference and a verdict. A run over the paper's whole split
  * marks each cell within or outside the recipe's tolerance (as Anserini's regressions do); a cell that is not over the
- * paper's split is labelled "not comparable", with why, in the heading and in the cell: every run when they used
- * {@code --limit} or the simulator; a dataset whose data file is not the paper's split (its SHA-256 is not the
- * registry's, or it has fewer questions than the split needs: the caller says so, as the run's own record does when
- * its {@code data_sha256} is not the registry's); a run some of whose questions failed. A recipe with a
+ * paper's split is labelled "not comparable", with why, in the heading and in the cell. Each run is judged from its
+ * own record ({@code summary.json}), whichever reproduce made it: a {@code limit} below the split's, the built-in
+ * simulator as its server, a data file that is not the paper's (its {@code data_sha256} is not the registry's; without
+ * a checksum, a whole-file split of another question count than the registry's), failed questions, a run cut short
+ * (fewer answered and failed than its {@code questions}), fewer answered than the split takes, and, where the recipe
+ * pins them, other questions at once. A run whose summary predates {@code questions} is judged as before: by the
+ * calling command's {@code --limit} or simulator, the data files it was given, its checksum and its failures. A
+ * dataset whose split the registry cannot check (no checksum, no question count) is graded with an
+ * {@code UNVERIFIED SPLIT} line in the heading. A recipe with a
  * {@link Recipe.Subset} has every cell re-scored over the result lines of the questions its subset row's run picks on
  * that dataset; the heading says so with the subset's size per dataset, a dataset without that run has its cells not
  * run, and a cell whose run lacks some of the subset's questions says over how many it is.
@@ -46,6 +51,23 @@ public final class RecipeTable {
     public static final String LIMIT = "--limit";
     /** What every run did that makes no cell comparable: the built-in simulator answered. */
     public static final String SIMULATOR = "simulator";
+    /**
+     * What a run of {@code reproduce --simulator} records as its server (run.json's {@code llm_base_url}), in place of
+     * the in-process simulator's URL, whose port changes with every start: how a later table tells its runs apart.
+     */
+    public static final String SIMULATOR_SERVER = "built-in simulator (extractive reader)";
+    private static final String DATA_FILE = "data file";
+    private static final String PARTIAL = "partial";
+    private static final String FEWER = "fewer questions";
+
+    /**
+     * A data file given for a dataset that is not the paper's split.
+     *
+     * @param sha256 its SHA-256, as the runs that read it record it ({@code config.data_sha256})
+     * @param why    the file and why it is not the paper's split, in a few words
+     */
+    public record DataFile(String sha256, String why) {
+    }
 
     /**
      * The recipe's subset on one dataset: the questions of the subset row's run that satisfy the rule.
@@ -60,7 +82,7 @@ public final class RecipeTable {
                         String plumbing, Map<String, Subset> subsets) {
         this.recipe = recipe;
         this.cells = List.copyOf(cells);
-        this.everyRun = everyRun;
+        this.everyRun = everyRun; // what every run that has a number shares (LIMIT, SIMULATOR), or null
         this.notComparable = List.copyOf(notComparable);
         this.ourModel = ourModel;
         this.plumbing = plumbing;
@@ -84,16 +106,31 @@ public final class RecipeTable {
      * Builds the table.
      *
      * @param runs      the run folder of a row on a dataset (row id, dataset), if there is one
-     * @param everyRun  why no run is comparable with the paper ({@link #LIMIT}, {@link #SIMULATOR}), or null
-     * @param dataFiles per dataset whose data file is not the paper's split, why (e.g. its checksum)
+     * @param everyRun  what the calling command did that makes its runs not comparable ({@link #LIMIT},
+     *                  {@link #SIMULATOR}), or null: it judges only runs whose summary does not record their slice
+     *                  (written before it did); every other run is judged from its own record
+     * @param dataFiles per dataset whose data file (given to the calling command) is not the paper's split, the file:
+     *                  a heading line each; the runs that read it (by their recorded SHA-256; every run on the dataset
+     *                  whose summary does not record its slice) are not comparable
      * @param ourModel  the model our runs used
      * @param plumbing  a line saying the runs measure plumbing only (the simulator), or null
      */
     public static RecipeTable of(Recipe recipe, BiFunction<String, String, Optional<RunDir>> runs, String everyRun,
-                                 Map<String, String> dataFiles, String ourModel, String plumbing) {
-        Map<String, String> headings = new LinkedHashMap<>(); // heading line -> itself, in order of first sight
-        BiFunction<String, String, String> why = (row, dataset) -> reason(recipe, runs, everyRun, dataFiles, row, dataset,
-                headings);
+                                 Map<String, DataFile> dataFiles, String ourModel, String plumbing) {
+        Headings headings = new Headings();
+        dataFiles.forEach((d, file) -> headings.line("NOT COMPARABLE on " + d + ": " + file.why() + "; the runs that"
+                + " read it are not checked against the paper's number"));
+        // per row and dataset whose run has a number to judge, why it is not comparable ("" when it is)
+        Map<String, String> reasons = new LinkedHashMap<>();
+        BiFunction<String, String, String> why = (row, dataset) -> {
+            String key = row + "\u0000" + dataset;
+            if (!reasons.containsKey(key) && runs.apply(row, dataset).isPresent()) {
+                String r = reason(recipe, runs.apply(row, dataset).get(), everyRun, dataFiles, row, dataset, headings);
+                reasons.put(key, r == null ? "" : r);
+            }
+            String r = reasons.get(key);
+            return r == null || r.isEmpty() ? null : r;
+        };
         Map<String, Subset> subsets = new LinkedHashMap<>();
         if (recipe.subset() != null) {
             SubsetRule rule = recipe.subset().rule();
@@ -144,7 +181,85 @@ public final class RecipeTable {
                 cells.add(new Cell(row, col, p, v, status));
             }
         }
-        return new RecipeTable(recipe, cells, everyRun, List.copyOf(headings.keySet()), ourModel, plumbing, subsets);
+        // every run behind a number used --limit, or the simulator: one line says so for all (as the calling command did)
+        java.util.Collection<String> judged = reasons.values();
+        String shared = judged.isEmpty() ? null : judged.stream().allMatch(LIMIT::equals) ? LIMIT
+                : judged.stream().allMatch(SIMULATOR::equals) ? SIMULATOR : null;
+        return new RecipeTable(recipe, cells, shared, headings.lines(shared), ourModel, plumbing, subsets);
+    }
+
+    /**
+     * The heading's lines in order of first sight: one per reason and run, except that the runs of a dataset that used
+     * {@code --limit} or the simulator share one line (and none is kept when every run shares it: the table says so in
+     * one line), as do the runs graded on a dataset whose split the registry cannot check.
+     */
+    private static final class Headings {
+        private static final String UNVERIFIED = "unverified";
+
+        /** A line shared by runs of one dataset: the rows that used --limit or the simulator, or the files read. */
+        private record Group(String kind, String dataset, String official, List<String> members) {
+        }
+
+        private final Map<String, Object> lines = new LinkedHashMap<>(); // key -> a line's text, or its Group
+
+        void line(String text) {
+            lines.putIfAbsent(text, text);
+        }
+
+        /** A run of {@code row} on {@code dataset} that used --limit or the simulator ({@code kind}). */
+        void shared(String kind, String dataset, String row) {
+            add(kind, dataset, null, row);
+        }
+
+        /** A run graded on a dataset whose split the registry cannot check ({@code official}): the file it read. */
+        void unverified(String dataset, String official, String file) {
+            add(UNVERIFIED, dataset, official, file);
+        }
+
+        private void add(String kind, String dataset, String official, String member) {
+            Group g = (Group) lines.computeIfAbsent(kind + "\u0000" + dataset,
+                    k -> new Group(kind, dataset, official, new ArrayList<>()));
+            if (!g.members().contains(member)) {
+                g.members().add(member);
+            }
+        }
+
+        List<String> lines(String everyRun) {
+            List<String> out = new ArrayList<>();
+            for (Object line : lines.values()) {
+                if (!(line instanceof Group g)) {
+                    out.add((String) line);
+                } else if (g.kind().equals(UNVERIFIED)) {
+                    out.add(unverifiedLine(g.dataset(), g.official(), String.join(", ", g.members())));
+                } else if (!g.kind().equals(everyRun)) {
+                    String whose = g.members().size() == 1 ? "row " + g.members().getFirst() + "'s run"
+                            : "the runs of rows " + String.join(", ", g.members());
+                    out.add("NOT COMPARABLE on " + g.dataset() + ": " + whose + (g.kind().equals(LIMIT)
+                            ? " used --limit, fewer questions than the paper's split"
+                            : " ran against the built-in simulator (plumbing only)")
+                            + "; not checked against the paper's number");
+                }
+            }
+            return out;
+        }
+    }
+
+    /**
+     * The heading line of a dataset whose split the registry cannot check (no checksum and no question count for the
+     * file the paper used), when a run read {@code file} from it; empty when the registry can check it.
+     */
+    public static Optional<String> unverified(Recipe recipe, String dataset, String file) {
+        if (dev.veracity.eval.data.Datasets.spec(dataset).downloads().isEmpty()) {
+            return Optional.empty();
+        }
+        dev.veracity.eval.data.Download official = recipe.officialFile(dataset);
+        return official.sha256() != null || official.questions() != null ? Optional.empty()
+                : Optional.of(unverifiedLine(dataset, official.file(), file));
+    }
+
+    private static String unverifiedLine(String dataset, String official, String files) {
+        return "UNVERIFIED SPLIT on " + dataset + ": the registry has no checksum or question count for " + official
+                + ", so nothing tells whether " + files + " is the paper's split; its cells are graded as if it were";
     }
 
     /**
@@ -174,39 +289,84 @@ public final class RecipeTable {
 
     /**
      * Why the run of a row on a dataset is not over the paper's split (the short form for its cells), or null; the
-     * long form goes to {@code headings}: every run's reason, the dataset file's, the run's own record (its data file's
-     * SHA-256 is not the registry's file's; questions that failed).
+     * long form goes to {@code headings}. Judged from the run's own record: its limit, its server (the simulator), its
+     * data file's SHA-256 (or, for a split of the whole file without a checksum, its question count), a partial
+     * summary, failed questions, questions it never asked, fewer answered than the split takes, and the questions at
+     * once a recipe pins. A summary that does not record its slice ({@code questions}; written before it did) is judged
+     * by the calling command's {@code everyRun} and {@code dataFiles} in place of the record's limit and count.
      */
-    private static String reason(Recipe recipe, BiFunction<String, String, Optional<RunDir>> runs, String everyRun,
-                                 Map<String, String> dataFiles, String row, String dataset, Map<String, String> headings) {
-        if (everyRun != null) {
-            return everyRun;
+    private static String reason(Recipe recipe, RunDir run, String everyRun, Map<String, DataFile> dataFiles, String row,
+                                 String dataset, Headings headings) {
+        JsonNode s = run.summary();
+        boolean recorded = s.path("questions").isNumber();
+        Recipe.Row r = recipe.rows().stream().filter(x -> x.id().equals(row)).findFirst().orElse(null);
+        // what the split takes of this row: the row's own count where the paper ran fewer, else first N or sample N
+        Integer takes = r != null && r.questions() != null ? r.questions() : recipe.split().size();
+        int limit = s.path("limit").asInt(0);
+        if (recorded ? limit > 0 && (takes == null || limit < takes) : LIMIT.equals(everyRun)) {
+            headings.shared(LIMIT, dataset, row);
+            return LIMIT;
         }
-        String file = dataFiles.get(dataset);
-        if (file != null) {
-            headings.putIfAbsent("NOT COMPARABLE on " + dataset + ": " + file + "; no " + dataset
-                    + " cell is checked against the paper's number", "");
-            return "data file";
+        if (SIMULATOR_SERVER.equals(s.at("/config/llm_base_url").asText()) || !recorded && SIMULATOR.equals(everyRun)) {
+            headings.shared(SIMULATOR, dataset, row);
+            return SIMULATOR;
         }
-        Optional<RunDir> run = runs.apply(row, dataset);
-        if (run.isEmpty()) {
-            return null;
+        DataFile given = dataFiles.get(dataset);
+        String recordedSha = s.at("/config/data_sha256").asText("");
+        if (given != null && (!recorded || given.sha256().equalsIgnoreCase(recordedSha))) {
+            return DATA_FILE; // it read the file the heading's line names (a run that does not record its slice: any)
         }
-        String recorded = run.get().summary().at("/config/data_sha256").asText("");
         dev.veracity.eval.data.Download official = dev.veracity.eval.data.Datasets.spec(dataset).downloads().isEmpty()
                 ? null : recipe.officialFile(dataset);
-        if (!recorded.isEmpty() && official != null && official.sha256() != null
-                && !official.sha256().equalsIgnoreCase(recorded)) {
-            headings.putIfAbsent("NOT COMPARABLE on " + dataset + ": row " + row + "'s run read "
-                    + run.get().text("data") + ", whose SHA-256 is not the registry's for " + official.file()
-                    + "; its cells are not checked against the paper's number", "");
-            return "data file";
+        if (!recordedSha.isEmpty() && official != null && official.sha256() != null
+                && !official.sha256().equalsIgnoreCase(recordedSha)) {
+            headings.line("NOT COMPARABLE on " + dataset + ": row " + row + "'s run read " + run.text("data")
+                    + ", whose SHA-256 is not the registry's for " + official.file()
+                    + "; its cells are not checked against the paper's number");
+            return DATA_FILE;
         }
-        int failed = (int) run.get().number("failed").orElse(0);
+        int questions = s.path("questions").asInt(0);
+        if (recorded && limit == 0 && recipe.split().size() == null && official != null && official.sha256() == null
+                && official.questions() != null && questions != official.questions()) {
+            headings.line("NOT COMPARABLE on " + dataset + ": row " + row + "'s run read " + run.text("data")
+                    + ", " + questions + " questions, and the registry's " + official.file() + " has "
+                    + official.questions() + "; its cells are not checked against the paper's number");
+            return DATA_FILE;
+        }
+        if (run.partial() != null) {
+            headings.line("NOT COMPARABLE on " + dataset + ": row " + row + "'s run is partial (" + run.partial()
+                    + "); run it again to finish it");
+            return PARTIAL;
+        }
+        int failed = (int) run.number("failed").orElse(0);
         if (failed > 0) {
-            headings.putIfAbsent("NOT COMPARABLE on " + dataset + ": row " + row + "'s run has " + failed
-                    + " failed question(s), left out of its scores; run it again to answer them", "");
+            headings.line("NOT COMPARABLE on " + dataset + ": row " + row + "'s run has " + failed
+                    + " failed question(s), left out of its scores; run it again to answer them");
             return failed + " failed";
+        }
+        int answered = run.n();
+        if (recorded && answered + failed < questions) {
+            headings.line("NOT COMPARABLE on " + dataset + ": row " + row + "'s run answered " + answered + " of its "
+                    + questions + " questions (stopped" + (s.has("stopped") ? ": " + s.path("stopped").asText() : "")
+                    + "); run it again to finish it");
+            return PARTIAL;
+        }
+        if (recorded && takes != null && answered < takes) {
+            headings.line("NOT COMPARABLE on " + dataset + ": row " + row + "'s run answered the " + answered
+                    + " questions " + run.text("data") + " gave it, the split takes " + takes + " ("
+                    + (r != null && r.questions() != null ? "the paper's count for this row" : recipe.split().describe())
+                    + "); its cells are not checked against the paper's number");
+            return FEWER;
+        }
+        Integer atOnce = recipe.questionsAtOnce();
+        if (atOnce != null && s.path("questions_at_once").isNumber() && s.path("questions_at_once").asInt() != atOnce) {
+            headings.line("NOT COMPARABLE on " + dataset + ": row " + row + "'s run answered "
+                    + s.path("questions_at_once").asInt() + " questions at once, the recipe's times take " + atOnce
+                    + " (a server that queues requests slows each); run it again into a new --out");
+            return s.path("questions_at_once").asInt() + " at once";
+        }
+        if (official != null && official.sha256() == null && official.questions() == null) {
+            headings.unverified(dataset, official.file(), run.text("data"));
         }
         return null;
     }
@@ -335,6 +495,10 @@ public final class RecipeTable {
                 .append("; split: ").append(recipe.split().describe()).append("; tolerance ±")
                 .append(fmt(recipe.tolerance())).append('\n');
         out.append("Our model: ").append(ourModel).append('\n');
+        if (recipe.questionsAtOnce() != null) {
+            out.append("Questions at once: ").append(recipe.questionsAtOnce()).append(" per run (the recipe's: its times"
+                    + " per question grow when a server queues the requests of several questions)\n");
+        }
         if (LIMIT.equals(everyRun)) {
             out.append("NOT COMPARABLE: these runs used --limit, fewer questions than the paper's split; no cell is"
                     + " checked against the paper's number\n");

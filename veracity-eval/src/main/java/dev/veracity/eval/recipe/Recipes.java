@@ -194,7 +194,7 @@ public final class Recipes {
 
         Recipe recipe(JsonNode root) {
             only(root, "", "name", "title", "paper", "split", "models", "sampling", "judge", "documents", "files",
-                    "tolerance", "needs", "notes", "columns", "rows", "subset");
+                    "tolerance", "needs", "notes", "columns", "rows", "subset", "questions_at_once");
             String n = text(root, "name", "", true);
             if (n != null && !n.equals(name)) {
                 error("name", "is '" + n + "' but the file is " + name + ".yaml");
@@ -259,8 +259,9 @@ public final class Recipes {
                 }
             }
             Recipe.Subset subset = root.hasNonNull("subset") ? subset(root.get("subset"), columns, rows) : null;
+            Integer questionsAtOnce = integer(root, "questions_at_once", "");
             return new Recipe(name, title, paper, split, models, sampling, judge, documents, files, tolerance, needs,
-                    notes, columns, rows, subset);
+                    notes, columns, rows, subset, questionsAtOnce);
         }
 
         /** {@code subset: {row: ROW, where: RULE}}: a row of this recipe that runs here, a known rule, metric columns. */

@@ -443,7 +443,9 @@ public final class ComparisonTable {
                 + " cached: the share of samples the cache served; wall s/q: each question's wall time as run, which"
                 + " grows with the questions answered at once" + runs + " and takes a lookup's time for a cached call;"
                 + " model s/q: the sum of each question's request latencies, a cached request at the latency it had"
-                + " when it was made (the same in a rerun from the cache and at any questions at once).";
+                + " when it was made (the same in a rerun from the cache); it leaves out our client's queueing but not"
+                + " the server's, so it grows with the questions at once where the server queues requests it cannot"
+                + " serve in parallel.";
     }
 
     /** The table in a format: one document, with the paired differences and failed questions in it. */

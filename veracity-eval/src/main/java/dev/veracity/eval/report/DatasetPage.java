@@ -143,8 +143,9 @@ final class DatasetPage {
             List<Map<String, Object>> charts = new ArrayList<>();
             Map<String, double[]> bySeconds = new LinkedHashMap<>();
             Map<String, double[]> byTokens = new LinkedHashMap<>();
-            // model seconds (what the runs' calls took: the same at any questions at once and in a rerun from the
-            // cache) when every run has them, else wall seconds as run (runs written before model seconds existed)
+            // model seconds (what the runs' calls took: the same in a rerun from the cache, and free of our client's
+            // queueing though not of the server's) when every run has them, else wall seconds as run (runs written
+            // before model seconds existed)
             boolean model = table.rows().stream().filter(r -> r.subset() == null)
                     .allMatch(r -> r.modelSecondsPerQuestion() != null);
             int k = 0;

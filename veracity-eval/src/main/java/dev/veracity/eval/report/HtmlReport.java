@@ -454,7 +454,7 @@ public final class HtmlReport {
      * file and checksum, model, documents), the retrieval record, the sampling settings per role. One row per
      * field, nested values as compact JSON.
      */
-    /** Reasoning Court's Table 4 per role: calls and seconds per question of each role of the run. */
+    /** Reasoning Court's Table 4 per role: calls, samples, wall and model seconds per question of each role of the run. */
     static List<Map<String, Object>> roles(JsonNode summary) {
         List<Map<String, Object>> out = new ArrayList<>();
         summary.path("roles").properties().forEach(e -> {
@@ -464,6 +464,8 @@ public final class HtmlReport {
             JsonNode samples = e.getValue().path("samples_per_question");
             m.put("samples", samples.isNumber() ? number(samples.asDouble(), 2) : "n/a");
             m.put("seconds", number(e.getValue().path("seconds_per_question").asDouble(), 2));
+            JsonNode model = e.getValue().path("model_seconds_per_question");
+            m.put("modelSeconds", model.isNumber() ? number(model.asDouble(), 2) : "n/a");
             out.add(m);
         });
         return out;

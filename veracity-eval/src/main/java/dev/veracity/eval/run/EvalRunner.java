@@ -333,6 +333,12 @@ public final class EvalRunner {
                     truncation);
             // every question of this run's slice whose last record is a failure (this run's and earlier runs' alike)
             summary.put("failed", failures.size() + failedBefore);
+            // the slice this run was asked to answer, so that a reader judges the run from its own record (a recipe:
+            // is it the paper's split, was it cut short): its --limit when one was given, and its question count
+            if (spec.limit() > 0) {
+                summary.put("limit", spec.limit());
+            }
+            summary.put("questions", items);
             summary.set("truncated", truncation.result(results.failures().stream()
                     .filter(f -> f.path(ResultsFile.FAILED_KIND).asText().equals(ErrorKind.TRUNCATED.name())).count(),
                     spec.truncated()));

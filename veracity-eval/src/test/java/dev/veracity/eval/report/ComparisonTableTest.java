@@ -242,6 +242,19 @@ class ComparisonTableTest {
     }
 
     @Test
+    void theLegendSaysModelTimeKeepsTheServersQueueing() throws Exception {
+        // model s/q leaves out our client's queue, not a server's: one that queues grows it with the questions at once
+        Path now = folder("now", """
+                {"method": "no-rag", "dataset": "nq-open", "n": 1, "metrics": {"nq-em": 1.0},
+                 "model_ms_per_question": 70.0, "questions_at_once": 8}
+                """, "{\"id\": \"a\", \"prediction\": \"x\", \"gold\": [\"x\"], \"metrics\": {}}");
+        String legend = ComparisonTable.of(ComparisonTable.load(List.of(now))).legend();
+        assertThat(legend).contains("model s/q: ").contains("leaves out our client's queueing but not the server's")
+                .contains("grows with the questions at once where the server queues requests")
+                .doesNotContain("at any questions at once");
+    }
+
+    @Test
     void failedQuestionsAreCountedAndListedWithTheirReasonsInEveryFormat() throws Exception {
         Path run = folder("flaky", """
                 {"method": "no-rag", "dataset": "nq-open", "n": 1, "metrics": {"nq-em": 1.0}, "failed": 2}

@@ -134,6 +134,27 @@ class HtmlReportTest {
     }
 
     @Test
+    void table4sRoleRowsShowEachRolesModelSeconds() throws IOException {
+        // agent-1's calls came from the cache (a lookup's 0.002 s as run), its requests took 1.1 s a question when made
+        Path dir = Files.createDirectories(tmp.resolve("roles"));
+        Files.writeString(dir.resolve("summary.json"), """
+                {"method": "court", "dataset": "hotpotqa", "n": 1, "metrics": {"em": 1.0}, "calls_per_question": 3.0,
+                 "wall_ms_per_question": 5.0, "model_ms_per_question": 1400.0, "questions_at_once": 1,
+                 "roles": {"agent-1": {"calls_per_question": 2.0, "samples_per_question": 2.0,
+                 "seconds_per_question": 0.002, "model_seconds_per_question": 1.1},
+                 "judge": {"calls_per_question": 1.0, "samples_per_question": 1.0, "seconds_per_question": 0.003}}}
+                """);
+        Files.writeString(dir.resolve("results.jsonl"), "{\"id\": \"a\", \"prediction\": \"x\", \"gold\": [\"x\"]}\n");
+        assertThat(HtmlReport.roles(new com.fasterxml.jackson.databind.ObjectMapper().readTree(
+                dir.resolve("summary.json").toFile()))).extracting(m -> m.get("modelSeconds")).containsExactly("1.10", "n/a");
+        HtmlReport.write(List.of(dir), tmp.resolve("roles-out"));
+        String html = Files.readString(tmp.resolve("roles-out/index.html"));
+        assertThat(html).containsPattern("<td>agent-1</td><td class=\"num\">2.00</td><td class=\"num\">2.00</td>"
+                + "<td class=\"num\">0.00</td><td></td><td class=\"num\">1.10</td></tr>")
+                .containsPattern("<td>judge</td>.*<td class=\"num\">n/a</td></tr>");
+    }
+
+    @Test
     void aResumedRunShowsEachQuestionsCallsFromTheInvocationThatAnsweredIt() throws IOException {
         Path dir = Files.createDirectories(tmp.resolve("resumed"));
         Files.writeString(dir.resolve("summary.json"), "{\"method\": \"m\", \"trace_run\": \"second\", \"metrics\": {}}");

@@ -206,6 +206,25 @@ class EvalRunnerTest {
     }
 
     @Test
+    void theSummaryRecordsTheSliceItsRunWasAskedToAnswer() throws Exception {
+        // what a recipe table judges a run by, whichever command made it: its --limit and its question count
+        ScriptedBackend backend = ScriptedBackend.perSample((r, i) -> "Paris");
+        EvalRunner.QuestionTraces traces = new EvalRunner.QuestionTraces(new InMemoryTraces());
+        LlmClient client = LlmClient.builder(backend).traces(traces).build();
+        Path data = nq();
+        JsonNode limited = EvalRunner.run(new EvalRunner.Spec(ECHO, "nq-open", data, 2, dir.resolve("out"), 1,
+                DatasetProfile.of("nq-open"), Map.of(), Map.of()), client, traces, "a", p -> { }).summary();
+        assertThat(limited.get("limit").asInt()).isEqualTo(2);
+        assertThat(limited.get("questions").asInt()).isEqualTo(2);
+        JsonNode whole = EvalRunner.run(new EvalRunner.Spec(ECHO, "nq-open", data, 0, dir.resolve("out"), 1,
+                DatasetProfile.of("nq-open"), Map.of(), Map.of()), client, traces, "b", p -> { }).summary();
+        assertThat(whole.has("limit")).isFalse();
+        assertThat(whole.get("questions").asInt()).isEqualTo(3);
+        assertThat(whole.get("n").asInt()).isEqualTo(3);
+        assertThat(JSON.readTree(dir.resolve("out/summary.json").toFile()).get("questions").asInt()).isEqualTo(3);
+    }
+
+    @Test
     void aQuestionThatFailedIsARowWithItsReasonAndTheNextRunAsksItAgain() throws Exception {
         // the model fails for good on italy in the first run, then works
         java.util.concurrent.atomic.AtomicBoolean broken = new java.util.concurrent.atomic.AtomicBoolean(true);
@@ -385,7 +404,14 @@ class EvalRunnerTest {
             assertThat(l.get("cached_samples").asInt()).isEqualTo(22);
             assertThat(l.get("cached_tokens").asInt()).isEqualTo(l.get("prompt_tokens").asInt() + l.get("completion_tokens").asInt());
             assertThat(l.at("/roles/sampler/samples").asInt()).isEqualTo(21);
+            // per role too: the model's time of the requests the cache answered, not the lookup's
+            assertThat(l.at("/roles/sampler/model_seconds").asDouble()).isGreaterThanOrEqualTo(0.02);
+            assertThat(l.at("/roles/answerer/model_seconds").asDouble()).isGreaterThanOrEqualTo(0.02);
         });
+        for (JsonNode s : summaries) {
+            assertThat(s.at("/roles/sampler/model_seconds_per_question").asDouble()).isGreaterThanOrEqualTo(0.02);
+            assertThat(s.at("/roles/answerer/model_seconds_per_question").asDouble()).isGreaterThanOrEqualTo(0.02);
+        }
     }
 
     @Test
