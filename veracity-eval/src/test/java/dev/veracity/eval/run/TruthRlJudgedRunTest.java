@@ -48,7 +48,10 @@ class TruthRlJudgedRunTest {
             "capital of spain", "<think>Madrid.</think>\nThe answer is Madrid.",
             "capital of norway", "<think>Bergen.</think>\n\\boxed{Bergen}");
 
-    /** Like TruthRL's method: the prediction is the boxed answer, the whole output its raw response. */
+    /**
+     * Like TruthRL's method: the prediction is the boxed answer (the box its {@code box} option names, the last by
+     * default), the whole output its raw response.
+     */
     private static final QaMethod BOXER = new QaMethod() {
         @Override
         public String name() {
@@ -63,7 +66,8 @@ class TruthRlJudgedRunTest {
         @Override
         public MethodAnswer answer(QaItem item, MethodContext ctx) {
             String out = ctx.llm().call(ctx.role("answerer", 0), LlmRequest.user("Q: " + item.question()).build()).text();
-            String boxed = BoxedAnswer.extract(out).orElse("");
+            String boxed = BoxedAnswer.extract(out, BoxedAnswer.Mode.valueOf(
+                    ctx.options().getOrDefault("box", "last").toUpperCase(java.util.Locale.ROOT))).orElse("");
             return new MethodAnswer(boxed, boxed.isEmpty() ? List.of() : List.of(boxed), List.of(), Map.of(), out);
         }
     };
@@ -181,27 +185,6 @@ class TruthRlJudgedRunTest {
         assertThat(line.at("/metrics/truthfulness.boxed").asBoolean()).isEqualTo(!line.get("prediction").asText().isEmpty());
     }
 
-    /** Boxes twice, the wrong answer first: read as TruthRL's {@code box=first} reads it, the method answers Milan. */
-    private static final QaMethod FIRST_BOXER = new QaMethod() {
-        @Override
-        public String name() {
-            return "first-boxer";
-        }
-
-        @Override
-        public boolean needsDocuments() {
-            return false;
-        }
-
-        @Override
-        public MethodAnswer answer(QaItem item, MethodContext ctx) {
-            String out = ctx.llm().call(ctx.role("answerer", 0), LlmRequest.user("Q: " + item.question()).build()).text();
-            String boxed = BoxedAnswer.extract(out, BoxedAnswer.Mode.valueOf(
-                    ctx.options().getOrDefault("box", "last").toUpperCase(java.util.Locale.ROOT))).orElse("");
-            return new MethodAnswer(boxed, List.of(boxed), List.of(), Map.of(), out);
-        }
-    };
-
     @Test
     void theBoxedMetricReadsTheBoxAsTheMethodsBoxOptionSaysAndEveryReaderOfTheLineAgrees() throws Exception {
         Path f = dir.resolve("one.jsonl");
@@ -211,7 +194,8 @@ class TruthRlJudgedRunTest {
         EvalRunner.QuestionTraces traces = new EvalRunner.QuestionTraces(new InMemoryTraces());
         LlmClient client = LlmClient.builder(backend).traces(traces).build();
         List<String> metrics = List.of("truthfulness", "truthfulness-answer");
-        EvalRunner.Spec spec = new EvalRunner.Spec(FIRST_BOXER, "crag", f, 0, dir.resolve("first"), 1,
+        // the model boxes twice, the wrong answer first: read with box=first, the method answers Milan
+        EvalRunner.Spec spec = new EvalRunner.Spec(BOXER, "crag", f, 0, dir.resolve("first"), 1,
                 DatasetProfile.of("crag").withMetrics(metrics), Map.of("box", "first"), Map.of("model", "scripted"));
 
         JsonNode s = EvalRunner.run(spec, client, traces, "run-1", p -> { }).summary();
