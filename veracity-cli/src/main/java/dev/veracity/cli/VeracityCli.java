@@ -5,7 +5,10 @@ import picocli.CommandLine.Command;
 
 /** The {@code ./veracity} command line. */
 @Command(name = "veracity", mixinStandardHelpOptions = true, version = "Veracity 0.1.0",
-        description = "Trustworthy retrieval-augmented answers: multi-agent methods against hallucination.")
+        description = "Trustworthy retrieval-augmented answers: multi-agent methods against hallucination.",
+        footer = {"", "Anywhere on the command line: --debug prints a failure's stack trace; --plugins DIR loads the"
+                + " plug-in jars of DIR (methods, datasets, rewards, judges, commands; else the folder named by"
+                + " VERACITY_PLUGINS)."})
 public final class VeracityCli implements Runnable {
 
     /** The subcommands, in the order the help lists them. */
@@ -110,6 +113,29 @@ public final class VeracityCli implements Runnable {
         return rest.toArray(String[]::new);
     }
 
+    /**
+     * The arguments without {@code --plugins DIR} (or {@code --plugins=DIR}), which any command accepts: the plug-in
+     * folder is set before any registry is read, so every command sees the plug-ins' methods, datasets and rewards.
+     *
+     * @throws IllegalArgumentException for {@code --plugins} without a folder, or a folder without jars
+     */
+    static String[] withoutPlugins(String[] args) {
+        java.util.List<String> rest = new java.util.ArrayList<>();
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            if (a.equals("--plugins") || a.startsWith("--plugins=")) {
+                String dir = a.equals("--plugins") ? (i + 1 < args.length ? args[++i] : "") : a.substring("--plugins=".length());
+                if (dir.isBlank() || dir.startsWith("-")) {
+                    throw new IllegalArgumentException("--plugins needs a folder of plug-in jars, e.g. --plugins plugins/");
+                }
+                dev.veracity.plugin.Plugins.useFolder(java.nio.file.Path.of(dir));
+            } else {
+                rest.add(a);
+            }
+        }
+        return rest.toArray(String[]::new);
+    }
+
     public static void main(String[] args) {
         // Lucene announces its vector API at INFO on every start: keep the console for our output.
         java.util.logging.Logger.getLogger("org.apache.lucene").setLevel(java.util.logging.Level.WARNING);
@@ -117,6 +143,12 @@ public final class VeracityCli implements Runnable {
         // to plain Java and says so at WARNING: not a problem the user can act on.
         java.util.logging.Logger.getLogger("org.apache.lucene.internal.vectorization").setLevel(java.util.logging.Level.SEVERE);
         String[] rest = withoutDebug(args);
+        try {
+            rest = withoutPlugins(rest);
+        } catch (IllegalArgumentException | java.io.UncheckedIOException e) {
+            System.err.println("veracity: " + e.getMessage());
+            System.exit(2);
+        }
         System.exit(commandLine(rest).execute(rest));
     }
 }

@@ -55,16 +55,24 @@ final class CliRun {
             System.setErr(capture);
         }
         int code;
+        boolean plugins = java.util.Arrays.stream(args).anyMatch(a -> a.equals("--plugins") || a.startsWith("--plugins="));
+        java.nio.file.Path folder = plugins ? dev.veracity.plugin.Plugins.folder() : null;
         try {
-            String[] rest = VeracityCli.withoutDebug(args);
+            String[] rest = VeracityCli.withoutPlugins(VeracityCli.withoutDebug(args));
             picocli.CommandLine cl = VeracityCli.commandLine(rest);
             cl.setOut(new PrintWriter(out, true));
             cl.setErr(new PrintWriter(err, true));
             code = cl.execute(rest);
+        } catch (IllegalArgumentException | java.io.UncheckedIOException e) { // as main says a bad --plugins
+            err.write("veracity: " + e.getMessage() + "\n");
+            code = 2;
         } finally {
             System.setOut(stdout);
             System.setErr(stderr);
             VeracityCli.debug = debug;
+            if (plugins) {
+                dev.veracity.plugin.Plugins.useFolder(folder); // the next in-process run sees the class path again
+            }
         }
         return new Result(code, out + printed.toString(StandardCharsets.UTF_8), err.toString());
     }
