@@ -11,14 +11,31 @@ import picocli.CommandLine.Command;
                 + " VERACITY_PLUGINS)."})
 public final class VeracityCli implements Runnable {
 
-    /** The subcommands, in the order the help lists them. */
-    static final java.util.List<Class<?>> SUBCOMMANDS = java.util.List.of(DemoCommand.class, AskCommand.class,
-            EvalCommand.class, MethodsCommand.class, ScoreCommand.class, ReportCommand.class, CompareCommand.class,
-            VerifyCommand.class, RewardCommand.class, RlCommand.class, RolloutCommand.class, ProbeCommand.class,
-            ProbeDataCommand.class, IndexCommand.class, SearchCommand.class, ServeRetrievalCommand.class,
-            ServeRewardsCommand.class, ServeCommand.class, SimCommand.class,
-            BenchCommand.class, TracesCommand.class, RamdocsCommand.class, ReproduceCommand.class, DatasetsCommand.class,
-            CommandLine.HelpCommand.class);
+    /**
+     * The subcommands, in the order the help lists them: every {@link CommandProvider}'s ({@link BuiltInCommands} first,
+     * then the plug-ins'), then help. A name two commands claim is an error naming both.
+     */
+    static java.util.List<Class<?>> subcommands() {
+        java.util.List<Class<?>> out = new java.util.ArrayList<>();
+        java.util.Map<String, Class<?>> byName = new java.util.HashMap<>();
+        for (CommandProvider p : dev.veracity.plugin.Plugins.load(CommandProvider.class)) {
+            for (Class<?> c : p.commands()) {
+                Command annotation = c.getAnnotation(Command.class);
+                if (annotation == null) {
+                    throw new IllegalStateException(c.getName() + " (from " + p.getClass().getName() + ") is not a picocli"
+                            + " @Command class");
+                }
+                Class<?> before = byName.putIfAbsent(annotation.name(), c);
+                if (before != null) {
+                    throw new IllegalStateException("two commands named '" + annotation.name() + "': " + before.getName()
+                            + " and " + c.getName() + "; rename one of them");
+                }
+                out.add(c);
+            }
+        }
+        out.add(CommandLine.HelpCommand.class);
+        return java.util.List.copyOf(out);
+    }
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -33,7 +50,7 @@ public final class VeracityCli implements Runnable {
 
     /** Builds the command line with Veracity's error handling: a bad flag or a bad setting prints one clear line. */
     public static CommandLine commandLine() {
-        return commandLine(SUBCOMMANDS);
+        return commandLine(subcommands());
     }
 
     /**
@@ -41,11 +58,12 @@ public final class VeracityCli implements Runnable {
      * command's annotations when it is added (a tenth of a second for all of them), which each start would pay.
      */
     static CommandLine commandLine(String[] args) {
+        java.util.List<Class<?>> all = subcommands();
         for (String a : args) {
             if (a.startsWith("-")) {
                 continue;
             }
-            for (Class<?> c : SUBCOMMANDS) {
+            for (Class<?> c : all) {
                 Command annotation = c.getAnnotation(Command.class);
                 if (c != CommandLine.HelpCommand.class && annotation != null
                         && (annotation.name().equals(a) || java.util.Arrays.asList(annotation.aliases()).contains(a))) {
@@ -54,7 +72,7 @@ public final class VeracityCli implements Runnable {
             }
             break; // not a subcommand: the full command line answers (help, a typo with suggestions)
         }
-        return commandLine(SUBCOMMANDS);
+        return commandLine(all);
     }
 
     private static CommandLine commandLine(java.util.List<Class<?>> subcommands) {
@@ -143,12 +161,18 @@ public final class VeracityCli implements Runnable {
         // to plain Java and says so at WARNING: not a problem the user can act on.
         java.util.logging.Logger.getLogger("org.apache.lucene.internal.vectorization").setLevel(java.util.logging.Level.SEVERE);
         String[] rest = withoutDebug(args);
+        CommandLine cl;
         try {
             rest = withoutPlugins(rest);
-        } catch (IllegalArgumentException | java.io.UncheckedIOException e) {
+            cl = commandLine(rest); // reads the plug-ins' commands: a clash or a broken plug-in is one line here
+        } catch (IllegalArgumentException | IllegalStateException | java.io.UncheckedIOException e) {
+            if (debug) {
+                e.printStackTrace();
+            }
             System.err.println("veracity: " + e.getMessage());
             System.exit(2);
+            return;
         }
-        System.exit(commandLine(rest).execute(rest));
+        System.exit(cl.execute(rest));
     }
 }

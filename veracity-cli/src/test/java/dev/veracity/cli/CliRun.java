@@ -63,7 +63,7 @@ final class CliRun {
             cl.setOut(new PrintWriter(out, true));
             cl.setErr(new PrintWriter(err, true));
             code = cl.execute(rest);
-        } catch (IllegalArgumentException | java.io.UncheckedIOException e) { // as main says a bad --plugins
+        } catch (IllegalArgumentException | IllegalStateException | java.io.UncheckedIOException e) { // as main says it
             err.write("veracity: " + e.getMessage() + "\n");
             code = 2;
         } finally {

@@ -142,4 +142,142 @@ class PluginsTest {
         assertThat(bare.code()).isEqualTo(2);
         assertThat(bare.err()).contains("--plugins needs a folder");
     }
+
+    /** One jar contributing a dataset, a reward, a judge and a command: each found where the built-in ones are. */
+    private Path everyKind() throws Exception {
+        Path d = Files.createDirectories(dir.resolve("kinds"));
+        String dataset = """
+                package example.kinds;
+
+                import dev.veracity.eval.data.DatasetProvider;
+                import dev.veracity.eval.data.DatasetSpec;
+                import dev.veracity.eval.data.Fields;
+                import dev.veracity.eval.data.Record;
+                import dev.veracity.eval.data.RecordLoader;
+                import dev.veracity.qa.GoldAnswer;
+                import dev.veracity.qa.QaItem;
+                import java.util.List;
+
+                public final class Datasets implements DatasetProvider {
+                    static final class Loader extends RecordLoader {
+                        Loader() { super("qa-pairs"); }
+                        @Override protected QaItem convert(Record rec) {
+                            Fields f = rec.fields();
+                            return new QaItem(f.text("key"), f.text("q"), null, List.of(GoldAnswer.of(f.text("a"))),
+                                    null, null, null, rec.node());
+                        }
+                    }
+                    @Override public List<DatasetSpec> datasets() {
+                        return List.of(new DatasetSpec("qa-pairs", List.of("pairs"), List.of("em"), false, false,
+                                "question/answer pairs (a test plug-in)", Loader::new)
+                                .withFields(List.of("key", "q"), List.of("a")));
+                    }
+                }
+                """;
+        String reward = """
+                package example.kinds;
+
+                import dev.veracity.rl.reward.Reward;
+                import dev.veracity.rl.reward.RewardInput;
+                import dev.veracity.rl.reward.RewardProvider;
+                import dev.veracity.rl.reward.RewardResult;
+                import dev.veracity.rl.reward.Rewards;
+                import java.util.List;
+                import java.util.Map;
+
+                public final class Brevity implements RewardProvider {
+                    @Override public List<Rewards.Spec> rewards() {
+                        return List.of(new Rewards.Spec("one-word", "1 for a one-word response (a test plug-in)", false,
+                                settings -> new Reward() {
+                                    @Override public String name() { return "one-word"; }
+                                    @Override public RewardResult score(RewardInput in) {
+                                        int words = in.response().strip().split("\\\\s+").length;
+                                        return RewardResult.ok(words == 1 ? 1.0 : 0.0, Map.of("words", words));
+                                    }
+                                }));
+                    }
+                }
+                """;
+        String judge = """
+                package example.kinds;
+
+                import dev.veracity.eval.judge.JudgeProvider;
+                import dev.veracity.eval.judge.Outcome;
+                import dev.veracity.eval.judge.Verdict;
+                import java.util.List;
+
+                public final class Judges implements JudgeProvider {
+                    @Override public List<Entry> judges() {
+                        return List.of(new Entry("contains", List.of("substring-judge"), "a gold answer inside the"
+                                + " prediction (a test plug-in; calls no model)", (client, options, text) -> (in, ctx) ->
+                                new Verdict(in.goldAnswers().stream().anyMatch(g -> in.prediction().toLowerCase()
+                                        .contains(g.toLowerCase())) ? Outcome.CORRECT : Outcome.INCORRECT, List.of(), "")));
+                    }
+                }
+                """;
+        String command = """
+                package example.kinds;
+
+                import dev.veracity.cli.CommandProvider;
+                import java.util.List;
+                import picocli.CommandLine.Command;
+
+                public final class Commands implements CommandProvider {
+                    @Command(name = "hello", description = "Says hello (a test plug-in).")
+                    public static final class Hello implements Runnable {
+                        @Override public void run() { System.out.println("hello from a plug-in"); }
+                    }
+                    @Override public List<Class<?>> commands() { return List.of(Hello.class); }
+                }
+                """;
+        PluginJar.build(d.resolve("kinds.jar"), Map.of("example.kinds.Datasets", dataset, "example.kinds.Brevity", reward,
+                        "example.kinds.Judges", judge, "example.kinds.Commands", command),
+                Map.of("dev.veracity.eval.data.DatasetProvider", List.of("example.kinds.Datasets"),
+                        "dev.veracity.rl.reward.RewardProvider", List.of("example.kinds.Brevity"),
+                        "dev.veracity.eval.judge.JudgeProvider", List.of("example.kinds.Judges"),
+                        "dev.veracity.cli.CommandProvider", List.of("example.kinds.Commands")));
+        return d;
+    }
+
+    @Test
+    void aPluginsDatasetRewardJudgeAndCommandAreFoundWhereTheBuiltInOnesAre() throws Exception {
+        Path plugins = everyKind();
+        Path data = dir.resolve("pairs.jsonl");
+        Files.writeString(data, """
+                {"key": "k1", "q": "capital of france", "a": "Paris"}
+                {"key": "k2", "q": "capital of italy", "a": "Rome"}
+                """);
+        Rule answer = Rule.of("(?s).*capital of (france|italy).*", m -> m.group(1).equals("france") ? "Paris" : "Milan");
+        try (SimServer sim = SimServer.start(SimConfig.builder().rules(answer).build())) {
+            CliRun.Result r = CliRun.run("eval", "--plugins", plugins.toString(), "--method", "no-rag", "--dataset",
+                    "pairs", "--data", data.toString(), "--out", dir.resolve("run").toString(), "--llm-base-url",
+                    sim.baseUrl(), "--model", "sim-model", "--cache", "off", "--judge", "substring-judge");
+            assertThat(r.code()).as(r.err()).isZero();
+        }
+        JsonNode summary = JSON.readTree(dir.resolve("run/summary.json").toFile());
+        assertThat(summary.get("dataset").asText()).isEqualTo("qa-pairs"); // the alias runs as its dataset
+        assertThat(summary.at("/metrics_n/em").asInt()).isEqualTo(2);
+        assertThat(summary.at("/judge/name").asText()).isNotEmpty();
+        assertThat(summary.at("/judge/n").asInt()).isEqualTo(2);
+
+        Path in = dir.resolve("rewards.jsonl");
+        Files.writeString(in, """
+                {"question": "q", "response": "Paris", "label": "Paris"}
+                {"question": "q", "response": "It is Paris", "label": "Paris"}
+                """);
+        CliRun.Result scored = CliRun.run("reward", "one-word", "--plugins", plugins.toString(), "--in", in.toString(),
+                "--out", dir.resolve("scored.jsonl").toString());
+        assertThat(scored.code()).as(scored.err()).isZero();
+        assertThat(JSON.readTree(scored.out().strip()).get("mean").asDouble()).isEqualTo(0.5);
+
+        CliRun.Result hello = CliRun.run("--plugins", plugins.toString(), "hello");
+        assertThat(hello.code()).as(hello.err()).isZero();
+        assertThat(hello.out()).contains("hello from a plug-in");
+        assertThat(CliRun.run("--plugins", plugins.toString(), "--help").out()).contains("hello").contains("Says hello");
+
+        // without the folder none of them exists
+        assertThat(CliRun.run("reward", "one-word", "--in", in.toString(), "--out", dir.resolve("x.jsonl").toString())
+                .err()).contains("unknown reward 'one-word'");
+        assertThat(CliRun.run("hello").code()).isEqualTo(2);
+    }
 }

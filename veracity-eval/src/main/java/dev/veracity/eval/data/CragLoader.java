@@ -27,7 +27,7 @@ final class CragLoader extends RecordLoader {
     }
 
     @Override
-    QaItem convert(Record rec) {
+    protected QaItem convert(Record rec) {
         Fields f = rec.fields();
         String query = f.text("query");
         List<Document> docs = new ArrayList<>();

@@ -26,7 +26,7 @@ final class FaithEvalLoader extends RecordLoader {
     }
 
     @Override
-    QaItem convert(Record rec) {
+    protected QaItem convert(Record rec) {
         Fields f = rec.fields();
         String question = f.text("question");
         List<Document> docs = new ArrayList<>();

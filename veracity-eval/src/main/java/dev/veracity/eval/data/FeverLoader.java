@@ -16,7 +16,7 @@ final class FeverLoader extends RecordLoader {
     }
 
     @Override
-    QaItem convert(Record rec) {
+    protected QaItem convert(Record rec) {
         Fields f = rec.fields();
         String claim = f.text("claim");
         String label = f.optText("label");

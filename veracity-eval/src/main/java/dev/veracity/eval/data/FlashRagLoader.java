@@ -23,7 +23,7 @@ final class FlashRagLoader extends RecordLoader {
     }
 
     @Override
-    QaItem convert(Record rec) {
+    protected QaItem convert(Record rec) {
         Fields f = rec.fields();
         String question = f.text("question");
         List<String> gold = f.strings("golden_answers");

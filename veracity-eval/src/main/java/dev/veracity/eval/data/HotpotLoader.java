@@ -30,7 +30,7 @@ final class HotpotLoader extends RecordLoader {
     }
 
     @Override
-    QaItem convert(Record rec) {
+    protected QaItem convert(Record rec) {
         Fields f = rec.fields();
         String question = f.text("question");
         Map<String, TreeSet<Integer>> supporting = new LinkedHashMap<>();

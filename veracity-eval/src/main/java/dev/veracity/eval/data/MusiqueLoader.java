@@ -23,7 +23,7 @@ final class MusiqueLoader extends RecordLoader {
     }
 
     @Override
-    QaItem convert(Record rec) {
+    protected QaItem convert(Record rec) {
         Fields f = rec.fields();
         boolean answerable = f.optBool("answerable", true);
         if (answerableOnly && !answerable) {

@@ -14,7 +14,7 @@ final class NqOpenLoader extends RecordLoader {
     }
 
     @Override
-    QaItem convert(Record rec) {
+    protected QaItem convert(Record rec) {
         Fields f = rec.fields();
         String question = f.text("question");
         String id = f.optText("id");

@@ -15,7 +15,7 @@ final class PopQaLoader extends RecordLoader {
     }
 
     @Override
-    QaItem convert(Record rec) {
+    protected QaItem convert(Record rec) {
         Fields f = rec.fields();
         String question = f.text("question");
         Items.Meta meta = new Items.Meta();

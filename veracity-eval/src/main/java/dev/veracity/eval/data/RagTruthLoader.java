@@ -64,7 +64,7 @@ final class RagTruthLoader extends RecordLoader {
     }
 
     @Override
-    QaItem convert(Record rec) {
+    protected QaItem convert(Record rec) {
         Fields f = rec.fields();
         Fields info = null;
         String infoText = null;

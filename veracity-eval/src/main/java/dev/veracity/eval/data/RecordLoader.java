@@ -5,12 +5,18 @@ import java.nio.file.Path;
 import java.util.Set;
 import java.util.stream.Stream;
 
-/** A loader that turns each record of a JSONL / JSON array / TSV file into at most one item. */
-abstract class RecordLoader implements DatasetLoader {
+/**
+ * A loader that turns each record of a JSONL / JSON array / TSV file into at most one item. Extend it for a dataset of
+ * your own ({@link DatasetProvider}): it reads the file as every built-in loader does (compressed by name, strictly
+ * UTF-8, the declared fields checked, repeated ids refused, every problem a {@link DatasetException} naming file and
+ * line), and you write only {@link #convert}.
+ */
+public abstract class RecordLoader implements DatasetLoader {
 
     private final String name;
 
-    RecordLoader(String name) {
+    /** @param name the dataset's registry name */
+    protected RecordLoader(String name) {
         this.name = name;
     }
 
@@ -25,7 +31,7 @@ abstract class RecordLoader implements DatasetLoader {
     }
 
     /** The item for a record, or null to leave the record out (a filter such as MuSiQue answerable-only). */
-    abstract QaItem convert(Record record);
+    protected abstract QaItem convert(Record record);
 
     @Override
     public Stream<QaItem> stream(Path file, GoldFields gold) {

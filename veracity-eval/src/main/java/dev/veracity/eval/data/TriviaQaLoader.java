@@ -28,7 +28,7 @@ final class TriviaQaLoader extends RecordLoader {
     }
 
     @Override
-    QaItem convert(Record rec) {
+    protected QaItem convert(Record rec) {
         Fields f = rec.fields();
         String question = f.text("Question");
         List<String> forms = new ArrayList<>();

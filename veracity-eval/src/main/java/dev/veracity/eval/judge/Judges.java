@@ -1,30 +1,61 @@
 package dev.veracity.eval.judge;
 
 import dev.veracity.llm.client.LlmClient;
+import dev.veracity.plugin.Registry;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
-/** The judges by command-line name. */
+/**
+ * The judges by command-line name: every {@link JudgeProvider}'s ({@link BuiltInJudges} first, then the plug-ins').
+ * Names and aliases are case-insensitive; one two providers claim is an error naming both.
+ */
 public final class Judges {
+
+    private static final Registry<JudgeProvider, JudgeProvider.Entry> REGISTRY = new Registry<>(JudgeProvider.class,
+            JudgeProvider::judges, e -> e.name().toLowerCase(Locale.ROOT), "judge");
 
     private Judges() {
     }
 
+    /** The judges' names (not their aliases), in listing order. */
     public static List<String> names() {
-        return List.of("crag", "true-false", "equivalence");
+        return List.copyOf(REGISTRY.byName().keySet());
+    }
+
+    /** Every name and alias, lower case, to its judge. */
+    private static Map<String, JudgeProvider.Entry> byAnyName() {
+        Map<String, JudgeProvider.Entry> out = new LinkedHashMap<>();
+        for (JudgeProvider.Entry e : REGISTRY.byName().values()) {
+            out.put(e.name().toLowerCase(Locale.ROOT), e);
+            for (String a : e.aliases()) {
+                JudgeProvider.Entry before = out.putIfAbsent(a.toLowerCase(Locale.ROOT), e);
+                if (before != null && before != e) {
+                    throw new IllegalStateException("two judges answer to '" + a + "': " + before.name() + " and "
+                            + e.name() + "; rename one of them");
+                }
+            }
+        }
+        return out;
     }
 
     /** Checks a judge name before anything is built; an unknown one is an error that lists the known ones. */
     public static void requireKnown(String name) {
-        String n = name.toLowerCase(Locale.ROOT);
-        if (!List.of("crag", "truthrl", "true-false", "c3po", "c-3po", "equivalence").contains(n)) {
+        entry(name);
+    }
+
+    private static JudgeProvider.Entry entry(String name) {
+        JudgeProvider.Entry e = name == null ? null : byAnyName().get(name.toLowerCase(Locale.ROOT));
+        if (e == null) {
             throw new IllegalArgumentException("unknown judge '" + name + "'; known: " + String.join(", ", names()));
         }
+        return e;
     }
 
     /**
      * The judge of that name on the given client: {@code crag} (TruthRL's judge, the authors' released prompt), {@code
-     * true-false} (C-3PO Appendix D.2), {@code equivalence} (ours). An unknown name lists the known ones.
+     * true-false} (C-3PO Appendix D.2), {@code equivalence} (ours), or a plug-in's. An unknown name lists the known ones.
      */
     public static Judge byName(String name, LlmClient client, JudgeOptions options) {
         return byName(name, client, options, JudgePrompt.AUTHORS);
@@ -35,13 +66,6 @@ public final class Judges {
      * Table 11); the other judges have one text each and ignore it.
      */
     public static Judge byName(String name, LlmClient client, JudgeOptions options, JudgePrompt text) {
-        requireKnown(name);
-        return switch (name.toLowerCase(Locale.ROOT)) {
-            case "crag", "truthrl" -> new CragJudge(client, options, text);
-            case "true-false", "c3po", "c-3po" -> new TrueFalseJudge(client, options);
-            case "equivalence" -> new EquivalenceJudge(client, options);
-            default -> throw new IllegalArgumentException("unknown judge '" + name + "'; known: "
-                    + String.join(", ", names()));
-        };
+        return entry(name).create().make(client, options, text);
     }
 }
