@@ -79,7 +79,7 @@ final class DemoCommand implements Callable<Integer> {
     ModelOptions model;
 
     @Override
-    public Integer call() throws java.io.IOException {
+    public Integer call() throws Exception {
         if (exchange) {
             return exchange();
         }

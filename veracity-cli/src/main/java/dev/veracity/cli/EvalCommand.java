@@ -2,28 +2,20 @@ package dev.veracity.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import dev.veracity.config.VeracityConfig;
 import dev.veracity.eval.data.Datasets;
-import dev.veracity.eval.judge.Judge;
-import dev.veracity.eval.judge.JudgeOptions;
-import dev.veracity.eval.judge.JudgePrompt;
-import dev.veracity.eval.judge.Judges;
-import dev.veracity.eval.run.DatasetProfile;
-import dev.veracity.eval.run.DocumentSource;
+import dev.veracity.eval.run.EvalJob;
+import dev.veracity.eval.run.EvalJobRunner;
 import dev.veracity.eval.run.EvalRunner;
-import dev.veracity.method.QaMethod;
+import dev.veracity.eval.run.JobEnvironment;
+import dev.veracity.eval.run.QuestionSample;
+import dev.veracity.eval.run.RunLock;
 import dev.veracity.methods.Methods;
-import dev.veracity.methods.march.MarchMethod;
-import dev.veracity.retrieval.Retriever;
-import dev.veracity.retrieval.lucene.LuceneIndex;
-import dev.veracity.trace.TraceStore;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicReference;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -131,15 +123,6 @@ final class EvalCommand implements Callable<Integer> {
             description = "Indices shuffled (default 0: the file's question count).")
     int sampleRange;
 
-    /** Set by {@code reproduce}: no summary or table printed (it prints its own), the progress bar stays. */
-    boolean quiet;
-
-    /**
-     * Set by {@code reproduce --simulator}: what run.json records as the server instead of its URL, whose port changes
-     * with every start of the in-process simulator (a second reproduce resumes its run folders).
-     */
-    String serverLabel;
-
     @Option(names = "--force", description = "Start the run in --out over (its results, summary and traces are deleted)"
             + " instead of refusing a folder that holds a run of another configuration.")
     boolean force;
@@ -165,135 +148,78 @@ final class EvalCommand implements Callable<Integer> {
         }
     }
 
-    /**
-     * A method whose agents act in a Wikipedia, without --pages: the question's own paragraphs are its pages, so a
-     * dataset whose questions come without any (HotpotQA simplified, FEVER) stops here with what to pass.
-     */
-    private void requirePagesOrParagraphs(QaMethod m) {
-        java.util.Optional<dev.veracity.qa.QaItem> first;
-        try (var items = Datasets.stream(dataset, data)) {
-            first = items.findFirst();
-        }
-        if (first.isPresent() && first.get().documents().isEmpty()) {
-            throw new IllegalArgumentException("method " + m.name() + "'s agents search a Wikipedia and " + dataset
-                    + " questions come without paragraphs: build a page store (./veracity index --pages --corpus FILE"
-                    + " --format hotpotqa-abstracts|kilt|fever|jsonl --out DIR) and pass --pages DIR");
-        }
+    /** The job these flags describe, checked (each mistake one line, before any model call). */
+    EvalJob job() {
+        return EvalJob.builder(Methods.byName(method), dataset, data, out).options(options).limit(limit).metrics(metrics)
+                .questionsAtOnce(questionsAtOnce).judge(judgeName).judgePrompt(judgePrompt).judgeModel(judgeModel)
+                .judgeSamples(judgeSamples).truncated(truncated).sample(sampleSize == null ? null
+                        : new QuestionSample(sampleSize, sampleSeed, sampleRange))
+                .model(model.resolve()).documents(retrieval.documents()).preflight(!noPreflight).force(force).build();
     }
 
     @Override
     public Integer call() throws Exception {
-        dev.veracity.eval.run.RunLock.requireFree(out); // another eval writing there: refused before any work
-        if (questionsAtOnce != null && questionsAtOnce < 1) {
-            throw new IllegalArgumentException("--questions-at-once must be >= 1, was " + questionsAtOnce);
-        }
-        if (judgeSamples < 1) {
-            throw new IllegalArgumentException("--judge-samples must be >= 1, was " + judgeSamples);
-        }
-        QaMethod m = Methods.byName(method);
-        // Checked against the method's declaration before anything runs; the method and the run see the resolved map.
-        Map<String, String> resolved = m.spec().resolve(options).values();
-        if (m.usesRetriever() && !retrieval.given()) {
-            throw new IllegalArgumentException("method " + method + " searches: build an index with ./veracity index and"
-                    + " pass --index DIR");
-        }
-        dataset = Datasets.spec(dataset).name(); // an alias runs, is scored and is prompted as its dataset
-        if (!Files.isRegularFile(data)) {
-            throw new IllegalArgumentException("no dataset file at " + data);
-        }
-        if (limit < 0) {
-            throw new IllegalArgumentException("--limit must be >= 0");
-        }
-        if (judgeName != null) {
-            Judges.requireKnown(judgeName);
-        } else if (judgePrompt != null) {
-            throw new IllegalArgumentException("--judge-prompt sets the judge's text: name the judge too (--judge crag)");
-        }
-        JudgePrompt judgeText = judgePrompt == null ? JudgePrompt.AUTHORS : JudgePrompt.byName(judgePrompt);
-        retrieval.validate();
-        // a page store that is none (or --pages with a method that reads no pages) stops here, before any model call
-        dev.veracity.retrieval.react.PageStore pageStore = retrieval.openPages(m);
-        if (m.readsPages() && pageStore == null && !retrieval.given()) {
-            requirePagesOrParagraphs(m);
-        } else if (!retrieval.given() && pageStore == null) {
-            // a RAG method on a dataset without passages and without --index stops here, before any model call
-            DocumentSource.dataset().requireDocuments(m, dataset, data);
-        }
-        VeracityConfig base = model.resolve();
-        // the server is checked while the dataset is hashed and read (a round trip saved from the start-up)
-        java.util.concurrent.CompletableFuture<Void> preflight = noPreflight
-                ? java.util.concurrent.CompletableFuture.completedFuture(null)
-                : java.util.concurrent.CompletableFuture.runAsync(() -> {
-                    Preflight.check(base);
-                    proxy.preflight(base);
-                }, runnable -> Thread.ofVirtual().name("preflight").start(runnable));
-        dev.veracity.eval.run.QuestionSample sample = sampleSize == null ? null
-                : new dev.veracity.eval.run.QuestionSample(sampleSize, sampleSeed, sampleRange);
-        DatasetProfile profile = DatasetProfile.of(dataset).withMetrics(metrics);
-        Map<String, Object> fields = new LinkedHashMap<>();
-        fields.put("method", m.name());
-        fields.put("method_options", resolved);
-        fields.put("dataset", dataset);
-        fields.put("data", data.toAbsolutePath().normalize().toString());
-        fields.put("data_sha256", RunConfig.sha256(data));
-        if (sample != null) {
-            fields.put("sample", sample.describe()); // recorded only when used: earlier run folders stay resumable
-        }
-        fields.put("metrics", profile.metrics());
-        fields.put("model", base.model());
-        fields.put("llm_base_url", serverLabel != null ? serverLabel : base.llmBaseUrl());
-        fields.put("documents", retrieval.describe());
-        if (pageStore != null) {
-            fields.put("pages", retrieval.describePages(pageStore));
-        }
-        if (proxy.given()) {
-            fields.put("proxy", proxy.describe(base));
-        }
-        if (truncated == dev.veracity.eval.run.Truncation.Policy.KEEP) {
-            fields.put("truncated", truncated.label()); // recorded only when not the default: earlier runs stay resumable
-        }
-        fields.put("judge", judgeName == null ? "none" : judgeName + " model=" + (judgeModel == null ? base.model() : judgeModel)
-                + " samples=" + judgeSamples + " prompt=" + judgeText.label()); // the judged metrics depend on each
-        // every mistake caught before the first model call: the questions read, the server and model checked
-        try (var items = Datasets.stream(dataset, data)) {
-            if (sample != null) {
-                sample.select(items.toList()); // a sample the file cannot give stops here
-            } else {
-                (limit > 0 ? items.limit(limit) : items).forEach(i -> { });
-            }
-        }
-        try {
-            preflight.join();
-        } catch (java.util.concurrent.CompletionException e) {
-            throw e.getCause() instanceof RuntimeException r ? r : e;
-        }
-        RunConfig runConfig = new RunConfig(fields);
-        runConfig.check(out, force); // one run per folder: refused before anything is written when it differs
-        boolean createdOut = !Files.exists(out);
-        boolean createdLock = !Files.exists(out.resolve(dev.veracity.eval.run.RunLock.FILE));
-        boolean freshClaim = force || !Files.exists(out.resolve(RunConfig.FILE));
-        try (dev.veracity.eval.run.RunLock lock = dev.veracity.eval.run.RunLock.acquire(out)) {
-            runConfig.claim(out, force);
-            try {
-                return run(m, resolved, base, profile, pageStore, sample, runConfig, judgeText);
-            } catch (Exception | Error e) {
-                if (freshClaim) { // refused before its first answer (an index that is none): leave nothing behind
-                    RunConfig.abandon(out, createdOut, createdLock);
-                }
-                throw e;
-            }
-        }
+        RunLock.requireFree(out); // another eval writing there: refused before any work
+        EvalJob job = job();
+        EvalJobRunner.Result result = EvalJobRunner.run(job, new CliJobEnvironment(proxy,
+                j -> watch(j, "resume with the same command: " + commandLine())));
+        System.out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
+                .writeValueAsString(result.outcome().summary()));
+        // The run as `veracity compare` shows it: metrics with n and 95% bootstrap intervals.
+        System.out.print(dev.veracity.eval.report.ComparisonTable.of(
+                List.of(dev.veracity.eval.report.RunDir.load(out))).text());
+        return finish(result, out);
     }
 
     /**
-     * What a run stopped by Ctrl-C (or SIGTERM) tells: the questions kept, where, and the command that goes on from
-     * there (a SIGKILL leaves the same folder, without the message).
+     * A job's progress as eval shows it: the bar (or log lines), and what a run stopped by Ctrl-C (or SIGTERM) tells:
+     * the questions kept, where, and how to go on from there (a SIGKILL leaves the same folder, without the message).
      */
-    String interrupted(EvalRunner.Progress p) {
+    static JobEnvironment.Watch watch(EvalJob job, String resume) {
+        EvalProgress bar = EvalProgress.start(job.method().name() + " on " + job.dataset(), job.limit());
+        AtomicReference<EvalRunner.Progress> progress = new AtomicReference<>();
+        Thread interrupted = new Thread(() -> System.err.println(interrupted(progress.get(), job.out(), resume)),
+                "eval-interrupted");
+        Runtime.getRuntime().addShutdownHook(interrupted); // Ctrl-C: what was kept and how to go on
+        return new JobEnvironment.Watch() {
+            @Override
+            public void accept(EvalRunner.Progress p) {
+                progress.set(p);
+                bar.accept(p);
+            }
+
+            @Override
+            public void close() {
+                try {
+                    Runtime.getRuntime().removeShutdownHook(interrupted);
+                } catch (IllegalStateException shuttingDown) {
+                    // the hook runs
+                } finally {
+                    bar.close();
+                }
+            }
+        };
+    }
+
+    /** What a run stopped by Ctrl-C tells: the questions kept, where, and {@code resume}. */
+    static String interrupted(EvalRunner.Progress p, Path out, String resume) {
         String kept = p == null ? "no question answered yet" : p.done() + " of " + p.total() + " questions answered";
-        String resume = quiet ? "run the same command again" : "resume with the same command: " + commandLine();
         return "\nInterrupted: " + kept + ", kept in " + out.resolve("results.jsonl") + " (no summary.json yet: compare"
                 + " and report read the run as partial); " + resume;
+    }
+
+    /** The lines after a run (counts, the method's records, the failures); 1 when a question failed. */
+    static int finish(EvalJobRunner.Result result, Path out) {
+        EvalRunner.Outcome outcome = result.outcome();
+        System.err.printf("%d questions: %d already done, %d answered now, %d failed. Results in %s%n", outcome.total(),
+                outcome.alreadyDone(), outcome.answered(), outcome.failures().size(), out.resolve("results.jsonl"));
+        result.recordsLine().ifPresent(System.err::println);
+        if (!outcome.failures().isEmpty()) {
+            outcome.failures().stream().limit(10).forEach(f -> System.err.println("  failed " + f));
+            System.err.println("Run the same command again to retry the failed questions; finished ones are kept.");
+            return 1;
+        }
+        return 0;
     }
 
     /** This command as it was typed (each argument quoted for a POSIX shell where needed). */
@@ -305,76 +231,5 @@ final class EvalCommand implements Callable<Integer> {
             b.append(' ').append(a.matches("[A-Za-z0-9_./:=@%+,-]+") ? a : "'" + a.replace("'", "'\\''") + "'");
         }
         return b.toString();
-    }
-
-    /** The run itself, in the claimed and locked folder. */
-    private Integer run(QaMethod m, Map<String, String> resolved, VeracityConfig base, DatasetProfile profile,
-                        dev.veracity.retrieval.react.PageStore pageStore, dev.veracity.eval.run.QuestionSample sample,
-                        RunConfig runConfig, JudgePrompt judgeText) throws Exception {
-        // The run folder keeps its own traces, so that a report reads one place.
-        VeracityConfig cfg = base.withTraceFile(out.resolve("traces.db"));
-        MarchRecords records = m instanceof MarchMethod ? new MarchRecords(out.resolve("march-records.jsonl"),
-                String.valueOf(out.toAbsolutePath().normalize().getFileName())) : null;
-        if (records != null) {
-            m = new MarchMethod(records);
-        }
-        String traceRun = out.toAbsolutePath().normalize().getFileName() + "@" + Instant.now();
-        EvalRunner.Outcome outcome;
-        dev.veracity.retrieval.Embedder embedder = retrieval.embedder(m);
-        try (LuceneIndex searchIndex = retrieval.open();
-             dev.veracity.retrieval.react.PageStore pagesOpen = pageStore;
-             TraceStore store = TraceStore.open(cfg.traceFile())) {
-            EvalRunner.QuestionTraces traces = new EvalRunner.QuestionTraces(store);
-            try (Stack stack = new Stack(cfg, traces);
-                 ProxyOptions.Proxy proxyClient = proxy.open(stack, traces);
-                 EvalProgress bar = EvalProgress.start(method + " on " + dataset, limit)) {
-                Judge judge = judgeName == null ? null : Judges.byName(judgeName, stack.client,
-                        new JudgeOptions(judgeSamples, judgeSamples > 1 ? 0.7 : 0.0, null, judgeModel), judgeText);
-                Retriever retriever = retrieval.retriever(searchIndex, embedder);
-                DocumentSource documents = retrieval.source(searchIndex, retriever);
-                EvalRunner.Spec spec = new EvalRunner.Spec(m, dataset, data, limit, out,
-                        questionsAtOnce != null ? questionsAtOnce : cfg.concurrency(), profile, resolved,
-                        EvalRunner.labels("model", cfg.model(), "llm_base_url", cfg.llmBaseUrl(),
-                                "concurrency", String.valueOf(cfg.concurrency()),
-                                "timeout_seconds", String.valueOf(cfg.timeout().toSeconds()),
-                                "cache", cfg.cacheMode().name().toLowerCase(java.util.Locale.ROOT)),
-                        retriever, embedder, judge, documents, runConfig.json(), pagesOpen, sample, truncated);
-                java.util.concurrent.atomic.AtomicReference<EvalRunner.Progress> progress =
-                        new java.util.concurrent.atomic.AtomicReference<>();
-                Thread interrupted = new Thread(() -> System.err.println(interrupted(progress.get())), "eval-interrupted");
-                Runtime.getRuntime().addShutdownHook(interrupted); // Ctrl-C: what was kept and how to go on
-                try {
-                    outcome = EvalRunner.run(spec, stack.client, ProxyOptions.clients(proxyClient), traces, traceRun,
-                            p -> {
-                                progress.set(p);
-                                bar.accept(p);
-                            });
-                } finally {
-                    try {
-                        Runtime.getRuntime().removeShutdownHook(interrupted);
-                    } catch (IllegalStateException shuttingDown) {
-                        // the hook runs
-                    }
-                }
-            }
-        }
-        if (!quiet) {
-            System.out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(outcome.summary()));
-            // The run as `veracity compare` shows it: metrics with n and 95% bootstrap intervals.
-            System.out.print(dev.veracity.eval.report.ComparisonTable.of(
-                    List.of(dev.veracity.eval.report.RunDir.load(out))).text());
-        }
-        System.err.printf("%d questions: %d already done, %d answered now, %d failed. Results in %s%n", outcome.total(),
-                outcome.alreadyDone(), outcome.answered(), outcome.failures().size(), out.resolve("results.jsonl"));
-        if (records != null) {
-            records.close();
-            System.err.println("MARCH training records (Solver and Checker trajectories with ZTR): " + records.file());
-        }
-        if (!outcome.failures().isEmpty()) {
-            outcome.failures().stream().limit(10).forEach(f -> System.err.println("  failed " + f));
-            System.err.println("Run the same command again to retry the failed questions; finished ones are kept.");
-            return 1;
-        }
-        return 0;
     }
 }

@@ -7,6 +7,7 @@ import dev.veracity.eval.report.ComparisonTable;
 import dev.veracity.eval.report.RunDir;
 import dev.veracity.eval.run.DatasetProfile;
 import dev.veracity.eval.run.EvalRunner;
+import dev.veracity.eval.run.RunConfig;
 import dev.veracity.method.QaMethod;
 import dev.veracity.methods.Methods;
 import dev.veracity.sim.LatencyModel;
@@ -24,9 +25,9 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicInteger;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * {@code ./veracity bench memory}: an eval of many questions (a generated RAMDocs-format file) through the evaluation

@@ -3,12 +3,15 @@ package dev.veracity.cli;
 import dev.veracity.config.VeracityConfig;
 import dev.veracity.eval.report.ComparisonTable;
 import dev.veracity.eval.report.RunDir;
-import dev.veracity.eval.run.DatasetProfile;
+import dev.veracity.eval.run.EvalJob;
+import dev.veracity.eval.run.EvalJobRunner;
 import dev.veracity.eval.run.EvalRunner;
+import dev.veracity.eval.run.JobDocuments;
 import dev.veracity.method.QaMethod;
 import dev.veracity.methods.Methods;
+import dev.veracity.retrieval.Embedder;
+import dev.veracity.retrieval.PageSource;
 import dev.veracity.retrieval.embed.OnnxEmbedder;
-import dev.veracity.trace.TraceStore;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
@@ -16,11 +19,9 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 
 /**
  * Every registered method on the same questions (20 RAMDocs questions bundled with the CLI, or the user's file),
@@ -46,7 +47,7 @@ final class MethodsDemo {
      * @param limit     the first questions of the file (0 = all)
      */
     static int run(PrintStream print, VeracityConfig cfg, boolean simulated, Path out, Path data, List<String> methods,
-                   int limit) throws IOException {
+                   int limit) throws Exception {
         Files.createDirectories(out);
         Path questions = data != null ? data : bundled(out);
         List<String> names = methods.isEmpty() ? List.copyOf(Methods.names()) : methods;
@@ -57,37 +58,22 @@ final class MethodsDemo {
                         : "server " + cfg.llmBaseUrl(), cfg.model());
         List<Path> runs = new ArrayList<>();
         int failed = 0;
-        OnnxEmbedder embedder = null;
-        {
-            for (String name : names) {
-                QaMethod m = Methods.byName(name);
-                Path dir = out.resolve(name);
-                if (m.usesEmbedder() && embedder == null) {
-                    embedder = OnnxEmbedder.bgeSmall();
-                }
-                Map<String, String> options = m.spec().resolve(Map.of()).values();
-                VeracityConfig runCfg = cfg.withTraceFile(dir.resolve("traces.db"));
-                long t0 = System.nanoTime();
-                EvalRunner.Outcome o;
-                // as eval does: one writer per folder, held while the folder is cleared and answered
-                try (dev.veracity.eval.run.RunLock lock = dev.veracity.eval.run.RunLock.acquire(dir)) {
-                    RunConfig.clear(dir); // a demo starts over: old answers of another server must not mix in
-                    try (TraceStore store = TraceStore.open(runCfg.traceFile())) {
-                        EvalRunner.QuestionTraces traces = new EvalRunner.QuestionTraces(store);
-                        try (Stack stack = new Stack(runCfg, traces)) {
-                            EvalRunner.Spec spec = new EvalRunner.Spec(m, DATASET, questions, limit, dir, cfg.concurrency(),
-                                    DatasetProfile.of(DATASET), options, EvalRunner.labels("model", cfg.model(),
-                                    "llm_base_url", cfg.llmBaseUrl(), "demo", simulated ? "simulator, built-in reader" : "server"),
-                                    null, m.usesEmbedder() ? embedder : null, null, null);
-                            o = EvalRunner.run(spec, stack.client, traces, name + "@" + Instant.now(), p -> { });
-                        }
-                    }
-                }
-                failed += o.failures().size();
-                print.printf(Locale.ROOT, "  %-16s %3d questions in %5.1f s%s%n", name, o.total(),
-                        (System.nanoTime() - t0) / 1e9, o.failures().isEmpty() ? "" : ", " + o.failures().size() + " failed");
-                runs.add(dir);
-            }
+        DemoDocuments documents = new DemoDocuments();
+        CliJobEnvironment env = new CliJobEnvironment(null, job -> CliJobEnvironment.silent());
+        for (String name : names) {
+            Path dir = out.resolve(name);
+            long t0 = System.nanoTime();
+            // a demo starts over (old answers of another server must not mix in), without a check of the server
+            EvalJob job = EvalJob.builder(Methods.byName(name), DATASET, questions, dir).limit(limit).model(cfg)
+                    .documents(documents).preflight(false).force(true)
+                    .labels(EvalRunner.labels("model", cfg.model(), "llm_base_url", cfg.llmBaseUrl(),
+                            "demo", simulated ? "simulator, built-in reader" : "server"))
+                    .build();
+            EvalRunner.Outcome o = EvalJobRunner.run(job, env).outcome();
+            failed += o.failures().size();
+            print.printf(Locale.ROOT, "  %-16s %3d questions in %5.1f s%s%n", name, o.total(),
+                    (System.nanoTime() - t0) / 1e9, o.failures().isEmpty() ? "" : ", " + o.failures().size() + " failed");
+            runs.add(dir);
         }
         print.println();
         print.print(ComparisonTable.of(runs.stream().map(RunDir::load).toList()).text());
@@ -98,6 +84,49 @@ final class MethodsDemo {
         }
         print.println("Runs in " + out + "; the report: ./veracity report " + out + "/* --out " + out.resolve("report"));
         return failed == 0 ? 0 : 1;
+    }
+
+    /** The demo's documents: the questions' own, and one in-process embedder for every method that needs one. */
+    private static final class DemoDocuments implements JobDocuments {
+
+        private OnnxEmbedder embedder;
+
+        @Override
+        public boolean indexed() {
+            return false;
+        }
+
+        @Override
+        public void validate() {
+        }
+
+        @Override
+        public PageSource openPages(QaMethod method) {
+            return null;
+        }
+
+        @Override
+        public String describe() {
+            return "dataset";
+        }
+
+        @Override
+        public String describePages(PageSource open) {
+            return "none";
+        }
+
+        @Override
+        public Embedder embedder(QaMethod method) {
+            if (method.usesEmbedder() && embedder == null) {
+                embedder = OnnxEmbedder.bgeSmall(); // loaded once, for the first method that needs it
+            }
+            return method.usesEmbedder() ? embedder : null;
+        }
+
+        @Override
+        public Index openIndex(Embedder embedder) {
+            return null;
+        }
     }
 
     private static Path bundled(Path out) throws IOException {

@@ -8,7 +8,10 @@ import dev.veracity.eval.recipe.Recipe;
 import dev.veracity.eval.recipe.RecipeTable;
 import dev.veracity.eval.recipe.Recipes;
 import dev.veracity.eval.report.RunDir;
+import dev.veracity.eval.run.EvalJob;
+import dev.veracity.eval.run.EvalJobRunner;
 import dev.veracity.eval.run.QuestionSample;
+import dev.veracity.eval.run.RunConfig;
 import dev.veracity.method.QaMethod;
 import dev.veracity.methods.Methods;
 import dev.veracity.sim.SimConfig;
@@ -22,11 +25,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -136,15 +137,15 @@ final class ReproduceCommand implements Callable<Integer> {
         int failed = 0;
         try {
             VeracityConfig base = model.resolve();
+            VeracityConfig runs = sim != null ? base.withServer(sim.baseUrl(), sim.config().defaultModel()) : base;
             ourModel = sim != null ? sim.config().defaultModel() + " (simulator)" : base.model();
             boolean preflight = true;
+            CliJobEnvironment env = new CliJobEnvironment(proxy, j -> EvalCommand.watch(j, "run the same command again"));
             for (Run r : plan) {
                 w.printf("== %s on %s (%s)%s%n", r.row().id(), r.dataset(), r.row().model(), r.note().isEmpty() ? "" : ": " + r.note());
                 w.flush();
-                EvalCommand eval = CommandLine.populateCommand(new EvalCommand(), evalArgs(recipe, r, sim, preflight));
-                eval.quiet = true;
-                eval.serverLabel = sim != null ? RecipeTable.SIMULATOR_SERVER : null;
-                failed += eval.call() == 0 ? 0 : 1;
+                EvalJob job = job(recipe, r, runs, sim != null, preflight);
+                failed += EvalCommand.finish(EvalJobRunner.run(job, env), job.out()) == 0 ? 0 : 1;
                 preflight = false; // one check of the server per reproduce
             }
         } finally {
@@ -320,12 +321,12 @@ final class ReproduceCommand implements Callable<Integer> {
         }
     }
 
-    /** The eval command line of one run: the recipe's method, options, judge and documents, the user's model flags. */
-    private String[] evalArgs(Recipe recipe, Run r, SimServer sim, boolean preflight) {
+    /**
+     * The eval job of one run: the recipe's method, options, metrics, sample, judge and documents, the user's model,
+     * retrieval and proxy flags, except the index and pages where this dataset's documents do not come from them.
+     */
+    EvalJob job(Recipe recipe, Run r, VeracityConfig runs, boolean simulated, boolean preflight) {
         QaMethod m = Methods.byName(r.row().method());
-        List<String> a = new ArrayList<>(List.of("--method", r.row().method(), "--dataset", r.dataset(),
-                "--data", r.file().toString(), "--out", r.dir().toString(), "--limit", String.valueOf(r.limit())));
-        r.row().options().forEach((k, v) -> a.addAll(List.of("--option", k + "=" + v)));
         // the dataset's official metrics and those the recipe's columns read
         java.util.Set<String> metrics = new java.util.LinkedHashSet<>(Datasets.spec(r.dataset()).metrics());
         for (Recipe.Column c : recipe.columns()) {
@@ -333,48 +334,18 @@ final class ReproduceCommand implements Callable<Integer> {
                 metrics.add(c.metric().contains(".") ? c.metric().substring(0, c.metric().indexOf('.')) : c.metric());
             }
         }
-        a.addAll(List.of("--metric", String.join(",", metrics)));
-        if (r.sample() != null) {
-            a.addAll(List.of("--sample", String.valueOf(r.sample().n()), "--sample-seed", String.valueOf(r.sample().seed()),
-                    "--sample-range", String.valueOf(r.sample().range())));
-        }
-        if (recipe.questionsAtOnce() != null) {
-            // a column that depends on it (a time per question): the recipe's, whatever --concurrency allows
-            a.addAll(List.of("--questions-at-once", String.valueOf(recipe.questionsAtOnce())));
-        }
+        boolean retrieves = r.documents().equals("index") && (m.needsDocuments() || m.usesRetriever());
+        boolean readsPages = r.documents().equals("pages") && m.readsPages();
+        EvalJob.Builder job = EvalJob.builder(m, r.dataset(), r.file(), r.dir()).options(r.row().options())
+                .limit(r.limit()).metrics(List.copyOf(metrics)).sample(r.sample())
+                // a column that depends on it (a time per question): the recipe's, whatever --concurrency allows
+                .questionsAtOnce(recipe.questionsAtOnce())
+                .model(runs).documents(retrieval.documents(retrieves, readsPages)).preflight(preflight).force(force)
+                .serverLabel(simulated ? RecipeTable.SIMULATOR_SERVER : null);
         if (recipe.judge() != null) {
-            a.addAll(List.of("--judge", recipe.judge().name(), "--judge-samples", String.valueOf(recipe.judge().samples())));
-            if (judgeModel != null) {
-                a.addAll(List.of("--judge-model", judgeModel));
-            }
+            job.judge(recipe.judge().name()).judgeSamples(recipe.judge().samples()).judgeModel(judgeModel);
         }
-        // the user's model, retrieval and proxy flags as given, except the index and pages where this dataset's
-        // documents do not come from them
-        for (OptionSpec o : spec.commandLine().getParseResult().matchedOptions()) {
-            String n = o.longestName();
-            boolean mixin = spec.mixins().values().stream().anyMatch(mx -> mx.options().contains(o));
-            boolean retrieves = r.documents().equals("index") && (m.needsDocuments() || m.usesRetriever());
-            if (!mixin || (n.equals("--index") || n.equals("--k") || n.equals("--search-mode")) && !retrieves
-                    || n.equals("--pages") && !(r.documents().equals("pages") && m.readsPages())) {
-                continue;
-            }
-            if (sim != null && (n.equals("--llm-base-url") || n.equals("--model"))) {
-                continue;
-            }
-            for (String v : o.originalStringValues()) {
-                a.addAll(List.of(n, v));
-            }
-        }
-        if (sim != null) {
-            a.addAll(List.of("--llm-base-url", sim.baseUrl(), "--model", sim.config().defaultModel()));
-        }
-        if (!preflight) {
-            a.add("--no-preflight");
-        }
-        if (force) {
-            a.add("--force");
-        }
-        return a.toArray(String[]::new);
+        return job.build();
     }
 
     private static void list(PrintWriter w, Recipes recipes, DatasetCache cache) {

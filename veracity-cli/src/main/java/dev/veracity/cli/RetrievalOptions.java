@@ -1,8 +1,10 @@
 package dev.veracity.cli;
 
 import dev.veracity.eval.run.DocumentSource;
+import dev.veracity.eval.run.JobDocuments;
 import dev.veracity.method.QaMethod;
 import dev.veracity.retrieval.Embedder;
+import dev.veracity.retrieval.PageSource;
 import dev.veracity.retrieval.Retriever;
 import dev.veracity.retrieval.embed.OnnxEmbedder;
 import dev.veracity.retrieval.lucene.LuceneIndex;
@@ -93,6 +95,92 @@ final class RetrievalOptions {
             }
         }
         return embedding.server(model);
+    }
+
+    /** These flags as an eval job's documents: the index and the page store as given. */
+    JobDocuments documents() {
+        return documents(true, true);
+    }
+
+    /**
+     * These flags as an eval job's documents, without the index (and its {@code --k} and {@code --search-mode}) or
+     * the page store where a run's documents do not come from them ({@code reproduce}: the recipe says per dataset).
+     */
+    JobDocuments documents(boolean withIndex, boolean withPages) {
+        RetrievalOptions chosen = new RetrievalOptions();
+        chosen.index = withIndex ? index : null;
+        chosen.k = withIndex ? k : DocumentSource.DEFAULT_K;
+        chosen.searchMode = withIndex ? searchMode : "bm25";
+        chosen.pages = withPages ? pages : null;
+        chosen.embedding = embedding;
+        return chosen.new Documents();
+    }
+
+    /** The flags as {@link JobDocuments}: what {@code eval} checks, opens and records of them. */
+    private final class Documents implements JobDocuments {
+
+        @Override
+        public boolean indexed() {
+            return given();
+        }
+
+        @Override
+        public void validate() {
+            RetrievalOptions.this.validate();
+        }
+
+        @Override
+        public PageSource openPages(QaMethod method) throws java.io.IOException {
+            return RetrievalOptions.this.openPages(method);
+        }
+
+        @Override
+        public String describe() {
+            return RetrievalOptions.this.describe();
+        }
+
+        @Override
+        public String describePages(PageSource open) {
+            return RetrievalOptions.this.describePages((dev.veracity.retrieval.react.PageStore) open);
+        }
+
+        @Override
+        public Embedder embedder(QaMethod method) {
+            return RetrievalOptions.this.embedder(method);
+        }
+
+        @Override
+        public Index openIndex(Embedder embedder) throws java.io.IOException {
+            LuceneIndex open = open();
+            if (open == null) {
+                return null;
+            }
+            Retriever retriever;
+            DocumentSource source;
+            try {
+                retriever = retriever(open, embedder);
+                source = source(open, retriever);
+            } catch (RuntimeException e) {
+                open.close();
+                throw e;
+            }
+            return new Index() {
+                @Override
+                public Retriever retriever() {
+                    return retriever;
+                }
+
+                @Override
+                public DocumentSource source() {
+                    return source;
+                }
+
+                @Override
+                public void close() throws java.io.IOException {
+                    open.close();
+                }
+            };
+        }
     }
 
     /** The index, open, or null without {@code --index}. */

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.veracity.eval.data.Datasets;
 import dev.veracity.eval.run.RunAudit;
+import dev.veracity.eval.run.RunConfig;
 import dev.veracity.methods.Methods;
 import dev.veracity.qa.QaItem;
 import dev.veracity.sim.FaultKind;

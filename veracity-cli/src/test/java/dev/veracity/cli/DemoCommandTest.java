@@ -114,6 +114,30 @@ class DemoCommandTest {
         assertThat(compared).contains("Paired differences against standard-rag");
     }
 
+    @Test
+    void eachDemoRunIsAnEvalJobWithItsRunRecordAndMarchsTrainingRecords() throws Exception {
+        Path runs = dir.resolve("jobs");
+        String out = run("demo", "--out", runs.toString(), "--method", "march,standard-rag", "--limit", "2",
+                "--latency-ms", "0", "--cache", "off");
+
+        assertThat(out).contains("march", "standard-rag");
+        var mapper = new com.fasterxml.jackson.databind.ObjectMapper();
+        // the job runner records what the answers depend on, as eval does, so that compare, report and a later eval
+        // read the folder as one run
+        var config = mapper.readTree(runs.resolve("march/run.json").toFile());
+        assertThat(config.get("method").asText()).isEqualTo("march");
+        assertThat(config.get("dataset").asText()).isEqualTo("ramdocs");
+        assertThat(config.get("documents").asText()).isEqualTo("dataset");
+        assertThat(config.get("judge").asText()).isEqualTo("none");
+        // MARCH's side output goes through its method hook, as in eval: the run folder's records, one per step
+        java.util.List<String> records = java.nio.file.Files.readAllLines(runs.resolve("march/march-records.jsonl"));
+        assertThat(records).isNotEmpty().allSatisfy(l -> assertThat(mapper.readTree(l).get("run").asText()).isEqualTo("march"));
+        assertThat(runs.resolve("standard-rag/march-records.jsonl")).doesNotExist();
+        // and the summary keeps the demo's labels
+        assertThat(mapper.readTree(runs.resolve("march/summary.json").toFile()).toString())
+                .contains("\"demo\":\"simulator, built-in reader\"");
+    }
+
     /** The commands of the README's quick start block, in order. */
     private static java.util.List<String> readmeQuickStart() throws java.io.IOException {
         String readme = java.nio.file.Files.readString(Path.of("..", "README.md"));

@@ -3,6 +3,7 @@ package dev.veracity.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.veracity.eval.run.RunConfig;
 import dev.veracity.sim.SimConfig;
 import dev.veracity.sim.SimServer;
 import java.nio.file.Files;

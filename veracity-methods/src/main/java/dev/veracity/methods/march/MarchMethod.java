@@ -6,6 +6,7 @@ import dev.veracity.method.MethodContext;
 import dev.veracity.method.MethodSpec;
 import dev.veracity.method.QaMethod;
 import dev.veracity.method.RolePrompt;
+import dev.veracity.method.TrainingRecords;
 import dev.veracity.qa.QaItem;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -24,7 +25,7 @@ import java.util.function.Consumer;
  * {@link MarchOutcome} (verification, rewards, training records) goes to the listener given at construction, from
  * which {@link ConsistencyRate} and its training records ({@link dev.veracity.method.AgentRecord}s) are made.
  */
-public final class MarchMethod implements QaMethod {
+public final class MarchMethod implements QaMethod, TrainingRecords {
 
     public static final String NAME = "march";
 
@@ -60,6 +61,27 @@ public final class MarchMethod implements QaMethod {
     /** @param listener receives every question's outcome; called concurrently, so it must be thread-safe */
     public MarchMethod(Consumer<MarchOutcome> listener) {
         this.listener = Objects.requireNonNull(listener, "listener");
+    }
+
+    /** The run folder's file of MARCH's training records (read by {@code rl export} and {@code rl inspect}). */
+    public static final String RECORDS_FILE = "march-records.jsonl";
+
+    @Override
+    public String recordsFile() {
+        return RECORDS_FILE;
+    }
+
+    @Override
+    public String recordsDescription() {
+        return "MARCH training records (Solver and Checker trajectories with ZTR)";
+    }
+
+    /** MARCH handing each question's Solver and Checker trajectories with ZTR ({@link MarchOutcome#trainingRecords}). */
+    @Override
+    public QaMethod recording(String run, Consumer<List<dev.veracity.method.AgentRecord>> sink) {
+        Objects.requireNonNull(run, "run");
+        Objects.requireNonNull(sink, "sink");
+        return new MarchMethod(o -> sink.accept(o.trainingRecords(run)));
     }
 
     @Override

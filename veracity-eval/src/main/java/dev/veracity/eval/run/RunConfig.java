@@ -1,4 +1,4 @@
-package dev.veracity.cli;
+package dev.veracity.eval.run;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -17,9 +17,9 @@ import java.util.Map;
  * the run resumes; with another one it is refused before any work, so a summary never names one method over another
  * method's answers. {@code --limit} and concurrency are not part of it: a larger limit extends a run.
  */
-final class RunConfig {
+public final class RunConfig {
 
-    static final String FILE = "run.json";
+    public static final String FILE = "run.json";
     /** What a run folder holds, removed by {@code --force}. */
     private static final List<String> RUN_FILES = List.of("results.jsonl", "summary.json", "traces.db", "traces.db-wal",
             "traces.db-shm", "march-records.jsonl", FILE, "summary.json.tmp", FILE + ".tmp");
@@ -27,21 +27,21 @@ final class RunConfig {
 
     private final ObjectNode config;
 
-    RunConfig(Map<String, ?> fields) {
+    public RunConfig(Map<String, ?> fields) {
         this.config = JSON.valueToTree(fields);
     }
 
-    ObjectNode json() {
+    public ObjectNode json() {
         return config;
     }
 
     /**
      * Checks {@code out} against this configuration and records it there: a fresh folder gets {@code run.json}, a
      * folder of the same configuration resumes, another configuration is an error unless {@code force}, which
-     * starts the run over. Called under the folder's {@link dev.veracity.eval.run.RunLock}, after every check of the
+     * starts the run over. Called under the folder's {@link RunLock}, after every check of the
      * command has passed ({@link #check} refuses another configuration before that, writing nothing).
      */
-    void claim(Path out, boolean force) throws IOException {
+    public void claim(Path out, boolean force) throws IOException {
         if (force) {
             clear(out);
         } else if (check(out, false)) {
@@ -49,14 +49,14 @@ final class RunConfig {
         }
         Files.createDirectories(out);
         // atomically: a kill while claiming must not leave a torn run.json that refuses the resume
-        dev.veracity.eval.run.EvalRunner.writeJson(out.resolve(FILE), config);
+        EvalRunner.writeJson(out.resolve(FILE), config);
     }
 
     /**
      * Whether {@code out} holds a run of this configuration (true: it resumes) or none (false), writing nothing; a run
      * of another configuration, or results without a recorded configuration, is an error unless {@code force}.
      */
-    boolean check(Path out, boolean force) {
+    public boolean check(Path out, boolean force) {
         Path file = out.resolve(FILE);
         boolean hasResults = Files.exists(out.resolve("results.jsonl"));
         if (force) {
@@ -87,14 +87,14 @@ final class RunConfig {
      * with the lock file and the folder when this command created them, so that a corrected command is not refused by
      * a run.json of a run that never ran.
      */
-    static void abandon(Path out, boolean createdOut, boolean createdLock) throws IOException {
+    public static void abandon(Path out, boolean createdOut, boolean createdLock) throws IOException {
         Path results = out.resolve("results.jsonl");
         if (Files.exists(results) && Files.size(results) > 0) {
             return; // answers or failure records were written: the run resumes from them
         }
         clear(out);
         if (createdLock) {
-            Files.deleteIfExists(out.resolve(dev.veracity.eval.run.RunLock.FILE));
+            Files.deleteIfExists(out.resolve(RunLock.FILE));
         }
         if (createdOut) {
             try (var left = Files.list(out)) {
@@ -106,14 +106,14 @@ final class RunConfig {
     }
 
     /** Removes what a run left in {@code out} (results, summary, traces, records, run.json); other files stay. */
-    static void clear(Path out) throws IOException {
+    public static void clear(Path out) throws IOException {
         for (String f : RUN_FILES) {
             Files.deleteIfExists(out.resolve(f));
         }
     }
 
     /** SHA-256 (hex) of a file's bytes: a run records its dataset's, so an edited file is not resumed as the same. */
-    static String sha256(Path file) throws IOException {
+    public static String sha256(Path file) throws IOException {
         return dev.veracity.eval.data.DatasetFetcher.sha256(file);
     }
 

@@ -1,14 +1,11 @@
-package dev.veracity.cli;
+package dev.veracity.eval.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.veracity.method.MethodAnswer;
-import dev.veracity.methods.march.MarchOutcome;
-import dev.veracity.methods.march.MarchSettings;
-import dev.veracity.methods.march.Turn;
-import dev.veracity.methods.march.Verification;
+import dev.veracity.llm.ChatMessage;
+import dev.veracity.method.AgentRecord;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -17,26 +14,23 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-class MarchRecordsTest {
+class AgentRecordsFileTest {
 
     @TempDir
     Path dir;
 
-    private static MarchOutcome outcome(String id, String prompt, String output) {
-        Turn solver = new Turn("solver", 0, prompt, output);
-        return new MarchOutcome(id, "question " + id, List.of(new MarchOutcome.Attempt(solver,
-                new Verification(output, new dev.veracity.methods.march.Proposer.Result(new Turn("proposer", 0, prompt, ""),
-                        List.of(), List.of(), dev.veracity.methods.march.ClaimParser.Status.NO_CLAIMS), List.of(), List.of()))),
-                MethodAnswer.of(output),
-                MarchSettings.defaults());
+    /** A question's Solver step, as MARCH's outcome gives it. */
+    private static List<AgentRecord> records(String id, String prompt, String output) {
+        return List.of(AgentRecord.of("run-1", id, "march", "solver", "solver-0", null,
+                List.of(ChatMessage.user(prompt)), output, 1.0));
     }
 
     @Test
     void aLoneSurrogateInOneQuestionsRecordsDoesNotBreakTheFileForTheNext() throws Exception {
         Path file = dir.resolve("march-records.jsonl");
-        try (MarchRecords records = new MarchRecords(file, "run-1")) {
-            records.accept(outcome("q1", "context \udc00 from a dataset", "a\ud800b"));
-            records.accept(outcome("q2", "clean prompt", "clean answer"));
+        try (AgentRecordsFile records = new AgentRecordsFile(file)) {
+            records.accept(records("q1", "context \udc00 from a dataset", "a\ud800b"));
+            records.accept(records("q2", "clean prompt", "clean answer"));
         } // closing used to fail too ("veracity eval: closing .../march-records.jsonl")
 
         byte[] bytes = Files.readAllBytes(file);
@@ -53,5 +47,14 @@ class MarchRecordsTest {
         JsonNode second = json.readTree(lines.get(1));
         assertThat(second.get("question_id").asText()).isEqualTo("q2");
         assertThat(second.get("response").asText()).isEqualTo("clean answer");
+    }
+
+    @Test
+    void aQuestionWithoutRecordsWritesNothing() throws Exception {
+        Path file = dir.resolve("records.jsonl");
+        try (AgentRecordsFile records = new AgentRecordsFile(file)) {
+            records.accept(List.of());
+        }
+        assertThat(Files.exists(file) ? Files.readString(file) : "").isEmpty();
     }
 }
