@@ -230,17 +230,38 @@ class PluginsTest {
                     @Override public List<Class<?>> commands() { return List.of(Hello.class); }
                 }
                 """;
+        String recipe = """
+                package example.kinds;
+
+                import dev.veracity.eval.recipe.RecipeProvider;
+                import java.io.InputStream;
+                import java.nio.charset.StandardCharsets;
+                import java.util.List;
+
+                public final class Recipes implements RecipeProvider {
+                    @Override public List<Entry> recipes() {
+                        try (InputStream in = Recipes.class.getClassLoader().getResourceAsStream("recipes/madam-table2.yaml")) {
+                            String yaml = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+                            return List.of(new Entry("plugin-table", yaml.replace("name: madam-table2", "name: plugin-table")
+                                    .replace("MADAM-RAG, Table 2:", "A plug-in's table:")));
+                        } catch (java.io.IOException e) {
+                            throw new java.io.UncheckedIOException(e);
+                        }
+                    }
+                }
+                """;
         PluginJar.build(d.resolve("kinds.jar"), Map.of("example.kinds.Datasets", dataset, "example.kinds.Brevity", reward,
-                        "example.kinds.Judges", judge, "example.kinds.Commands", command),
+                        "example.kinds.Judges", judge, "example.kinds.Commands", command, "example.kinds.Recipes", recipe),
                 Map.of("dev.veracity.eval.data.DatasetProvider", List.of("example.kinds.Datasets"),
                         "dev.veracity.rl.reward.RewardProvider", List.of("example.kinds.Brevity"),
                         "dev.veracity.eval.judge.JudgeProvider", List.of("example.kinds.Judges"),
-                        "dev.veracity.cli.CommandProvider", List.of("example.kinds.Commands")));
+                        "dev.veracity.cli.CommandProvider", List.of("example.kinds.Commands"),
+                        "dev.veracity.eval.recipe.RecipeProvider", List.of("example.kinds.Recipes")));
         return d;
     }
 
     @Test
-    void aPluginsDatasetRewardJudgeAndCommandAreFoundWhereTheBuiltInOnesAre() throws Exception {
+    void aPluginsDatasetRewardJudgeRecipeAndCommandAreFoundWhereTheBuiltInOnesAre() throws Exception {
         Path plugins = everyKind();
         Path data = dir.resolve("pairs.jsonl");
         Files.writeString(data, """
@@ -275,7 +296,13 @@ class PluginsTest {
         assertThat(hello.out()).contains("hello from a plug-in");
         assertThat(CliRun.run("--plugins", plugins.toString(), "--help").out()).contains("hello").contains("Says hello");
 
+        CliRun.Result recipes = CliRun.run("reproduce", "--list", "--plugins", plugins.toString());
+        assertThat(recipes.code()).as(recipes.err()).isZero();
+        assertThat(recipes.out()).contains("madam-table2").contains("plugin-table").contains("A plug-in's table");
+        assertThat(recipes.out().indexOf("plugin-table")).as("built-ins first").isGreaterThan(recipes.out().indexOf("madam-table2"));
+
         // without the folder none of them exists
+        assertThat(CliRun.run("reproduce", "--list").out()).doesNotContain("plugin-table");
         assertThat(CliRun.run("reward", "one-word", "--in", in.toString(), "--out", dir.resolve("x.jsonl").toString())
                 .err()).contains("unknown reward 'one-word'");
         assertThat(CliRun.run("hello").code()).isEqualTo(2);

@@ -8,10 +8,7 @@ import dev.veracity.eval.data.Datasets;
 import dev.veracity.eval.judge.Judges;
 import dev.veracity.eval.metrics.Metrics;
 import dev.veracity.method.MethodSpec;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
+import dev.veracity.plugin.Registry;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -21,15 +18,15 @@ import java.util.Set;
 import java.util.function.Function;
 
 /**
- * The bundled recipes ({@code recipes/NAME.yaml} on the class path, listed in {@code recipes/index.txt}) read
- * with Jackson's YAML data format into {@link Recipe}s. Every reference is checked before anything runs: an unknown
+ * The recipes, bundled ({@link BuiltInRecipes}) or a plug-in's ({@link RecipeProvider}), read with Jackson's YAML data
+ * format into {@link Recipe}s. Every reference is checked before anything runs: an unknown
  * method, dataset, metric, judge or option, a missing field, a paper row with the wrong number of values; all
  * problems are reported at once, one line each ({@code recipe NAME: rows[3].method: unknown method 'x'}).
  */
 public final class Recipes {
 
-    /** The class-path folder of the recipes. */
-    public static final String FOLDER = "recipes/";
+    /** The class-path folder of the bundled recipes. */
+    public static final String FOLDER = BuiltInRecipes.FOLDER;
     /** Summary figures a column may report besides the registered metrics. */
     public static final List<String> FIGURES = List.of("calls_per_question", "samples_per_question",
             "prompt_tokens_per_question", "completion_tokens_per_question", "wall_ms_per_question",
@@ -38,6 +35,8 @@ public final class Recipes {
     public static final List<String> DOCUMENTS = List.of("dataset", "index", "pages", "none");
 
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+    private static final Registry<RecipeProvider, RecipeProvider.Entry> REGISTRY = new Registry<>(RecipeProvider.class,
+            RecipeProvider::recipes, RecipeProvider.Entry::name, "recipe");
 
     private final Function<String, MethodSpec> methods;
 
@@ -49,40 +48,29 @@ public final class Recipes {
         this.methods = methods;
     }
 
-    /** The bundled recipes' names, in listing order. */
+    /** The recipes' names, in listing order: the bundled ones, then the plug-ins'. */
     public static List<String> names() {
-        String index = resource("index.txt");
-        if (index == null) {
-            throw new IllegalStateException("the bundled recipe index " + FOLDER + "index.txt is missing");
-        }
-        return index.lines().map(String::strip).filter(l -> !l.isEmpty() && !l.startsWith("#")).toList();
+        return List.copyOf(REGISTRY.byName().keySet());
     }
 
-    /** Every bundled recipe, checked. */
+    /** Every recipe, checked. */
     public List<Recipe> all() {
         return names().stream().map(this::byName).toList();
     }
 
-    /** The bundled recipe of that name, checked; an unknown name lists the known ones. */
+    /** The recipe of that name, checked; an unknown name lists the known ones. */
     public Recipe byName(String name) {
-        if (!names().contains(name)) {
+        if (!REGISTRY.byName().containsKey(name)) {
             throw new IllegalArgumentException("unknown recipe '" + name + "'; known: " + String.join(", ", names())
                     + " (./veracity reproduce --list)");
         }
-        return parse(name, resource(name + ".yaml"));
+        return parse(name, text(name));
     }
 
-    /** The raw text of a bundled recipe. */
+    /** The raw text of a recipe (null for an unknown name). */
     public static String text(String name) {
-        return resource(name + ".yaml");
-    }
-
-    private static String resource(String file) {
-        try (InputStream in = Recipes.class.getClassLoader().getResourceAsStream(FOLDER + file)) {
-            return in == null ? null : new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        RecipeProvider.Entry e = REGISTRY.byName().get(name);
+        return e == null ? null : e.yaml();
     }
 
     /**
