@@ -61,7 +61,7 @@ final class C3poBench implements Callable<Integer> {
             throw new IllegalArgumentException("--questions and --concurrency must be >= 1, --latency-ms and --warmup >= 0");
         }
         List<QaItem> items = items(questions);
-        SimConfig cfg = SimConfig.builder().latency(LatencyModel.ofMillis(latencyMs, 0)).capacity(4096)
+        SimConfig cfg = SimCommand.simulator().latency(LatencyModel.ofMillis(latencyMs, 0)).capacity(4096)
                 .recentRequestLimit(0).rules(Rule.of("(?s).", C3poBench::respond)).build();
         RolloutSettings settings = RolloutSettings.of(RolloutSettings.Preset.PAPER);
         try (SimServer sim = SimServer.start(cfg);

@@ -90,7 +90,7 @@ final class DemoCommand implements Callable<Integer> {
             throw new IllegalArgumentException("no questions file at " + data);
         }
         // no rules: every prompt goes to the built-in extractive reader, which knows each method's formats
-        SimServer sim = model.namesAServer() ? null : SimServer.start(SimConfig.builder()
+        SimServer sim = model.namesAServer() ? null : SimServer.start(SimCommand.simulator()
                 .latency(LatencyModel.ofMillis(latencyMs, 0)).build());
         try {
             VeracityConfig base = model.resolve();
@@ -224,7 +224,7 @@ final class DemoCommand implements Callable<Integer> {
         rules.addAll(MarchDemo.simRules());
         rules.add(Rule.of("(?s)^You are one of several readers.*?Question: (.*?)\\nDocument: (.*?)\\n\\n", DemoCommand::agent));
         rules.add(Rule.of("(?s)^You reconcile the answers.*?Agent responses:\\n(.*?)\\n\\n", DemoCommand::aggregator));
-        return SimConfig.builder().latency(LatencyModel.ofMillis(60, 3)).rules(rules.toArray(Rule[]::new)).build();
+        return SimCommand.simulator().latency(LatencyModel.ofMillis(60, 3)).rules(rules.toArray(Rule[]::new)).build();
     }
 
     private static final Pattern COMPLETED = Pattern.compile("completed in (\\d{4})");

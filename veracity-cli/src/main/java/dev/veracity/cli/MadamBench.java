@@ -72,7 +72,7 @@ final class MadamBench implements Callable<Integer> {
         try (Stream<QaItem> s = Datasets.stream("ramdocs", file)) {
             items = s.limit(questions).toList();
         }
-        SimConfig cfg = SimConfig.builder().latency(LatencyModel.ofMillis(latencyMs, 0)).capacity(4096)
+        SimConfig cfg = SimCommand.simulator().latency(LatencyModel.ofMillis(latencyMs, 0)).capacity(4096)
                 .recentRequestLimit(0).build();
         try (SimServer sim = SimServer.start(cfg);
              OpenAiCompatibleBackend backend = OpenAiCompatibleBackend.builder().baseUrl(sim.baseUrl()).model("sim-model").build()) {

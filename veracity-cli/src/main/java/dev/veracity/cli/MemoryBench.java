@@ -11,7 +11,6 @@ import dev.veracity.eval.run.RunConfig;
 import dev.veracity.method.QaMethod;
 import dev.veracity.methods.Methods;
 import dev.veracity.sim.LatencyModel;
-import dev.veracity.sim.SimConfig;
 import dev.veracity.sim.SimServer;
 import dev.veracity.trace.TraceStore;
 import java.io.BufferedWriter;
@@ -76,7 +75,7 @@ final class MemoryBench implements Callable<Integer> {
         long[][] figures = new long[checkpoints.length][];
         AtomicInteger next = new AtomicInteger();
         long t0 = System.nanoTime();
-        try (SimServer sim = SimServer.start(SimConfig.builder().latency(LatencyModel.ofMillis(0, 0)).capacity(4096)
+        try (SimServer sim = SimServer.start(SimCommand.simulator().latency(LatencyModel.ofMillis(0, 0)).capacity(4096)
                 .recentRequestLimit(0).build())) {
             // as eval runs by default (response cache read-write, traces in the run folder), no config file or environment
             VeracityConfig cfg = VeracityConfig.resolve(Map.of(), null, false, Map.of("llm-base-url", sim.baseUrl(),

@@ -14,7 +14,6 @@ import dev.veracity.eval.run.QuestionSample;
 import dev.veracity.eval.run.RunConfig;
 import dev.veracity.method.QaMethod;
 import dev.veracity.methods.Methods;
-import dev.veracity.sim.SimConfig;
 import dev.veracity.sim.SimServer;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -131,7 +130,7 @@ final class ReproduceCommand implements Callable<Integer> {
             planned.unverified().values().forEach(w::println);
         }
         // no rules and no latency: the built-in extractive reader answers every method's prompts at once
-        SimServer sim = simulator ? SimServer.start(SimConfig.builder().latency(dev.veracity.sim.LatencyModel.ofMillis(0, 0)).build())
+        SimServer sim = simulator ? SimServer.start(SimCommand.simulator().latency(dev.veracity.sim.LatencyModel.ofMillis(0, 0)).build())
                 : null;
         String ourModel;
         int failed = 0;

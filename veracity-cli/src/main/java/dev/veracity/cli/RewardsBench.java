@@ -102,7 +102,7 @@ final class RewardsBench implements Callable<Integer> {
     }
 
     private void march(int concurrency) throws Exception {
-        SimConfig cfg = SimConfig.builder()
+        SimConfig cfg = SimCommand.simulator()
                 .rules(Rule.of("You are a data validation expert", m -> AppendixC.respond(m.prompt())),
                         Rule.of("You are a data annotation expert", m -> AppendixC.respond(m.prompt())))
                 .latency(LatencyModel.ofMillis(latencyMs, 0)).capacity(Math.max(4096, concurrency * 2))

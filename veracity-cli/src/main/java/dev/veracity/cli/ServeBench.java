@@ -95,7 +95,7 @@ final class ServeBench implements Callable<Integer> {
         }
         long rssStart = rssKb();
         int threadsStart = ManagementFactory.getThreadMXBean().getThreadCount();
-        SimConfig cfg = SimConfig.builder().latency(LatencyModel.ofMillis(latencyMs, 0).withJitter(jitter)).capacity(4096)
+        SimConfig cfg = SimCommand.simulator().latency(LatencyModel.ofMillis(latencyMs, 0).withJitter(jitter)).capacity(4096)
                 .recentRequestLimit(0).build();
         try (SimServer sim = upstreamBaseUrl == null ? SimServer.start(cfg) : null;
              OpenAiCompatibleBackend backend = OpenAiCompatibleBackend.builder()

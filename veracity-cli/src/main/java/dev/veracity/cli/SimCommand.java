@@ -1,10 +1,12 @@
 package dev.veracity.cli;
 
+import dev.veracity.plugin.Plugins;
 import dev.veracity.sim.FaultPlan;
 import dev.veracity.sim.LatencyModel;
 import dev.veracity.sim.RuleSet;
 import dev.veracity.sim.SimConfig;
 import dev.veracity.sim.SimServer;
+import dev.veracity.sim.reader.PromptReader;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -101,12 +103,21 @@ final class SimCommand implements Callable<Integer> {
         return 0;
     }
 
+    /**
+     * A simulator's configuration whose built-in reader has the readers of the plug-ins too ({@link Plugins}: the
+     * class path's and those of the {@code --plugins} jars), so a plug-in method's prompts are answered by the reader
+     * its plug-in contributes. Every simulator the CLI starts begins here.
+     */
+    static SimConfig.Builder simulator() {
+        return SimConfig.builder().readers(Plugins.load(PromptReader.class));
+    }
+
     /** Starts the simulator the flags describe. */
     SimServer startServer() throws IOException {
         if (!(latencyJitter >= 0 && latencyJitter < 1)) {
             throw new IllegalArgumentException("--latency-jitter must be a fraction in [0, 1) (0.1 = +-10%), got " + latencyJitter);
         }
-        SimConfig.Builder b = SimConfig.builder().port(port)
+        SimConfig.Builder b = simulator().port(port)
                 .latency(new LatencyModel(Duration.ofMillis(ttftMs), Duration.ofMillis(tpotMs), latencyJitter))
                 .capacity(capacity).seed(seed).refuseN(refuseN)
                 .reader(!noReader).maxRequestBytes(maxRequestBytes)

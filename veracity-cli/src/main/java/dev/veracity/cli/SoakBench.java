@@ -10,7 +10,6 @@ import dev.veracity.qa.QaItem;
 import dev.veracity.sim.FaultKind;
 import dev.veracity.sim.FaultPlan;
 import dev.veracity.sim.LatencyModel;
-import dev.veracity.sim.SimConfig;
 import dev.veracity.sim.SimServer;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -109,7 +108,7 @@ final class SoakBench implements Callable<Integer> {
         }
         long t0 = System.nanoTime();
         List<Outcome> outcomes = new ArrayList<>();
-        try (SimServer sim = SimServer.start(SimConfig.builder().latency(LatencyModel.ofMillis(latencyMs, 0))
+        try (SimServer sim = SimServer.start(SimCommand.simulator().latency(LatencyModel.ofMillis(latencyMs, 0))
                 .capacity(4096).faults(faults).seed(s).retryAfter(Duration.ofMillis(100)).recentRequestLimit(0).build())) {
             System.out.printf(Locale.ROOT, "== soak: %d methods x %d questions (%s), %.0f%% of model requests faulted (429,"
                             + " 500, hang %ds past a %ds timeout, reset, malformed, truncated), %d SIGKILLs per method then"

@@ -75,12 +75,71 @@ class PluginsTest {
             }
             """;
 
+    /** The simulator's reader of the plug-in method's prompts: the answer counts the question's words. */
+    private static final String READER = """
+            package example.plugin;
+
+            import dev.veracity.sim.reader.PromptReader;
+            import java.util.Optional;
+
+            public final class Reader implements PromptReader {
+                @Override public String name() { return "short-answer"; }
+
+                @Override
+                public Optional<String> read(String prompt) {
+                    return prompt.startsWith("Plug-in asks: ") ? Optional.of("Read by the plug-in: "
+                            + prompt.strip().split("\\\\s+").length + " words\\nsecond line") : Optional.empty();
+                }
+            }
+            """;
+
     private Path plugin(String folder, String name) throws Exception {
+        return plugin(folder, name, false);
+    }
+
+    /** A plug-in with the method {@code name}, and with the simulator's reader of its prompts when {@code reader}. */
+    private Path plugin(String folder, String name, boolean reader) throws Exception {
         Path d = Files.createDirectories(dir.resolve(folder));
-        PluginJar.build(d.resolve("short-answer.jar"), Map.of("example.plugin.ShortAnswer", method(name),
-                "example.plugin.Provider", PROVIDER), Map.of("dev.veracity.plugin.MethodProvider",
+        Map<String, String> sources = new java.util.HashMap<>(Map.of("example.plugin.ShortAnswer", method(name),
+                "example.plugin.Provider", PROVIDER));
+        Map<String, List<String>> services = new java.util.HashMap<>(Map.of("dev.veracity.plugin.MethodProvider",
                 List.of("example.plugin.Provider")));
+        if (reader) {
+            sources.put("example.plugin.Reader", READER);
+            services.put("dev.veracity.sim.reader.PromptReader", List.of("example.plugin.Reader"));
+        }
+        PluginJar.build(d.resolve("short-answer.jar"), sources, services);
         return d;
+    }
+
+    @Test
+    void aPluginsReaderAnswersItsMethodsPromptsInTheSimulatorTheCliStarts() throws Exception {
+        for (boolean reader : List.of(true, false)) {
+            Path plugins = plugin(reader ? "with-reader" : "without-reader", "short-answer", reader);
+            Path out = dir.resolve(reader ? "demo-with" : "demo-without");
+            CliRun.Result r = CliRun.run("demo", "--plugins", plugins.toString(), "--method", "short-answer", "--limit",
+                    "2", "--latency-ms", "0", "--cache", "off", "--out", out.toString());
+            assertThat(r.code()).as(r.err()).isZero();
+            List<String> lines = Files.readAllLines(out.resolve("short-answer/results.jsonl"));
+            assertThat(lines).hasSize(2);
+            for (String line : lines) {
+                String prediction = JSON.readTree(line).get("prediction").asText();
+                if (reader) {
+                    assertThat(prediction).matches("Read by the plug-in: \\d+ words");
+                } else {
+                    assertThat(prediction).isEqualTo(dev.veracity.sim.RuleSet.DEFAULT_RESPONSE); // nothing reads it
+                }
+            }
+        }
+        // the plug-in's reader is in the chain, after the project's own
+        Path before = dev.veracity.plugin.Plugins.folder();
+        dev.veracity.plugin.Plugins.useFolder(dir.resolve("with-reader"));
+        try {
+            assertThat(SimCommand.simulator().build().readers()).extracting(dev.veracity.sim.reader.PromptReader::name)
+                    .startsWith("judges").endsWith("baselines", "short-answer");
+        } finally {
+            dev.veracity.plugin.Plugins.useFolder(before);
+        }
     }
 
     @Test

@@ -1,9 +1,8 @@
 package dev.veracity.sim;
 
-import dev.veracity.sim.reader.ExtractiveReader;
-
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.UnaryOperator;
 
 /** Turns a validated request into choices: rules, then stop sequences, max_tokens and content faults. */
 final class Generator {
@@ -23,12 +22,15 @@ final class Generator {
     }
 
     static Generation generate(GenerationRequest req, RuleSet rules, FaultKind fault) {
-        return generate(req, rules, fault, false);
+        return generate(req, rules, fault, null);
     }
 
-    /** @param reader answer prompts no rule matches with the built-in reader when the rules have no own default */
-    static Generation generate(GenerationRequest req, RuleSet rules, FaultKind fault, boolean reader) {
-        boolean useReader = reader && rules.hasBuiltInDefault();
+    /**
+     * @param reader the built-in reader (the answer to a prompt, or null when it recognises none), asked for prompts
+     *               no rule matches when the rules have no default of their own; null: none
+     */
+    static Generation generate(GenerationRequest req, RuleSet rules, FaultKind fault, UnaryOperator<String> reader) {
+        boolean useReader = reader != null && rules.hasBuiltInDefault();
         List<Choice> choices = new ArrayList<>(req.n() * req.prompts().size());
         int promptTokens = 0;
         int completionTokens = 0;
@@ -38,7 +40,7 @@ final class Generator {
             promptTokens += Tokenizer.count(prompt);
             RuleSet.Selected selected = rules.select(prompt); // one match serves all n samples
             String read = useReader && selected.rule() == rules.fallback()
-                    ? ExtractiveReader.respond(prompt).orElse(null) : null;
+                    ? reader.apply(prompt) : null;
             for (int sample = 0; sample < req.n(); sample++, index++) {
                 RuleMatch match = new RuleMatch(selected.match(), prompt, req.messages(), sample, req.seed(),
                         req.greedy(), req.model(), req.body());

@@ -3,10 +3,10 @@ package dev.veracity.sim;
 import java.util.ArrayDeque;
 import java.util.List;
 
-/** The last {@code limit} requests, oldest first. */
-final class RequestLog {
+/** The last {@code limit} requests (or other entries: the prompts no reader recognised), oldest first. */
+final class RequestLog<T> {
     private final int limit;
-    private final ArrayDeque<RecordedRequest> entries;
+    private final ArrayDeque<T> entries;
 
     RequestLog(int limit) {
         this.limit = limit;
@@ -17,14 +17,14 @@ final class RequestLog {
         return limit > 0;
     }
 
-    synchronized void add(RecordedRequest r) {
+    synchronized void add(T r) {
         if (entries.size() == limit) {
             entries.pollFirst();
         }
         entries.addLast(r);
     }
 
-    synchronized List<RecordedRequest> snapshot() {
+    synchronized List<T> snapshot() {
         return List.copyOf(entries);
     }
 

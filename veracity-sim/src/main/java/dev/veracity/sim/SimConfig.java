@@ -1,5 +1,8 @@
 package dev.veracity.sim;
 
+import dev.veracity.sim.reader.ExtractiveReader;
+import dev.veracity.sim.reader.PromptReader;
+
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -27,6 +30,8 @@ import java.util.OptionalInt;
  * @param reader             answer prompts no rule matches with the built-in extractive reader
  *                           ({@link dev.veracity.sim.reader.ExtractiveReader}; plumbing, not model quality) when the
  *                           rule set has no default of its own (default true)
+ * @param readers            the built-in reader's pieces, in the order they are tried (default: the
+ *                           {@link PromptReader}s on veracity-sim's class path, {@link ExtractiveReader#classPath()})
  * @param maxRequestBytes    the largest request body read; a larger one gets 413 (default 32 MiB)
  * @param arealAdminKey      when set, AReaL's online-mode gateway is served too ({@code /rl/start_session} with
  *                           this admin key, {@code /chat/completions}, {@code /rl/set_reward}, {@code /rl/end_session};
@@ -47,6 +52,7 @@ public record SimConfig(
         Duration retryAfter,
         int recentRequestLimit,
         boolean reader,
+        List<PromptReader> readers,
         long maxRequestBytes,
         Optional<String> arealAdminKey) {
 
@@ -81,6 +87,7 @@ public record SimConfig(
         if (recentRequestLimit < 0) {
             throw new IllegalArgumentException("recentRequestLimit must not be negative");
         }
+        readers = new ExtractiveReader(readers).readers(); // sorted; two of one name are an error
         if (maxRequestBytes < 1) {
             throw new IllegalArgumentException("maxRequestBytes must be at least 1, got " + maxRequestBytes);
         }
@@ -121,6 +128,7 @@ public record SimConfig(
         private Duration retryAfter = Duration.ofSeconds(1);
         private int recentRequestLimit = DEFAULT_RECENT_REQUEST_LIMIT;
         private boolean reader = true;
+        private List<PromptReader> readers; // null: the class path's
         private long maxRequestBytes = DEFAULT_MAX_REQUEST_BYTES;
         private Optional<String> arealAdminKey = Optional.empty();
 
@@ -142,6 +150,7 @@ public record SimConfig(
             retryAfter = c.retryAfter;
             recentRequestLimit = c.recentRequestLimit;
             reader = c.reader;
+            readers = c.readers;
             maxRequestBytes = c.maxRequestBytes;
             arealAdminKey = c.arealAdminKey;
         }
@@ -249,6 +258,15 @@ public record SimConfig(
             return this;
         }
 
+        /**
+         * The readers that make up the built-in reader (default: those on veracity-sim's class path); the CLI gives
+         * those of its plug-ins too.
+         */
+        public Builder readers(List<? extends PromptReader> readers) {
+            this.readers = List.copyOf(readers);
+            return this;
+        }
+
         /** The largest request body read (default 32 MiB); a larger one gets 413 and is not read further. */
         public Builder maxRequestBytes(long maxRequestBytes) {
             this.maxRequestBytes = maxRequestBytes;
@@ -264,7 +282,8 @@ public record SimConfig(
         public SimConfig build() {
             boolean any = anyModel != null ? anyModel : !modelsSet;
             return new SimConfig(port, rules, latency, capacity, maxQueue, faults, seed, models, any, refuseN,
-                    requiredApiKey, retryAfter, recentRequestLimit, reader, maxRequestBytes, arealAdminKey);
+                    requiredApiKey, retryAfter, recentRequestLimit, reader,
+                    readers != null ? readers : ExtractiveReader.classPath().readers(), maxRequestBytes, arealAdminKey);
         }
     }
 }

@@ -1,5 +1,8 @@
 package dev.veracity.sim;
 
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -12,6 +15,8 @@ public final class SimCounters {
     private final LongAdder[] byEndpoint = adders(Endpoint.values().length);
     private final LongAdder[] byFault = adders(FaultKind.values().length);
     private final LongAdder queueRejections = new LongAdder();
+    private final ConcurrentHashMap<String, LongAdder> recognised = new ConcurrentHashMap<>();
+    private final LongAdder unrecognised = new LongAdder();
     private final AtomicInteger inFlight = new AtomicInteger();
     private final AtomicInteger peakInFlight = new AtomicInteger();
     private final AtomicInteger queued = new AtomicInteger();
@@ -98,6 +103,24 @@ public final class SimCounters {
         return queueRejections.sum();
     }
 
+    /**
+     * Prompts the built-in reader answered, by the name of the {@link dev.veracity.sim.reader.PromptReader} that
+     * recognised them (prompts a rule matched are not counted), sorted by name.
+     */
+    public Map<String, Long> promptsRecognised() {
+        Map<String, Long> out = new TreeMap<>();
+        recognised.forEach((name, n) -> out.put(name, n.sum()));
+        return out;
+    }
+
+    /**
+     * Prompts that went to the built-in reader and that no reader recognised: they got the rule set's default answer
+     * ({@link SimServer#unrecognisedPrompts()} keeps the last of them).
+     */
+    public long unrecognisedPrompts() {
+        return unrecognised.sum();
+    }
+
     /** Sets the peaks back to the current gauge values. */
     public void resetPeak() {
         peakInFlight.set(inFlight.get());
@@ -115,6 +138,8 @@ public final class SimCounters {
             a.reset();
         }
         queueRejections.reset();
+        recognised.clear();
+        unrecognised.reset();
         resetPeak();
     }
 
@@ -157,6 +182,14 @@ public final class SimCounters {
 
     void queueRejected() {
         queueRejections.increment();
+    }
+
+    void recognised(String reader) {
+        recognised.computeIfAbsent(reader, r -> new LongAdder()).increment();
+    }
+
+    void unrecognised() {
+        unrecognised.increment();
     }
 
     private static void peak(AtomicInteger peak, int value) {

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.MissingNode;
 import com.sun.net.httpserver.Headers;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
+import dev.veracity.sim.reader.ExtractiveReader;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -14,6 +15,7 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Semaphore;
@@ -37,7 +39,9 @@ final class SimHandler implements HttpHandler {
 
     private final SimConfig config;
     private final SimCounters counters;
-    private final RequestLog log;
+    private final RequestLog<RecordedRequest> log;
+    private final RequestLog<String> unrecognised;
+    private final ExtractiveReader reader;
     private final CountDownLatch closed;
     private final Semaphore slots;
     private final AtomicLong requestSeq = new AtomicLong();
@@ -48,10 +52,13 @@ final class SimHandler implements HttpHandler {
     private final String retryAfterMillis;
     private final ArealGateway areal;
 
-    SimHandler(SimConfig config, SimCounters counters, RequestLog log, CountDownLatch closed, ArealGateway areal) {
+    SimHandler(SimConfig config, SimCounters counters, RequestLog<RecordedRequest> log, RequestLog<String> unrecognised,
+               CountDownLatch closed, ArealGateway areal) {
         this.config = config;
         this.counters = counters;
         this.log = log;
+        this.unrecognised = unrecognised;
+        this.reader = config.reader() ? new ExtractiveReader(config.readers()) : null;
         this.closed = closed;
         // Fair, so queued requests are served first come, first served, like a real server's queue.
         this.slots = new Semaphore(config.capacity(), true);
@@ -257,12 +264,26 @@ final class SimHandler implements HttpHandler {
         return fault;
     }
 
+    /** The built-in reader's answer to a prompt no rule matched, or null; counts which reader answered, or none. */
+    private String read(String prompt) {
+        Optional<ExtractiveReader.Read> read = reader.read(prompt);
+        if (read.isEmpty()) {
+            counters.unrecognised();
+            if (unrecognised.enabled()) {
+                unrecognised.add(prompt);
+            }
+            return null;
+        }
+        counters.recognised(read.get().reader());
+        return read.get().text();
+    }
+
     /** Generates and answers; returns what was generated. */
     private Generator.Generation generate(HttpExchange ex, Endpoint endpoint, JsonNode body, long seq) throws IOException {
         GenerationRequest req = GenerationRequest.parse(endpoint, body, config);
         FaultKind fault = drawFault();
 
-        Generator.Generation gen = Generator.generate(req, config.rules(), fault, config.reader());
+        Generator.Generation gen = Generator.generate(req, config.rules(), fault, reader == null ? null : this::read);
         String id = responseId(endpoint, seq);
         LatencyModel latency = config.latency().forGeneration(Mix.unit(Mix.mix(config.seed(), seq, 0x1a7e)));
         try (Slot slot = acquireSlot()) {

@@ -44,7 +44,8 @@ public final class SimServer implements AutoCloseable {
     private final HttpServer http;
     private final ExecutorService executor;
     private final SimCounters counters = new SimCounters();
-    private final RequestLog log;
+    private final RequestLog<RecordedRequest> log;
+    private final RequestLog<String> unrecognised;
     private final CountDownLatch closing = new CountDownLatch(1);
     private final AtomicBoolean closed = new AtomicBoolean();
     private final int port;
@@ -52,7 +53,8 @@ public final class SimServer implements AutoCloseable {
 
     private SimServer(SimConfig config) throws IOException {
         this.config = config;
-        this.log = new RequestLog(config.recentRequestLimit());
+        this.log = new RequestLog<>(config.recentRequestLimit());
+        this.unrecognised = new RequestLog<>(config.recentRequestLimit());
         InetSocketAddress address = new InetSocketAddress(InetAddress.getByAddress(new byte[]{127, 0, 0, 1}), config.port());
         this.http = HttpServer.create(address, 1024);
         this.executor = Executors.newVirtualThreadPerTaskExecutor();
@@ -61,7 +63,7 @@ public final class SimServer implements AutoCloseable {
         // stopping the server (which joins the dispatcher) never waits for a handler.
         http.setExecutor(executor);
         this.areal = config.arealAdminKey().map(k -> new ArealGateway(k, config.seed())).orElse(null);
-        http.createContext("/", new SimHandler(config, counters, log, closing, areal));
+        http.createContext("/", new SimHandler(config, counters, log, unrecognised, closing, areal));
         http.start();
         this.port = http.getAddress().getPort();
     }
@@ -124,8 +126,19 @@ public final class SimServer implements AutoCloseable {
         return "http://127.0.0.1:" + port();
     }
 
+    /**
+     * The last prompts (up to {@link SimConfig#recentRequestLimit()}) that went to the built-in reader and that no
+     * {@link dev.veracity.sim.reader.PromptReader} recognised, oldest first: they got the rule set's default answer.
+     * A method whose prompts show up here has no reader ({@link SimCounters#unrecognisedPrompts()} counts them all).
+     */
+    public List<String> unrecognisedPrompts() {
+        return unrecognised.snapshot();
+    }
+
+    /** Forgets the recent requests and the recent unrecognised prompts. */
     public void clearRecentRequests() {
         log.clear();
+        unrecognised.clear();
     }
 
     /**

@@ -44,7 +44,8 @@ class OverheadBenchmark {
                 roundTrips("simulator round trip", URI.create(sim.baseUrl() + "/chat/completions"));
             }
             timed(bareHandler(), "bare JDK server");
-            timed(new SimHandler(CONFIG, new SimCounters(), new RequestLog(256), new CountDownLatch(1), null), "simulator handler");
+            timed(new SimHandler(CONFIG, new SimCounters(), new RequestLog<>(256), new RequestLog<>(256),
+                    new CountDownLatch(1), null), "simulator handler");
         }
     }
 

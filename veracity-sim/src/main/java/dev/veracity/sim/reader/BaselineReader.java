@@ -5,15 +5,26 @@ import java.util.Optional;
 import java.util.Set;
 
 /** Single-call baselines: no-RAG, standard prompting (with or without documents), few-shot chain of thought. */
-final class BaselineReader {
+public final class BaselineReader implements PromptReader {
 
-    private BaselineReader() {
+    public BaselineReader() {
+    }
+
+    @Override
+    public String name() {
+        return "baselines";
+    }
+
+    @Override
+    public int order() {
+        return BASELINES;
     }
 
     static final String NO_RAG = "Please respond with the exact answer only";
     static final String STANDARD = "Provide a short answer without explanation";
 
-    static Optional<String> read(String p) {
+    @Override
+    public Optional<String> read(String p) {
         if (p.contains(NO_RAG)) {
             return Optional.of(guess(Text.between(p, "Question:", " Answer:")));
         }

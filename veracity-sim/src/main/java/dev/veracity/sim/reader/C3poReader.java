@@ -12,7 +12,7 @@ import java.util.Optional;
  * with it (re-asking brings the next page), then passes to the LLM; the answer is the usual extractive span.
  * Deterministic: every proxy output parses.
  */
-final class C3poReader {
+public final class C3poReader implements PromptReader {
 
     static final String ROUTER = "You are an intelligent assistant tasked with evaluating whether a given question"
             + " requires further information through retrieval or needs planning";
@@ -25,10 +25,21 @@ final class C3poReader {
     static final String ANSWER = "You are a knowledgeable assistant. Please answer the following question by:";
     static final String ANSWER_CLOSED = "Based on your knowledge, answer the question:\n";
 
-    private C3poReader() {
+    public C3poReader() {
     }
 
-    static Optional<String> read(String p) {
+    @Override
+    public String name() {
+        return "c3po";
+    }
+
+    @Override
+    public int order() {
+        return 60;
+    }
+
+    @Override
+    public Optional<String> read(String p) {
         // chat prompts arrive as the messages joined: the authors' system message, then the prompt
         if (p.contains(ROUTER)) {
             return Optional.of(route(Text.between(p, "\n\nQuestion: ", null)));

@@ -20,9 +20,19 @@ import java.util.regex.Pattern;
  * span of the observed sentence that overlaps the question most (FEVER: a label by overlap with the claim). Each
  * turn goes on with an invented observation, as models do; the request's stop sequence cuts it.
  */
-final class CourtReader {
+public final class CourtReader implements PromptReader {
 
-    private CourtReader() {
+    public CourtReader() {
+    }
+
+    @Override
+    public String name() {
+        return "reasoning-court";
+    }
+
+    @Override
+    public int order() {
+        return 20;
     }
 
     static final String JUDGE = "solutions from different agents addressing";
@@ -45,7 +55,8 @@ final class CourtReader {
     private static final Set<String> QUESTION_WORDS = Set.of("who", "what", "which", "where", "when", "why", "how",
             "the", "a", "an", "is", "are", "was", "were", "did", "does", "do", "in", "of", "for");
 
-    static Optional<String> read(String p) {
+    @Override
+    public Optional<String> read(String p) {
         String t = p.stripTrailing();
         Matcher turn = TURN.matcher(t.length() > 40 ? t.substring(t.length() - 40) : t);
         if (turn.find() && p.contains("\nObservation 1: ") && p.contains("Action 1: ")) {

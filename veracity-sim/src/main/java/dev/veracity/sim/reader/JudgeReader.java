@@ -8,9 +8,19 @@ import java.util.Optional;
  * (likewise, {@code Ground Truth} and {@code Reasoning}), C-3PO's True/False validator and the Yes/No equivalence judge.
  * Verdict: the normalised gold occurs in the normalised prediction (or reasoning).
  */
-final class JudgeReader {
+public final class JudgeReader implements PromptReader {
 
-    private JudgeReader() {
+    public JudgeReader() {
+    }
+
+    @Override
+    public String name() {
+        return "judges";
+    }
+
+    @Override
+    public int order() {
+        return JUDGES;
     }
 
     static final String CRAG = "Assume you are human expert in grading predictions";
@@ -20,7 +30,8 @@ final class JudgeReader {
     static final String C3PO = "You are a precise answer validator";
     static final String EQUIVALENCE = "You are checking whether two answers to the same question are equivalent";
 
-    static Optional<String> read(String p) {
+    @Override
+    public Optional<String> read(String p) {
         if (p.contains(CRAG_AUTHORS)) {
             return Optional.of(score(matches(Text.between(p, "\n Prediction:", null),
                     Text.between(p, "\n Ground truth:", "\n Prediction:"))));

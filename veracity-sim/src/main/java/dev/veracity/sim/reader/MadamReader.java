@@ -10,9 +10,19 @@ import java.util.regex.Pattern;
  * MADAM-RAG and its multi-document baselines: the agent (one document), the aggregator, the concatenated prompt,
  * self-reflection, Astute RAG and Speculative RAG.
  */
-final class MadamReader {
+public final class MadamReader implements PromptReader {
 
-    private MadamReader() {
+    public MadamReader() {
+    }
+
+    @Override
+    public String name() {
+        return "madam-rag";
+    }
+
+    @Override
+    public int order() {
+        return 40;
     }
 
     static final String AGENT = "You are an agent reading a document";
@@ -28,7 +38,8 @@ final class MadamReader {
 
     private static final Pattern AGENT_LINE = Pattern.compile("(?m)^(?:Agent|Response) \\d+: (.*)$");
 
-    static Optional<String> read(String p) {
+    @Override
+    public Optional<String> read(String p) {
         if (p.contains(AGGREGATOR) || p.contains(SPEC_AGGREGATOR)) {
             return Optional.of(aggregate(p));
         }

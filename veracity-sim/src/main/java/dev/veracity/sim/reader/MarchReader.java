@@ -6,9 +6,19 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /** MARCH: the Solver, the Proposer (plain and typed) and the Checker (plain and typed). */
-final class MarchReader {
+public final class MarchReader implements PromptReader {
 
-    private MarchReader() {
+    public MarchReader() {
+    }
+
+    @Override
+    public String name() {
+        return "march";
+    }
+
+    @Override
+    public int order() {
+        return 30;
     }
 
     static final String SOLVER = "You must respond based strictly on the information in provided passages";
@@ -17,7 +27,8 @@ final class MarchReader {
 
     private static final Pattern QUESTION = Pattern.compile("(?m)^- Question (\\d+):[ \\t]*(.*)$");
 
-    static Optional<String> read(String p) {
+    @Override
+    public Optional<String> read(String p) {
         if (p.contains(PROPOSER)) {
             return Optional.of(propose(Text.between(p, "Model Response:", null)));
         }

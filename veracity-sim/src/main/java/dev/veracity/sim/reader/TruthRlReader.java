@@ -10,14 +10,25 @@ import java.util.Optional;
  * closed book, the reader abstains with a boxed "I don't know" (so a run shows answers, abstentions and, against the
  * gold answers, hallucinations).
  */
-final class TruthRlReader {
+public final class TruthRlReader implements PromptReader {
 
     static final String MARK = "The final answer MUST be put in \\boxed{}";
 
-    private TruthRlReader() {
+    public TruthRlReader() {
     }
 
-    static Optional<String> read(String p) {
+    @Override
+    public String name() {
+        return "truthrl";
+    }
+
+    @Override
+    public int order() {
+        return 50;
+    }
+
+    @Override
+    public Optional<String> read(String p) {
         if (!p.contains(MARK) || !p.contains("### Question")) {
             return Optional.empty();
         }

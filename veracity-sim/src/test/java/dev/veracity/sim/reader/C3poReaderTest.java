@@ -24,10 +24,10 @@ class C3poReaderTest {
 
     @Test
     void theRouterPicksEachStrategy() {
-        assertThat(ExtractiveReader.respond(router("Who founded Zentrix?"))).hasValue("[No Retrieval]");
-        assertThat(ExtractiveReader.respond(router("In which city is the company Zentrix headquartered today?")))
+        assertThat(ExtractiveReader.classPath().respond(router("Who founded Zentrix?"))).hasValue("[No Retrieval]");
+        assertThat(ExtractiveReader.classPath().respond(router("In which city is the company Zentrix headquartered today?")))
                 .hasValue("[Retrieval] In which city is the company Zentrix headquartered today?");
-        assertThat(ExtractiveReader.respond(router("In which city is the company founded by the engineer Mara Velden"
+        assertThat(ExtractiveReader.classPath().respond(router("In which city is the company founded by the engineer Mara Velden"
                 + " in the year after the war headquartered?"))).hasValue("[Planning]");
     }
 
@@ -37,7 +37,7 @@ class C3poReaderTest {
                 + "\n\nQuestion: Where is Zentrix headquartered?\n\nDocuments:\nDocument 1 (Title: River): The river floods."
                 + "\n\nDocument 2 (Title: Zentrix): Zentrix is headquartered in Lisbon.\n\nDocument 3 (Title: Harbour):"
                 + " Thought: x Action: [1, 3]";
-        assertThat(ExtractiveReader.respond(p)).hasValueSatisfying(o -> assertThat(o).endsWith("\nAction: [2]")
+        assertThat(ExtractiveReader.classPath().respond(p)).hasValueSatisfying(o -> assertThat(o).endsWith("\nAction: [2]")
                 .startsWith("Thought: "));
     }
 
@@ -46,14 +46,14 @@ class C3poReaderTest {
         String head = SYSTEM + C3poReader.DECISION + " based on ... \n\nNow, process the following question:\n\n"
                 + "Existing Documents: ";
         String tail = "\n\nPlan: Step 1: find it.\n\nQuestion: Where is Zentrix headquartered?\n";
-        assertThat(ExtractiveReader.respond(head + tail)).hasValueSatisfying(o -> assertThat(o)
+        assertThat(ExtractiveReader.classPath().respond(head + tail)).hasValueSatisfying(o -> assertThat(o)
                 .endsWith("Action: [Retrieval] Where is Zentrix headquartered?"));
-        assertThat(ExtractiveReader.respond(head + "Document 1 (Title: Where is Zentrix headquartered?): None relevant"
+        assertThat(ExtractiveReader.classPath().respond(head + "Document 1 (Title: Where is Zentrix headquartered?): None relevant"
                 + " information about Where is Zentrix headquartered?" + tail)).hasValueSatisfying(o -> assertThat(o)
                 .contains("[Retrieval]"));
-        assertThat(ExtractiveReader.respond(head + "Document 1 (Title: Zentrix): Zentrix is headquartered in Lisbon."
+        assertThat(ExtractiveReader.classPath().respond(head + "Document 1 (Title: Zentrix): Zentrix is headquartered in Lisbon."
                 + tail)).hasValueSatisfying(o -> assertThat(o).endsWith("Action: [LLM]"));
-        assertThat(ExtractiveReader.respond(SYSTEM + C3poReader.FORCED + " for responding to a question.\n"))
+        assertThat(ExtractiveReader.classPath().respond(SYSTEM + C3poReader.FORCED + " for responding to a question.\n"))
                 .hasValueSatisfying(o -> assertThat(o).endsWith("Action: [LLM]"));
     }
 
@@ -62,10 +62,10 @@ class C3poReaderTest {
         String p = SYSTEM + C3poReader.ANSWER + "\n1. First reviewing ...\n\nNow, process the following question:\n"
                 + "Existing documents: Document 1 (Title: Zentrix): Zentrix is headquartered in Lisbon.\n\n"
                 + "Question: Where is Zentrix headquartered?";
-        assertThat(ExtractiveReader.respond(p)).hasValueSatisfying(o -> assertThat(o).contains("Lisbon"));
-        assertThat(ExtractiveReader.respond(SYSTEM + "\nBased on your knowledge, answer the question:\nWho?"))
+        assertThat(ExtractiveReader.classPath().respond(p)).hasValueSatisfying(o -> assertThat(o).contains("Lisbon"));
+        assertThat(ExtractiveReader.classPath().respond(SYSTEM + "\nBased on your knowledge, answer the question:\nWho?"))
                 .hasValue("I cannot answer this from my own knowledge.");
-        assertThat(ExtractiveReader.respond(SYSTEM + C3poReader.ROADMAP + ". ...\nQuestion: Who?\n"))
+        assertThat(ExtractiveReader.classPath().respond(SYSTEM + C3poReader.ROADMAP + ". ...\nQuestion: Who?\n"))
                 .hasValueSatisfying(o -> assertThat(o).contains("Step 1:"));
     }
 
@@ -94,9 +94,9 @@ class C3poReaderTest {
                             few.decision(q, docs, "Step 1: find it.", true), few.roadmap(q), few.answer(q, docs),
                             few.answer(q, none));
                     for (C3poPrompts.Prompt p : prompts) {
-                        var withExamples = ExtractiveReader.respond(SYSTEM + p.text());
+                        var withExamples = ExtractiveReader.classPath().respond(SYSTEM + p.text());
                         assertThat(withExamples).as(dataset + " " + p.zeroShot().substring(0, 60)).isPresent()
-                                .isEqualTo(ExtractiveReader.respond(SYSTEM + p.zeroShot()));
+                                .isEqualTo(ExtractiveReader.classPath().respond(SYSTEM + p.zeroShot()));
                         compared += p.text().equals(p.zeroShot()) ? 0 : 1;
                     }
                 }

@@ -62,7 +62,7 @@ class CourtReaderTest {
         @Override
         public LlmResponse generate(LlmRequest request, Duration timeout) {
             requests.add(request);
-            String text = ExtractiveReader.respond(request.promptText()).orElse("I don't know.");
+            String text = ExtractiveReader.classPath().respond(request.promptText()).orElse("I don't know.");
             for (String stop : request.stop()) {
                 int at = text.indexOf(stop);
                 if (at >= 0) {
@@ -142,11 +142,11 @@ class CourtReaderTest {
                 + "Question: Who was Ed Wood?\nThought 1: z\nAction 1: Search[Ed Wood]\nObservation 1: "
                 + "Could not find Ed Wood. Similar: [" + "'x', ".repeat(300_000) + "].\nThought 2:";
         long t0 = System.nanoTime();
-        assertThat(ExtractiveReader.respond(prompt)).hasValueSatisfying(o -> assertThat(o).contains("Action 2: "));
+        assertThat(ExtractiveReader.classPath().respond(prompt)).hasValueSatisfying(o -> assertThat(o).contains("Action 2: "));
         String judge = "You are given two solutions from different agents addressing a multi-hop question.\n\nQuestion:"
                 + " Who?\n\nAgent 1:\nThought 1: a\nAction 1: Search[x]\nObservation 1: " + "Complete[ ".repeat(500_000)
                 + "\nFinal answer: (none: the agent did not finish within its steps)";
-        assertThat(ExtractiveReader.respond(judge)).hasValueSatisfying(o -> assertThat(o).contains("Action: Complete["));
+        assertThat(ExtractiveReader.classPath().respond(judge)).hasValueSatisfying(o -> assertThat(o).contains("Action: Complete["));
         assertThat((System.nanoTime() - t0) / 1_000_000).isLessThan(3_000);
     }
 

@@ -50,7 +50,7 @@ class ExtractiveReaderTest {
     }
 
     static String read(String prompt) {
-        return ExtractiveReader.respond(prompt).orElseThrow(() -> new AssertionError("not recognised: " + prompt));
+        return ExtractiveReader.classPath().respond(prompt).orElseThrow(() -> new AssertionError("not recognised: " + prompt));
     }
 
     static String docs(String sep, String... texts) {
@@ -216,8 +216,8 @@ class ExtractiveReaderTest {
 
     @Test
     void unrecognisedPromptsAreLeftToTheDefault() {
-        assertThat(ExtractiveReader.respond("hi")).isEmpty();
-        assertThat(ExtractiveReader.respond("")).isEmpty();
+        assertThat(ExtractiveReader.classPath().respond("hi")).isEmpty();
+        assertThat(ExtractiveReader.classPath().respond("")).isEmpty();
     }
 
     @Test
