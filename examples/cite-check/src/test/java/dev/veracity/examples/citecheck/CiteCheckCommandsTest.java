@@ -176,6 +176,20 @@ class CiteCheckCommandsTest {
     }
 
     @Test
+    void theSimulatorsReaderAnswersItsPromptThroughThePlugin() throws Exception {
+        try (SimServer reader = SimServer.start(SimConfig.builder().build())) { // no rules: only the readers answer
+            Path run = dir.resolve("read");
+            Result r = veracity("eval", "--method", "cite-check", "--dataset", "jsonl", "--data", questions().toString(),
+                    "--out", run.toString(), "--llm-base-url", reader.baseUrl(), "--model", "sim-model", "--cache", "off");
+            assertThat(r.code()).as(r.err()).isZero();
+            assertThat(lines(run.resolve("results.jsonl"))).extracting(n -> n.path("prediction").asText())
+                    .containsExactly("Paris", "1889", "Leonardo da Vinci", "I don't know");
+            assertThat(reader.counters().unrecognisedPrompts()).as(reader.unrecognisedPrompts().toString()).isZero();
+            assertThat(reader.counters().promptsRecognised()).containsEntry("cite-check", 4L);
+        }
+    }
+
+    @Test
     void rewardScoresWithIt() throws Exception {
         Path in = dir.resolve("in.jsonl");
         Files.write(in, List.of(
