@@ -110,7 +110,7 @@ final class MemoryBench implements Callable<Integer> {
             }
             System.out.printf(Locale.ROOT, "   done: %,d answered, %d failed in %.1f s; summary n=%d; heap after GC at the"
                             + " end %d MB, RSS %d MB; results %,d bytes, traces %,d bytes%n", o.answered(),
-                    o.failures().size(), (System.nanoTime() - t0) / 1e9, o.summary().path("n").asInt(),
+                    o.failures().size(), (System.nanoTime() - t0) / 1e9, o.summary().n(),
                     ServeBench.heapAfterGcKb() >> 10, ServeBench.rssKb() >> 10, Files.size(run.resolve("results.jsonl")),
                     Files.size(run.resolve("traces.db")));
         }

@@ -78,10 +78,10 @@ class MarchDemoTest {
             EvalRunner.Outcome outcome = EvalRunner.run(spec, client, traces, "march-eval", p -> {
             });
             assertThat(outcome.failures()).isEmpty();
-            ObjectNode summary = outcome.summary();
-            assertThat(summary.get("n").asInt()).isEqualTo(3);
-            assertThat(summary.get("method").asText()).isEqualTo("march");
-            assertThat(summary.get("calls_per_question").asDouble()).isEqualTo(1 + 1 + k);
+            dev.veracity.eval.results.Summary summary = outcome.summary();
+            assertThat(summary.n()).isEqualTo(3);
+            assertThat(summary.method()).isEqualTo("march");
+            assertThat(summary.callsPerQuestion()).isEqualTo(1 + 1 + k);
             assertThat(outcomes).hasSize(3).allSatisfy(o -> assertThat(o.last().verification().claims()).isNotEmpty());
             ConsistencyRate rate = ConsistencyRate.ofOutcomes(outcomes);
             assertThat(rate.answers()).isEqualTo(3);

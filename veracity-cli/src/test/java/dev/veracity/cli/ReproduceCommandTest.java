@@ -180,7 +180,7 @@ class ReproduceCommandTest {
      * cell over a non-empty subset is the mean of that row's per-question scores (its result lines' metrics) over
      * exactly the subset's questions. Returns the subset's size per dataset.
      */
-    private static Map<String, Integer> checkSubset(Recipe r, List<Recipe.Row> rows, String out) throws java.io.IOException {
+    private static Map<String, Integer> checkSubset(Recipe r, List<Recipe.Row> rows, String out) throws Exception {
         var json = new com.fasterxml.jackson.databind.ObjectMapper();
         assertThat(rows).extracting(Recipe.Row::id).contains(r.subset().row());
         Path runs = dir.resolve("runs").resolve(r.name());
@@ -190,9 +190,9 @@ class ReproduceCommandTest {
             java.util.Set<String> ids = new java.util.LinkedHashSet<>();
             List<String> lines = Files.readAllLines(runs.resolve(r.subset().row()).resolve(d).resolve("results.jsonl"));
             for (String l : lines) {
-                var n = json.readTree(l);
+                var n = dev.veracity.eval.results.ResultsJson.line(l, d);
                 if (r.subset().rule().test(n)) {
-                    ids.add(n.path("id").asText());
+                    ids.add(n.id());
                 }
             }
             sizes.put(d, ids.size());

@@ -8,6 +8,7 @@ import dev.veracity.llm.ChatMessage;
 import dev.veracity.llm.Completion;
 import dev.veracity.llm.TokenIds;
 import dev.veracity.llm.TokenLogprob;
+import dev.veracity.schema.SchemaVersion;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -16,7 +17,7 @@ import java.util.Objects;
  * One agent step of a multi-agent rollout, as RL trainers take it: the one record schema every method's rollouts are
  * written in (MARCH's Solver and Checker, C-3PO's tree nodes, MADAM's agents and aggregator, Reasoning Court's agents
  * and judge), so one exporter and one inspector serve them all. One JSON line:
- * {@code {run, question_id, method, role, node_id, parent_id, messages, response, reward, credit?, advantage?,
+ * {@code {schema_version, run, question_id, method, role, node_id, parent_id, messages, response, reward, credit?, advantage?,
  * prompt_ids?, response_ids?, logprobs?}}.
  *
  * @param run         the run it came from
@@ -72,6 +73,7 @@ public record AgentRecord(String run, String questionId, String method, String r
 
     public ObjectNode toJson() {
         ObjectNode o = JSON.createObjectNode();
+        o.put(SchemaVersion.FIELD, SchemaVersion.CURRENT);
         o.put("run", run);
         o.put("question_id", questionId);
         o.put("method", method);
@@ -115,6 +117,11 @@ public record AgentRecord(String run, String questionId, String method, String r
      * not lists of numbers, is an error naming the field.
      */
     public static AgentRecord fromJson(JsonNode n) {
+        JsonNode version = n.get(SchemaVersion.FIELD);
+        if (version != null && !version.isNull() && !version.canConvertToInt()) {
+            throw new IllegalArgumentException("an agent record's \"" + SchemaVersion.FIELD + "\" must be a number");
+        }
+        SchemaVersion.check(version == null || version.isNull() ? null : version.intValue(), "an agent record");
         for (String f : List.of("question_id", "role", "node_id")) {
             if (!n.path(f).isTextual()) {
                 throw new IllegalArgumentException("an agent record needs a string \"" + f + "\"");

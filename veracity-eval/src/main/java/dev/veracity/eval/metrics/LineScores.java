@@ -1,6 +1,6 @@
 package dev.veracity.eval.metrics;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import dev.veracity.eval.results.ResultLine;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -18,9 +18,9 @@ public final class LineScores {
     }
 
     /** The metric's score of the line. */
-    public static ItemScore of(Metric metric, JsonNode line) {
+    public static ItemScore of(Metric metric, ResultLine line) {
         if (metric instanceof JudgedMetric j) {
-            Map<String, Object> stored = storedFields(line.path("metrics"), metric.name());
+            Map<String, Object> stored = storedFields(line.metricsOrEmpty(), metric.name());
             if (!stored.isEmpty()) {
                 var s = j.stored(stored);
                 if (s.isPresent()) {
@@ -28,8 +28,8 @@ public final class LineScores {
                 }
             }
         }
-        return metric.score(input(metric, line.path("prediction").asText(""),
-                line.has("raw") ? line.get("raw").asText("") : null), strings(line.path("gold")), strings(line.path("wrong")));
+        return metric.score(input(metric, line.predictionText(), line.raw()), line.goldOrEmpty(),
+                line.wrong() == null ? List.of() : line.wrong());
     }
 
     /**
@@ -40,23 +40,15 @@ public final class LineScores {
         return metric.reads() == Metric.Reads.RESPONSE && raw != null && !raw.isEmpty() ? raw : prediction;
     }
 
-    /** The {@code name.field} entries of a line's metrics object, without the prefix, as plain values. */
-    static Map<String, Object> storedFields(JsonNode metrics, String name) {
+    /** The {@code name.field} entries of a line's metrics object, without the prefix. */
+    static Map<String, Object> storedFields(Map<String, Object> metrics, String name) {
         Map<String, Object> out = new LinkedHashMap<>();
         String prefix = name + ".";
-        metrics.properties().forEach(e -> {
-            if (e.getKey().startsWith(prefix)) {
-                JsonNode v = e.getValue();
-                Object value = v.isBoolean() ? (Object) v.booleanValue() : v.isNumber() ? v.numberValue() : v.asText();
-                out.put(e.getKey().substring(prefix.length()), value);
+        metrics.forEach((k, v) -> {
+            if (k.startsWith(prefix)) {
+                out.put(k.substring(prefix.length()), v);
             }
         });
-        return out;
-    }
-
-    private static List<String> strings(JsonNode arr) {
-        List<String> out = new ArrayList<>();
-        arr.forEach(n -> out.add(n.asText()));
         return out;
     }
 }

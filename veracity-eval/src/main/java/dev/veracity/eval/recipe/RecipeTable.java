@@ -1,6 +1,8 @@
 package dev.veracity.eval.recipe;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import dev.veracity.eval.results.ResultLine;
+import dev.veracity.eval.results.ResultsJson;
+import dev.veracity.eval.results.Summary;
 import dev.veracity.eval.metrics.Aggregate;
 import dev.veracity.eval.metrics.Metric;
 import dev.veracity.eval.metrics.Metrics;
@@ -165,7 +167,7 @@ public final class RecipeTable {
                         status = "no result";
                     } else {
                         Set<String> matched = new java.util.HashSet<>();
-                        Double over = over(run.get(), col, l -> subset.ids().contains(l.path("id").asText(null)), matched);
+                        Double over = over(run.get(), col, l -> subset.ids().contains(l.id()), matched);
                         v = over == null ? null : over * col.scale();
                         status = status(recipe, row, col, p, v, notComparable);
                         long answered = matched.size();
@@ -297,22 +299,22 @@ public final class RecipeTable {
      */
     private static String reason(Recipe recipe, RunDir run, String everyRun, Map<String, DataFile> dataFiles, String row,
                                  String dataset, Headings headings) {
-        JsonNode s = run.summary();
-        boolean recorded = s.path("questions").isNumber();
+        Summary s = run.summary();
+        boolean recorded = s.questions() != null;
         Recipe.Row r = recipe.rows().stream().filter(x -> x.id().equals(row)).findFirst().orElse(null);
         // what the split takes of this row: the row's own count where the paper ran fewer, else first N or sample N
         Integer takes = r != null && r.questions() != null ? r.questions() : recipe.split().size();
-        int limit = s.path("limit").asInt(0);
+        int limit = s.limit() == null ? 0 : s.limit();
         if (recorded ? limit > 0 && (takes == null || limit < takes) : LIMIT.equals(everyRun)) {
             headings.shared(LIMIT, dataset, row);
             return LIMIT;
         }
-        if (SIMULATOR_SERVER.equals(s.at("/config/llm_base_url").asText()) || !recorded && SIMULATOR.equals(everyRun)) {
+        if (s.config() != null && SIMULATOR_SERVER.equals(s.config().llmBaseUrl()) || !recorded && SIMULATOR.equals(everyRun)) {
             headings.shared(SIMULATOR, dataset, row);
             return SIMULATOR;
         }
         DataFile given = dataFiles.get(dataset);
-        String recordedSha = s.at("/config/data_sha256").asText("");
+        String recordedSha = s.config() == null || s.config().dataSha256() == null ? "" : s.config().dataSha256();
         if (given != null && (!recorded || given.sha256().equalsIgnoreCase(recordedSha))) {
             return DATA_FILE; // it read the file the heading's line names (a run that does not record its slice: any)
         }
@@ -320,15 +322,15 @@ public final class RecipeTable {
                 ? null : recipe.officialFile(dataset);
         if (!recordedSha.isEmpty() && official != null && official.sha256() != null
                 && !official.sha256().equalsIgnoreCase(recordedSha)) {
-            headings.line("NOT COMPARABLE on " + dataset + ": row " + row + "'s run read " + run.text("data")
+            headings.line("NOT COMPARABLE on " + dataset + ": row " + row + "'s run read " + run.data()
                     + ", whose SHA-256 is not the registry's for " + official.file()
                     + "; its cells are not checked against the paper's number");
             return DATA_FILE;
         }
-        int questions = s.path("questions").asInt(0);
+        int questions = s.questions() == null ? 0 : s.questions();
         if (recorded && limit == 0 && recipe.split().size() == null && official != null && official.sha256() == null
                 && official.questions() != null && questions != official.questions()) {
-            headings.line("NOT COMPARABLE on " + dataset + ": row " + row + "'s run read " + run.text("data")
+            headings.line("NOT COMPARABLE on " + dataset + ": row " + row + "'s run read " + run.data()
                     + ", " + questions + " questions, and the registry's " + official.file() + " has "
                     + official.questions() + "; its cells are not checked against the paper's number");
             return DATA_FILE;
@@ -338,7 +340,7 @@ public final class RecipeTable {
                     + "); run it again to finish it");
             return PARTIAL;
         }
-        int failed = (int) run.number("failed").orElse(0);
+        int failed = s.failed() == null ? 0 : s.failed();
         if (failed > 0) {
             headings.line("NOT COMPARABLE on " + dataset + ": row " + row + "'s run has " + failed
                     + " failed question(s), left out of its scores; run it again to answer them");
@@ -347,26 +349,26 @@ public final class RecipeTable {
         int answered = run.n();
         if (recorded && answered + failed < questions) {
             headings.line("NOT COMPARABLE on " + dataset + ": row " + row + "'s run answered " + answered + " of its "
-                    + questions + " questions (stopped" + (s.has("stopped") ? ": " + s.path("stopped").asText() : "")
+                    + questions + " questions (stopped" + (s.stopped() != null ? ": " + s.stopped() : "")
                     + "); run it again to finish it");
             return PARTIAL;
         }
         if (recorded && takes != null && answered < takes) {
             headings.line("NOT COMPARABLE on " + dataset + ": row " + row + "'s run answered the " + answered
-                    + " questions " + run.text("data") + " gave it, the split takes " + takes + " ("
+                    + " questions " + run.data() + " gave it, the split takes " + takes + " ("
                     + (r != null && r.questions() != null ? "the paper's count for this row" : recipe.split().describe())
                     + "); its cells are not checked against the paper's number");
             return FEWER;
         }
         Integer atOnce = recipe.questionsAtOnce();
-        if (atOnce != null && s.path("questions_at_once").isNumber() && s.path("questions_at_once").asInt() != atOnce) {
+        if (atOnce != null && s.questionsAtOnce() != null && !s.questionsAtOnce().equals(atOnce)) {
             headings.line("NOT COMPARABLE on " + dataset + ": row " + row + "'s run answered "
-                    + s.path("questions_at_once").asInt() + " questions at once, the recipe's times take " + atOnce
+                    + s.questionsAtOnce() + " questions at once, the recipe's times take " + atOnce
                     + " (a server that queues requests slows each); run it again into a new --out");
-            return s.path("questions_at_once").asInt() + " at once";
+            return s.questionsAtOnce() + " at once";
         }
         if (official != null && official.sha256() == null && official.questions() == null) {
-            headings.unverified(dataset, official.file(), run.text("data"));
+            headings.unverified(dataset, official.file(), run.data());
         }
         return null;
     }
@@ -376,7 +378,7 @@ public final class RecipeTable {
         Set<String> ids = new LinkedHashSet<>();
         Set<String> all = new LinkedHashSet<>();
         run.forEachResult(l -> {
-            String id = l.path("id").asText(null);
+            String id = l.id();
             if (id != null) {
                 all.add(id);
                 if (rule.test(l)) {
@@ -416,19 +418,30 @@ public final class RecipeTable {
             Double v = over(run.get(), col, l -> true, new java.util.HashSet<>());
             return v == null ? null : v * col.scale();
         }
-        JsonNode s = run.get().summary();
-        JsonNode v = switch (col.metric()) {
-            case "judge" -> s.path("judge").path("accuracy");
-            default -> Recipes.FIGURES.contains(col.metric()) ? s.path(col.metric()) : s.path("metrics").path(col.metric());
+        Summary s = run.get().summary();
+        Double v = switch (col.metric()) {
+            case "judge" -> s.judge() == null ? null : s.judge().accuracy();
+            default -> Recipes.FIGURES.contains(col.metric())
+                    ? s.perQuestion(col.metric().substring(0, col.metric().length() - "_per_question".length()))
+                    : s.metricsOrEmpty().get(col.metric());
         };
-        return v.isNumber() ? v.asDouble() * col.scale() : null;
+        return v != null ? v * col.scale() : null;
+    }
+
+    /**
+     * A text field of a result line that a recipe's {@code where} names (a column over CRAG's question types), or null
+     * when the line has none; the recipe names the field, so it is read from the line as written.
+     */
+    private static String field(ResultLine line, String name) {
+        com.fasterxml.jackson.databind.JsonNode v = ResultsJson.tree(line).get(name);
+        return v == null || v.isNull() ? null : v.asText();
     }
 
     /**
      * A metric (or one of its extras) re-scored over the result lines that {@code keep} and the column's {@code where}
      * accept, read from the run's file and folded one line at a time; the ids of those lines go to {@code matchedIds}.
      */
-    private static Double over(RunDir run, Recipe.Column col, java.util.function.Predicate<JsonNode> keep,
+    private static Double over(RunDir run, Recipe.Column col, java.util.function.Predicate<ResultLine> keep,
                                Set<String> matchedIds) {
         int dot = col.metric().indexOf('.');
         Metric metric = Metrics.byName(dot < 0 ? col.metric() : col.metric().substring(0, dot));
@@ -436,11 +449,11 @@ public final class RecipeTable {
         int[] matched = {0};
         run.forEachResult(l -> {
             boolean match = keep.test(l)
-                    && col.where().entrySet().stream().allMatch(e -> e.getValue().equals(l.path(e.getKey()).asText(null)));
+                    && col.where().entrySet().stream().allMatch(e -> e.getValue().equals(field(l, e.getKey())));
             if (match) {
                 tally.add(dev.veracity.eval.metrics.LineScores.of(metric, l));
                 matched[0]++;
-                matchedIds.add(l.path("id").asText());
+                matchedIds.add(l.id());
             }
         });
         if (matched[0] == 0) {

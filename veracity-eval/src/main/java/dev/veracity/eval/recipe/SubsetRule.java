@@ -1,6 +1,6 @@
 package dev.veracity.eval.recipe;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import dev.veracity.eval.results.ResultLine;
 import dev.veracity.qa.AnswerNormalizer;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -27,9 +27,9 @@ public enum SubsetRule {
 
     private final String id;
     private final String description;
-    private final Predicate<JsonNode> test;
+    private final Predicate<ResultLine> test;
 
-    SubsetRule(String id, String description, Predicate<JsonNode> test) {
+    SubsetRule(String id, String description, Predicate<ResultLine> test) {
         this.id = id;
         this.description = description;
         this.test = test;
@@ -46,7 +46,7 @@ public enum SubsetRule {
     }
 
     /** Whether the question of this result line is in the subset. */
-    public boolean test(JsonNode line) {
+    public boolean test(ResultLine line) {
         return test.test(line);
     }
 
@@ -60,14 +60,14 @@ public enum SubsetRule {
         return Arrays.stream(values()).map(SubsetRule::id).toList();
     }
 
-    static boolean agentsDisagree(JsonNode line) {
-        JsonNode cands = line.path("candidates");
-        if (!cands.isArray() || cands.size() < 2) {
+    static boolean agentsDisagree(ResultLine line) {
+        List<ResultLine.Candidate> cands = line.candidates();
+        if (cands == null || cands.size() < 2) {
             return false;
         }
         Set<String> answers = new HashSet<>();
-        for (JsonNode c : cands) {
-            String a = AnswerNormalizer.squad(c.path("answer").asText(""));
+        for (ResultLine.Candidate c : cands) {
+            String a = AnswerNormalizer.squad(c.answer() == null ? "" : c.answer());
             if (a.isEmpty()) {
                 return true;
             }

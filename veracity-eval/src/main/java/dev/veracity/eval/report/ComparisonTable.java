@@ -1,6 +1,7 @@
 package dev.veracity.eval.report;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import dev.veracity.eval.results.ResultLine;
+import dev.veracity.eval.results.Summary;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -178,7 +179,7 @@ public final class ComparisonTable {
         Map<RunDir, String> names = names(named);
         Map<String, List<RunDir>> byDataset = new LinkedHashMap<>();
         for (RunDir r : runs) {
-            byDataset.computeIfAbsent(r.text("dataset"), k -> new ArrayList<>()).add(r);
+            byDataset.computeIfAbsent(r.dataset(), k -> new ArrayList<>()).add(r);
         }
         List<Table> tables = new ArrayList<>();
         Map<String, List<Failure>> failures = new LinkedHashMap<>();
@@ -194,9 +195,8 @@ public final class ComparisonTable {
                 judged |= row.judge() != null;
                 rows.add(row);
                 if (!r.failed().isEmpty()) {
-                    failures.put(row.run(), r.failures(MAX_FAILURES).stream().map(f -> new Failure(f.path("id").asText(),
-                            f.path("question").asText(""), f.path(dev.veracity.eval.run.ResultsFile.FAILED).asText(""),
-                            f.path("failed_kind").asText(""))).toList());
+                    failures.put(row.run(), r.failures(MAX_FAILURES).stream().map(f -> new Failure(f.id(),
+                            RunDir.text(f.question()), RunDir.text(f.failed()), RunDir.text(f.failedKind()))).toList());
                 }
                 SUBSETS.forEach((type, label) -> {
                     RunDir part = r.subset("question_type", type);
@@ -285,15 +285,13 @@ public final class ComparisonTable {
     // ---------------------------------------------------------------- rows
 
     /** The run's official metrics: the keys of {@code metrics_n}, else the summary's metrics less their extras. */
-    static List<String> metricNames(JsonNode summary) {
+    static List<String> metricNames(Summary summary) {
         List<String> out = new ArrayList<>();
-        JsonNode counts = summary.path("metrics_n");
-        if (counts.isObject()) {
-            counts.fieldNames().forEachRemaining(out::add);
+        if (summary.metricsN() != null) {
+            out.addAll(summary.metricsN().keySet());
             return out;
         }
-        List<String> keys = new ArrayList<>();
-        summary.path("metrics").fieldNames().forEachRemaining(keys::add);
+        List<String> keys = new ArrayList<>(summary.metricsOrEmpty().keySet());
         for (String k : keys) {
             boolean extra = keys.stream().anyMatch(p -> !p.equals(k) && k.startsWith(p + "."));
             if (!extra) {
@@ -304,7 +302,7 @@ public final class ComparisonTable {
     }
 
     private static Row row(RunDir r, String name, String subset, int resamples, long seed) {
-        JsonNode summary = r.summary();
+        Summary summary = r.summary();
         Map<String, Cell> metrics = new LinkedHashMap<>();
         for (String metricName : metricNames(summary)) {
             double[] values = r.scores(metricName).present();
@@ -312,22 +310,22 @@ public final class ComparisonTable {
                 metrics.put(metricName, Cell.of(Bootstrap.mean(values, resamples, seed)));
                 continue;
             }
-            JsonNode v = summary.path("metrics").path(metricName);
-            JsonNode n = summary.path("metrics_n").path(metricName);
-            if (v.isNumber() && !(n.isNumber() && n.asInt() == 0)) {
+            Double v = summary.metricsOrEmpty().get(metricName);
+            Long n = summary.metricsN() == null ? null : summary.metricsN().get(metricName);
+            if (v != null && !(n != null && n == 0)) {
                 // No per-question values to resample: the summary's figure, without an interval.
-                metrics.put(metricName, new Cell(v.asDouble(), null, null, n.isNumber() ? n.asInt() : null, null));
+                metrics.put(metricName, new Cell(v, null, null, n != null ? n.intValue() : null, null));
             } else {
                 metrics.put(metricName, Cell.NA);
             }
         }
-        OptionalDouble prompt = r.perQuestion("prompt_tokens_per_question", "prompt_tokens");
-        OptionalDouble completion = r.perQuestion("completion_tokens_per_question", "completion_tokens");
-        OptionalDouble wallMs = r.perQuestion("wall_ms_per_question", "wall_ms");
-        OptionalDouble modelMs = r.perQuestion("model_ms_per_question", "model_ms");
+        OptionalDouble prompt = r.perQuestion("prompt_tokens");
+        OptionalDouble completion = r.perQuestion("completion_tokens");
+        OptionalDouble wallMs = r.perQuestion("wall_ms");
+        OptionalDouble modelMs = r.perQuestion("model_ms");
         OptionalDouble atOnce = r.questionsAtOnce();
         return new Row(name, r.method(), r.model(), r.retrieval(), r.n(), metrics, judge(r, resamples, seed),
-                value(r.perQuestion("calls_per_question", "calls")), value(r.perQuestion("samples_per_question", "samples")),
+                value(r.perQuestion("calls")), value(r.perQuestion("samples")),
                 prompt.isPresent() || completion.isPresent() ? prompt.orElse(0) + completion.orElse(0) : null,
                 value(r.cachedShare()), wallMs.isPresent() ? wallMs.getAsDouble() / 1000 : null,
                 modelMs.isPresent() ? modelMs.getAsDouble() / 1000 : null,
@@ -348,12 +346,12 @@ public final class ComparisonTable {
      * known, its judged outcome when the line stored one ({@link dev.veracity.eval.metrics.LineScores}), else
      * the line's stored value; null when the metric skips the line or the line has none.
      */
-    static Double value(Metric metric, String name, JsonNode l) {
-        if (metric != null && l.path("gold").isArray() && l.has("prediction")) {
+    static Double value(Metric metric, String name, ResultLine l) {
+        if (metric != null && l.gold() != null && l.prediction() != null) {
             ItemScore s = dev.veracity.eval.metrics.LineScores.of(metric, l); // a judged outcome as the line keeps it
             return s.counted() ? s.score() : null;
         }
-        return l.path("metrics").path(name).isNumber() ? l.get("metrics").get(name).asDouble() : null;
+        return l.metricValue(name);
     }
 
     private static Cell judge(RunDir r, int resamples, long seed) {
@@ -372,18 +370,18 @@ public final class ComparisonTable {
                 parsed.add(0.0);
             }
         }
-        JsonNode j = r.summary().path("judge");
+        Summary.Judge j = r.summary().judge();
         if (judgedLines == 0) {
-            if (!j.isObject()) {
+            if (j == null) {
                 return null;
             }
             // Only the summary: its accuracy, without an interval.
-            int correct = j.path("correct").asInt(0);
-            int incorrect = j.path("incorrect").asInt(0);
-            int of = correct + incorrect + j.path("unparseable").asInt(0);
-            return correct + incorrect == 0 || !j.path("accuracy").isNumber()
+            int correct = j.correct() == null ? 0 : j.correct().intValue();
+            int incorrect = j.incorrect() == null ? 0 : j.incorrect().intValue();
+            int of = correct + incorrect + (j.unparseable() == null ? 0 : j.unparseable().intValue());
+            return correct + incorrect == 0 || j.accuracy() == null
                     ? new Cell(null, null, null, 0, of)
-                    : new Cell(j.get("accuracy").asDouble(), null, null, correct + incorrect, of);
+                    : new Cell(j.accuracy(), null, null, correct + incorrect, of);
         }
         if (parsed.isEmpty()) {
             return new Cell(null, null, null, 0, judgedLines);

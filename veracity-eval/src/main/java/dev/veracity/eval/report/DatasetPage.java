@@ -42,7 +42,7 @@ final class DatasetPage {
     static List<Plan> plan(List<Linked> runs, RunDir baseline, Set<String> usedNames, int resamples, long seed) {
         Map<String, List<Linked>> byDataset = new LinkedHashMap<>();
         for (Linked l : runs) {
-            byDataset.computeIfAbsent(l.run().text("dataset"), k -> new ArrayList<>()).add(l);
+            byDataset.computeIfAbsent(l.run().dataset(), k -> new ArrayList<>()).add(l);
         }
         List<Plan> plans = new ArrayList<>();
         for (Map.Entry<String, List<Linked>> e : byDataset.entrySet()) {
@@ -310,7 +310,7 @@ final class DatasetPage {
         Map<String, String> out = new HashMap<>();
         for (Linked l : group) {
             l.run().forEachRow(l.run().table().rowsOf(ids),
-                    (row, line) -> out.putIfAbsent(l.run().table().id(row), line.path("question").asText("")));
+                    (row, line) -> out.putIfAbsent(l.run().table().id(row), RunDir.text(line.question())));
         }
         return out;
     }

@@ -3,6 +3,10 @@ package dev.veracity.eval.report;
 import dev.veracity.eval.run.ResultsFile;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.veracity.eval.results.ResultLine;
+import dev.veracity.eval.results.ResultsJson;
+import dev.veracity.eval.results.RunConfiguration;
+import dev.veracity.eval.results.Summary;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.samskivert.mustache.Mustache;
 import com.samskivert.mustache.Template;
@@ -118,8 +122,7 @@ public final class HtmlReport {
         List<Map<String, Object>> datasets = DatasetPage.writeAll(plans, outDir, css, files);
         List<Map<String, Object>> charts = writeCharts(runs, slugs, outDir);
         List<String> metricNames = new ArrayList<>(new LinkedHashSet<>(runs.stream()
-                .flatMap(r -> r.summary().path("metrics").properties().stream()
-                        .filter(e -> e.getValue().isNumber() || e.getValue().isNull()).map(Map.Entry::getKey))
+                .flatMap(r -> r.summary().metricsOrEmpty().keySet().stream())
                 .toList()));
         List<Map<String, Object>> rows = new ArrayList<>();
         for (int i = 0; i < runs.size(); i++) {
@@ -127,14 +130,15 @@ public final class HtmlReport {
             Map<String, Object> row = new LinkedHashMap<>();
             row.put("slug", slugs.get(i));
             row.put("method", r.method());
-            row.put("dataset", r.text("dataset"));
-            row.put("data", r.text("data"));
-            row.put("model", r.text("model"));
-            row.put("baseUrl", r.text("llm_base_url"));
-            row.put("traceRun", r.text("trace_run"));
-            row.put("started", r.text("started"));
-            row.put("finished", r.text("finished"));
-            row.put("wallSeconds", number(r.number("wall_seconds"), 1));
+            row.put("dataset", r.dataset());
+            row.put("data", r.data());
+            row.put("model", r.model());
+            row.put("baseUrl", str(r.summary().llmBaseUrl()));
+            row.put("traceRun", str(r.summary().traceRun()));
+            row.put("started", str(r.summary().started()));
+            row.put("finished", str(r.summary().finished()));
+            row.put("wallSeconds", number(r.summary().wallSeconds() == null ? OptionalDouble.empty()
+                    : OptionalDouble.of(r.summary().wallSeconds()), 1));
             row.put("dir", r.dir().toString());
             row.put("n", r.n());
             row.put("partial", r.partial());
@@ -143,26 +147,26 @@ public final class HtmlReport {
             row.put("metrics", metricNames.stream().map(m -> {
                 Double v = r.metrics().get(m);
                 // a metric the run has but over no question (null in summary.json) is n/a, not blank or 0
-                return v != null ? metric(v) : r.summary().path("metrics").has(m) ? "n/a" : "";
+                return v != null ? metric(v) : r.summary().metricsOrEmpty().containsKey(m) ? "n/a" : "";
             }).toList());
-            row.put("calls", number(r.perQuestion("calls_per_question", "calls"), 2));
-            row.put("samples", orNa(r.perQuestion("samples_per_question", "samples"), 2));
+            row.put("calls", number(r.perQuestion("calls"), 2));
+            row.put("samples", orNa(r.perQuestion("samples"), 2));
             row.put("cached", ComparisonTable.percent(r.cachedShare().isPresent() ? r.cachedShare().getAsDouble() : null));
             row.put("retrieval", r.retrieval());
-            OptionalDouble prompt = r.perQuestion("prompt_tokens_per_question", "prompt_tokens");
-            OptionalDouble completion = r.perQuestion("completion_tokens_per_question", "completion_tokens");
+            OptionalDouble prompt = r.perQuestion("prompt_tokens");
+            OptionalDouble completion = r.perQuestion("completion_tokens");
             row.put("tokens", prompt.isPresent() || completion.isPresent()
                     ? number(prompt.orElse(0) + completion.orElse(0), 1) : "");
             row.put("tokensDetail", "prompt " + number(prompt, 1) + ", completion " + number(completion, 1));
-            row.put("wallMs", number(r.perQuestion("wall_ms_per_question", "wall_ms"), 1));
-            row.put("criticalPathMs", number(r.perQuestion("critical_path_ms_per_question", "critical_path_ms"), 1));
-            row.put("modelMs", orNa(r.perQuestion("model_ms_per_question", "model_ms"), 1));
-            OptionalDouble modelMs = r.perQuestion("model_ms_per_question", "model_ms");
+            row.put("wallMs", number(r.perQuestion("wall_ms"), 1));
+            row.put("criticalPathMs", number(r.perQuestion("critical_path_ms"), 1));
+            row.put("modelMs", orNa(r.perQuestion("model_ms"), 1));
+            OptionalDouble modelMs = r.perQuestion("model_ms");
             row.put("modelSeconds", modelMs.isPresent() ? number(modelMs.getAsDouble() / 1000, 2) : "n/a");
             row.put("atOnce", number(r.questionsAtOnce(), 0));
             row.put("parseFailures", String.valueOf(r.parseFailures()));
             row.put("errors", String.valueOf(r.errors()));
-            OptionalDouble wall = r.perQuestion("wall_ms_per_question", "wall_ms");
+            OptionalDouble wall = r.perQuestion("wall_ms");
             row.put("seconds", wall.isPresent() ? number(wall.getAsDouble() / 1000, 2) : "");
             List<Map<String, Object>> roles = roles(r.summary());
             row.put("roles", roles);
@@ -170,7 +174,7 @@ public final class HtmlReport {
             List<Map<String, Object>> scenarios = scenarios(r.summary());
             row.put("scenarios", scenarios);
             row.put("hasScenarios", !scenarios.isEmpty());
-            row.put("scenarioMetric", r.summary().at("/judge_scenarios/metric").asText(""));
+            row.put("scenarioMetric", r.summary().judgeScenarios() == null ? "" : str(r.summary().judgeScenarios().metric()));
             rows.add(row);
         }
         Map<String, Object> page = new LinkedHashMap<>();
@@ -217,48 +221,47 @@ public final class HtmlReport {
 
         Map<String, List<Double>> calls = new LinkedHashMap<>();
         calls.put("calls (requests) / question", runs.stream()
-                .map(r -> value(r.perQuestion("calls_per_question", "calls"))).toList());
+                .map(r -> value(r.perQuestion("calls"))).toList());
         calls.put("samples / question", runs.stream()
-                .map(r -> value(r.perQuestion("samples_per_question", "samples"))).toList());
+                .map(r -> value(r.perQuestion("samples"))).toList());
         chart(charts, outDir, "calls.png", "Model requests and samples per question", "per question", slugs, calls,
                 "bar chart of model requests and the samples they asked for, per question per run");
 
         Map<String, List<Double>> tokens = new LinkedHashMap<>();
         tokens.put("prompt tokens / question", runs.stream()
-                .map(r -> value(r.perQuestion("prompt_tokens_per_question", "prompt_tokens"))).toList());
+                .map(r -> value(r.perQuestion("prompt_tokens"))).toList());
         tokens.put("completion tokens / question", runs.stream()
-                .map(r -> value(r.perQuestion("completion_tokens_per_question", "completion_tokens"))).toList());
+                .map(r -> value(r.perQuestion("completion_tokens"))).toList());
         chart(charts, outDir, "tokens.png", "Tokens per question", "tokens", slugs, tokens,
                 "bar chart of prompt and completion tokens per question per run");
 
         Map<String, List<Double>> latency = new LinkedHashMap<>();
         latency.put("wall ms / question", runs.stream()
-                .map(r -> value(r.perQuestion("wall_ms_per_question", "wall_ms"))).toList());
+                .map(r -> value(r.perQuestion("wall_ms"))).toList());
         latency.put("critical path ms / question", runs.stream()
-                .map(r -> value(r.perQuestion("critical_path_ms_per_question", "critical_path_ms"))).toList());
+                .map(r -> value(r.perQuestion("critical_path_ms"))).toList());
         latency.put("model ms / question", runs.stream()
-                .map(r -> value(r.perQuestion("model_ms_per_question", "model_ms"))).toList());
+                .map(r -> value(r.perQuestion("model_ms"))).toList());
         chart(charts, outDir, "latency.png", "Latency per question", "ms", slugs, latency,
                 "bar chart of wall, critical-path and model milliseconds per question per run");
 
         // judged accuracy over parsed verdicts; a run whose judge parsed nothing has no bar
         Map<String, List<Double>> judge = new LinkedHashMap<>();
         judge.put("judge accuracy (%)", runs.stream().map(r -> {
-            JsonNode a = r.summary().path("judge").path("accuracy");
-            boolean parsed = !r.summary().path("judge").has("parsed") || r.summary().path("judge").path("parsed").asInt() > 0;
-            return a.isNumber() && parsed ? a.asDouble() * 100 : null;
+            Summary.Judge j = r.summary().judge();
+            boolean parsed = j != null && (j.parsed() == null || j.parsed() > 0);
+            return parsed && j.accuracy() != null ? j.accuracy() * 100 : null;
         }).toList());
         chart(charts, outDir, "judge.png", "Judged accuracy per run (%)", "%", slugs, judge,
                 "bar chart of the judge's accuracy over parsed verdicts per run");
 
         // the methods' own signals (mean per question), one group per signal
         List<String> signalNames = new ArrayList<>(new LinkedHashSet<>(runs.stream()
-                .flatMap(r -> iterable(r.summary().path("signals").fieldNames()).stream()).toList()));
+                .flatMap(r -> r.summary().signalsOrEmpty().keySet().stream()).toList()));
         Map<String, List<Double>> signals = new LinkedHashMap<>();
         for (int i = 0; i < runs.size(); i++) {
-            JsonNode sig = runs.get(i).summary().path("signals");
-            signals.put(slugs.get(i), signalNames.stream()
-                    .map(k -> sig.path(k).isNumber() ? sig.get(k).asDouble() : null).toList());
+            Map<String, Double> sig = runs.get(i).summary().signalsOrEmpty();
+            signals.put(slugs.get(i), signalNames.stream().map(sig::get).toList());
         }
         chart(charts, outDir, "signals.png", "Method signals (mean per question)", "mean", signalNames, signals,
                 "bar chart of each method signal's mean per question per run");
@@ -273,13 +276,14 @@ public final class HtmlReport {
     private static void majorityAtK(List<Map<String, Object>> charts, List<RunDir> runs, Path outDir) {
         Map<String, java.util.TreeMap<Integer, RunDir>> groups = new LinkedHashMap<>();
         for (RunDir r : runs) {
-            JsonNode k = r.summary().at("/config/method_options/samples");
-            if (k.isMissingNode() || !r.summary().path("metrics").has("truthfulness-answer.accuracy")) {
+            RunConfiguration config = r.summary().config();
+            String k = config == null || config.methodOptions() == null ? null : config.methodOptions().get("samples");
+            if (k == null || !r.summary().metricsOrEmpty().containsKey("truthfulness-answer.accuracy")) {
                 continue;
             }
             try {
-                groups.computeIfAbsent(r.method() + " on " + r.text("dataset"), x -> new java.util.TreeMap<>())
-                        .put(Integer.parseInt(k.asText()), r);
+                groups.computeIfAbsent(r.method() + " on " + r.dataset(), x -> new java.util.TreeMap<>())
+                        .put(Integer.parseInt(k), r);
             } catch (NumberFormatException e) {
                 // not a count: not a point of the curve
             }
@@ -293,8 +297,8 @@ public final class HtmlReport {
             Map<String, List<Double>> series = new LinkedHashMap<>();
             for (String part : List.of("accuracy", "abstention", "hallucination")) {
                 series.put(part + " (%)", g.getValue().values().stream().map(r -> {
-                    JsonNode v = r.summary().path("metrics").path("truthfulness-answer." + part);
-                    return v.isNumber() ? v.asDouble() * 100 : null;
+                    Double v = r.summary().metricsOrEmpty().get("truthfulness-answer." + part);
+                    return v != null ? v * 100 : null;
                 }).toList());
             }
             chart(charts, outDir, "majority-at-k-" + (n++) + ".png", "Majority@k: " + g.getKey(), "%", ks, series,
@@ -350,12 +354,12 @@ public final class HtmlReport {
             rows.set(0, listed);
             run.forEachRow(rows, (row, r) -> {
                 int index = row + 1;
-                String id = text(r.get("id"));
+                String id = str(r.id());
                 String file = unique(safeName(id.isEmpty() ? "q" + index : id), usedFiles) + ".html";
                 files.putIfAbsent(id, file);
                 List<CallRecord> calls = List.of();
                 // A resumed run answers questions in several invocations: each line names the one that answered it.
-                String lineRun = text(r.get("trace_run"));
+                String lineRun = str(r.traceRun());
                 String questionRun = lineRun.isEmpty() ? traces.run() : lineRun;
                 String questionNote = lineRun.isEmpty() ? traces.note()
                         : traces.note().startsWith("No traces.db") ? traces.note() : "";
@@ -370,19 +374,19 @@ public final class HtmlReport {
                     }
                 }
                 if (row < listed) {
-                    JsonNode m = r.path("metrics").path(main);
+                    Double m = r.metricValue(main);
                     Map<String, Object> q = new LinkedHashMap<>();
                     q.put("index", index);
                     q.put("id", id);
                     q.put("file", file);
-                    q.put("question", text(r.get("question")));
-                    q.put("prediction", text(r.get("prediction")));
-                    q.put("gold", String.join("; ", texts(r.get("gold"))));
-                    q.put("metric", m.isNumber() ? plain(m.asDouble()) : "");
-                    q.put("metricClass", m.isNumber() ? (m.asDouble() >= 0.999 ? "good" : m.asDouble() <= 0 ? "bad" : "partial") : "");
-                    q.put("calls", r.path("calls").isNumber() ? r.get("calls").asText()
+                    q.put("question", str(r.question()));
+                    q.put("prediction", str(r.prediction()));
+                    q.put("gold", String.join("; ", r.goldOrEmpty()));
+                    q.put("metric", m != null ? plain(m) : "");
+                    q.put("metricClass", m != null ? (m >= 0.999 ? "good" : m <= 0 ? "bad" : "partial") : "");
+                    q.put("calls", r.calls() != null ? r.calls().toString()
                             : traces.store() != null ? String.valueOf(calls.size()) : "");
-                    q.put("error", text(r.get("error")));
+                    q.put("error", str(r.error()));
                     questions.add(q);
                 }
                 writeQuestion(run, slug, r, id, calls, questionNote, questionRun, css, qDir.resolve(file));
@@ -391,16 +395,16 @@ public final class HtmlReport {
             page.put("css", css);
             page.put("slug", slug);
             page.put("method", run.method());
-            page.put("dataset", run.text("dataset"));
-            page.put("model", run.text("model"));
+            page.put("dataset", run.dataset());
+            page.put("model", run.model());
             page.put("n", String.valueOf(run.n()));
             page.put("partial", run.partial());
             page.put("mainMetric", main.isEmpty() ? "metric" : main);
             page.put("mainValue", main.isEmpty() ? "" : metric(run.metrics().get(main)));
             page.put("skipped", run.skippedLines());
             List<String> failed = run.failed();
-            page.put("failed", run.failures(MAX_LISTED).stream().map(f -> Map.of("id", f.path("id").asText(),
-                    "question", f.path("question").asText(), "reason", f.path(ResultsFile.FAILED).asText())).toList());
+            page.put("failed", run.failures(MAX_LISTED).stream().map(f -> Map.of("id", str(f.id()),
+                    "question", str(f.question()), "reason", str(f.failed()))).toList());
             page.put("hasFailed", !failed.isEmpty());
             page.put("moreFailed", failed.size() > MAX_LISTED ? String.valueOf(failed.size() - MAX_LISTED) : "");
             page.put("traceNote", traces.note());
@@ -425,7 +429,7 @@ public final class HtmlReport {
     private record RunTraces(TraceStore store, String run, String note) {
 
         static RunTraces open(RunDir run) {
-            String traceRun = run.text("trace_run");
+            String traceRun = str(run.summary().traceRun());
             if (!Files.isRegularFile(run.traces())) {
                 return new RunTraces(null, traceRun,
                         "No traces.db in " + run.dir() + ": transcripts are not available for this run.");
@@ -455,59 +459,65 @@ public final class HtmlReport {
      * field, nested values as compact JSON.
      */
     /** Reasoning Court's Table 4 per role: calls, samples, wall and model seconds per question of each role of the run. */
-    static List<Map<String, Object>> roles(JsonNode summary) {
+    static List<Map<String, Object>> roles(Summary summary) {
         List<Map<String, Object>> out = new ArrayList<>();
-        summary.path("roles").properties().forEach(e -> {
+        (summary.roles() == null ? Map.<String, Summary.Role>of() : summary.roles()).forEach((role, r) -> {
             Map<String, Object> m = new LinkedHashMap<>();
-            m.put("role", e.getKey());
-            m.put("calls", number(e.getValue().path("calls_per_question").asDouble(), 2));
-            JsonNode samples = e.getValue().path("samples_per_question");
-            m.put("samples", samples.isNumber() ? number(samples.asDouble(), 2) : "n/a");
-            m.put("seconds", number(e.getValue().path("seconds_per_question").asDouble(), 2));
-            JsonNode model = e.getValue().path("model_seconds_per_question");
-            m.put("modelSeconds", model.isNumber() ? number(model.asDouble(), 2) : "n/a");
+            m.put("role", role);
+            m.put("calls", number(orZero(r.callsPerQuestion()), 2));
+            m.put("samples", r.samplesPerQuestion() != null ? number(r.samplesPerQuestion(), 2) : "n/a");
+            m.put("seconds", number(orZero(r.secondsPerQuestion()), 2));
+            m.put("modelSeconds", r.modelSecondsPerQuestion() != null ? number(r.modelSecondsPerQuestion(), 2) : "n/a");
             out.add(m);
         });
         return out;
     }
 
+    private static double orZero(Double v) {
+        return v == null ? 0 : v;
+    }
+
     /** Reasoning Court's Table 3: the judge's accuracy per scenario of its agents' answers. */
-    static List<Map<String, Object>> scenarios(JsonNode summary) {
+    static List<Map<String, Object>> scenarios(Summary summary) {
         List<Map<String, Object>> out = new ArrayList<>();
-        JsonNode js = summary.path("judge_scenarios");
-        if (!js.isObject()) {
+        Summary.Scenarios js = summary.judgeScenarios();
+        if (js == null) {
             return out;
         }
         Map<String, String> names = Map.of("one_correct", "one agent right, another wrong (first scenario)",
                 "all_wrong_different", "all wrong, different or empty answers (second scenario)",
                 "all_wrong_same", "all wrong with the same answer (third scenario)",
                 "all_correct", "all agents right");
-        for (String key : dev.veracity.eval.run.JudgeScenarios.NAMES) {
-            JsonNode s = js.path(key);
+        js.byName().forEach((key, s) -> {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("scenario", names.get(key));
-            m.put("cases", s.path("cases").asInt());
-            m.put("correct", s.path("correct").asInt());
-            m.put("accuracy", s.path("accuracy").isNumber() ? metric(s.path("accuracy").asDouble()) : "n/a");
+            m.put("cases", s == null ? 0 : (int) s.cases());
+            m.put("correct", s == null ? 0 : (int) s.correct());
+            m.put("accuracy", s != null && s.accuracy() != null ? metric(s.accuracy()) : "n/a");
             out.add(m);
-        }
+        });
         return out;
     }
 
-    static List<Map<String, Object>> provenance(JsonNode summary) {
+    /** The summary's provenance sections (build, config, retrieval, sampling), one row per field. */
+    static List<Map<String, Object>> provenance(Summary summary) {
         List<Map<String, Object>> rows = new ArrayList<>();
-        for (String section : List.of("build", "config", "retrieval", "sampling")) {
-            JsonNode node = summary.path(section);
-            if (!node.isObject()) {
-                continue;
+        Map<String, Object> sections = new LinkedHashMap<>();
+        sections.put("build", summary.build());
+        sections.put("config", summary.config());
+        sections.put("retrieval", summary.retrieval());
+        sections.put("sampling", summary.sampling());
+        sections.forEach((section, value) -> {
+            if (value == null) {
+                return;
             }
-            node.properties().forEach(e -> rows.add(Map.of("section", section, "key", e.getKey(),
+            ResultsJson.tree(value).properties().forEach(e -> rows.add(Map.of("section", section, "key", e.getKey(),
                     "value", e.getValue().isValueNode() ? e.getValue().asText() : e.getValue().toString())));
-        }
+        });
         return rows;
     }
 
-    private static void writeQuestion(RunDir run, String slug, JsonNode r, String id, List<CallRecord> calls,
+    private static void writeQuestion(RunDir run, String slug, ResultLine r, String id, List<CallRecord> calls,
                                       String traceNote, String traceRun, String css, Path file) {
         Map<String, Object> page = new LinkedHashMap<>();
         page.put("css", css);
@@ -515,28 +525,33 @@ public final class HtmlReport {
         page.put("method", run.method());
         page.put("traceRun", traceRun);
         page.put("id", id);
-        page.put("question", text(r.get("question")));
-        page.put("prediction", text(r.get("prediction")));
-        for (String k : List.of("answers", "gold", "wrong")) {
-            List<String> values = texts(r.get(k));
+        page.put("question", str(r.question()));
+        page.put("prediction", str(r.prediction()));
+        Map<String, List<String>> lists = new LinkedHashMap<>();
+        lists.put("answers", r.answers());
+        lists.put("gold", r.gold());
+        lists.put("wrong", r.wrong());
+        lists.forEach((k, v) -> {
+            List<String> values = v == null ? List.of() : v;
             page.put(k, values);
             page.put("has" + Character.toUpperCase(k.charAt(0)) + k.substring(1), !values.isEmpty());
-        }
+        });
         List<Map<String, Object>> metrics = new ArrayList<>();
-        r.path("metrics").properties().forEach(e -> metrics.add(Map.of("name", e.getKey(),
-                "value", e.getValue().isNumber() ? plain(e.getValue().asDouble()) : text(e.getValue()))));
+        r.metricsOrEmpty().forEach((k, v) -> metrics.add(Map.of("name", k,
+                "value", v instanceof Number x ? plain(x.doubleValue()) : v == null ? "" : ResultsJson.tree(v).isValueNode()
+                        ? ResultsJson.tree(v).asText() : ResultsJson.tree(v).toString())));
         page.put("metrics", metrics);
-        String tokens = r.path("prompt_tokens").isNumber() || r.path("completion_tokens").isNumber()
-                ? text(r.get("prompt_tokens")) + " prompt + " + text(r.get("completion_tokens")) + " completion" : "";
+        String tokens = r.promptTokens() != null || r.completionTokens() != null
+                ? str(r.promptTokens()) + " prompt + " + str(r.completionTokens()) + " completion" : "";
         page.put("tokens", tokens);
-        page.put("wallMs", text(r.get("wall_ms")));
-        page.put("criticalPathMs", text(r.get("critical_path_ms")));
-        page.put("modelMs", r.path("model_ms").isNumber() ? text(r.get("model_ms")) : "n/a");
-        page.put("samples", r.path("samples").isNumber() ? text(r.get("samples"))
-                + (r.path("cached_samples").asInt(0) > 0 ? " (" + r.get("cached_samples").asText() + " from the cache)" : "")
+        page.put("wallMs", str(r.wallMs()));
+        page.put("criticalPathMs", str(r.criticalPathMs()));
+        page.put("modelMs", r.modelMs() != null ? str(r.modelMs()) : "n/a");
+        page.put("samples", r.samples() != null ? str(r.samples())
+                + (r.cachedSamples() != null && r.cachedSamples() > 0 ? " (" + r.cachedSamples() + " from the cache)" : "")
                 : "n/a");
-        page.put("error", text(r.get("error")));
-        List<String> failures = texts(r.get("parse_failures"));
+        page.put("error", str(r.error()));
+        List<String> failures = r.parseFailures() == null ? List.of() : r.parseFailures();
         page.put("parseFailures", failures);
         page.put("hasParseFailures", !failures.isEmpty());
         page.put("traceNote", traceNote);
@@ -544,9 +559,14 @@ public final class HtmlReport {
         for (int i = 0; i < calls.size(); i++) {
             callViews.add(callView(i + 1, calls.get(i)));
         }
-        page.put("callCount", callViews.isEmpty() ? text(r.get("calls")) : String.valueOf(callViews.size()));
+        page.put("callCount", callViews.isEmpty() ? str(r.calls()) : String.valueOf(callViews.size()));
         page.put("calls", callViews);
         render("question.mustache", page, file);
+    }
+
+    /** A typed value of a result file as the page shows it: "" for none. */
+    private static String str(Object v) {
+        return v == null ? "" : v.toString();
     }
 
     private static Map<String, Object> callView(int index, CallRecord c) {

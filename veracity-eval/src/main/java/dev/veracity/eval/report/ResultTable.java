@@ -1,6 +1,6 @@
 package dev.veracity.eval.report;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import dev.veracity.eval.results.ResultLine;
 import dev.veracity.eval.metrics.Metric;
 import java.util.Arrays;
 import java.util.BitSet;
@@ -25,6 +25,14 @@ final class ResultTable {
 
     /** The text fields kept for subsets: CRAG's question type. */
     static final List<String> LABELS = List.of("question_type");
+
+    /** A label field of a line ({@link #LABELS}), or null when it has none. */
+    static String label(ResultLine line, String name) {
+        return switch (name) {
+            case "question_type" -> line.questionType();
+            default -> throw new IllegalArgumentException("a result line has no label '" + name + "'");
+        };
+    }
 
     /** Judge outcomes of a row: no judge on the line, a verdict either way, or one that did not parse. */
     static final byte NOT_JUDGED = 0;
@@ -192,8 +200,8 @@ final class ResultTable {
         }
 
         /** Adds an answered question's line; false, adding nothing, when its id was answered already. */
-        boolean add(int lineNo, JsonNode line) {
-            String id = line.path("id").asText(null);
+        boolean add(int lineNo, ResultLine line) {
+            String id = line.id();
             if (id != null && rowOf.putIfAbsent(id, size) != null) {
                 return false;
             }
@@ -202,16 +210,17 @@ final class ResultTable {
             }
             ids[size] = id;
             lines[size] = lineNo;
-            JsonNode p = line.path("parse_failures");
-            parseFailures[size] = p.isArray() ? p.size() : p.isNumber() ? p.asInt() : 0;
-            JsonNode e = line.get("error");
-            if (e != null && !e.isNull()) {
+            parseFailures[size] = line.parseFailures() == null ? 0 : line.parseFailures().size();
+            if (line.error() != null) {
                 errors.set(size);
             }
             judge[size] = judgeOf(line);
-            figures.forEach((name, c) -> c.add(line.path(name).isNumber() ? line.get(name).asDouble() : null));
+            figures.forEach((name, c) -> {
+                Number v = line.figure(name);
+                c.add(v == null ? null : v.doubleValue());
+            });
             labels.forEach((name, c) -> {
-                String text = line.path(name).asText(null);
+                String text = label(line, name);
                 c[size] = text == null ? null : labelTexts.computeIfAbsent(text, t -> t);
             });
             metrics.forEach((name, metric) -> scores.get(name).add(ComparisonTable.value(metric, name, line)));
@@ -219,11 +228,11 @@ final class ResultTable {
             return true;
         }
 
-        private static byte judgeOf(JsonNode line) {
-            if (!line.has("judge")) {
+        private static byte judgeOf(ResultLine line) {
+            if (line.judge() == null) {
                 return NOT_JUDGED;
             }
-            return switch (line.path("judge").path("outcome").asText("")) {
+            return switch (String.valueOf(line.judge().outcome())) {
                 case "CORRECT" -> CORRECT;
                 case "INCORRECT" -> INCORRECT;
                 default -> UNPARSED;

@@ -1,7 +1,7 @@
 package dev.veracity.eval.report;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.veracity.eval.results.ResultLine;
+import dev.veracity.eval.results.ResultsJson;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -11,11 +11,9 @@ import java.nio.file.Path;
 
 /**
  * A run's {@code results.jsonl} read one line at a time, with the rule loading and every later pass share: a blank
- * line is nothing, a line that is not a JSON object (a line cut off when the run was killed) is skipped.
+ * line is nothing, a line that is not a result line (a line cut off when the run was killed) is skipped.
  */
 final class ResultsJsonl {
-
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     /** Receives each line with its number (from 1); returns false to stop reading. */
     @FunctionalInterface
@@ -40,12 +38,15 @@ final class ResultsJsonl {
         }
     }
 
-    /** The line's object, or null when the line is not a JSON object. */
-    static JsonNode parse(String line) {
+    /**
+     * The result line, or null when the line is not one (not JSON, or a field of the wrong type).
+     *
+     * @throws IllegalArgumentException when the line is of a newer schema than this build reads
+     */
+    static ResultLine parse(String line, Object where) {
         try {
-            JsonNode node = JSON.readTree(line);
-            return node != null && node.isObject() ? node : null;
-        } catch (IOException e) {
+            return ResultsJson.line(line, where);
+        } catch (ResultsJson.MalformedLine e) {
             return null;
         }
     }

@@ -1,12 +1,10 @@
 package dev.veracity.eval.report;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.veracity.eval.metrics.Metric;
-import dev.veracity.eval.run.ResultsFile;
-import java.io.IOException;
-import java.io.UncheckedIOException;
+import dev.veracity.eval.results.ResultLine;
+import dev.veracity.eval.results.ResultsJson;
+import dev.veracity.eval.results.RunConfiguration;
+import dev.veracity.eval.results.Summary;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -38,10 +36,10 @@ import java.util.function.Consumer;
  */
 public final class RunDir {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
-
     private final Path dir;
-    private final JsonNode summary;
+    private final Summary summary;
+    /** Why the run is read as partial, or null. */
+    private final String partial;
     private final Map<String, Double> metrics;
     private final Path traces;
     private final ResultTable table;
@@ -49,10 +47,11 @@ public final class RunDir {
     /** Failed question ids to the line of their last failure record, in order of first failure. */
     private final Map<String, Integer> failed;
 
-    private RunDir(Path dir, JsonNode summary, Map<String, Double> metrics, ResultTable table, int skippedLines,
-                   Map<String, Integer> failed) {
+    private RunDir(Path dir, Summary summary, String partial, Map<String, Double> metrics, ResultTable table,
+                   int skippedLines, Map<String, Integer> failed) {
         this.dir = dir;
         this.summary = summary;
+        this.partial = partial;
         this.metrics = Collections.unmodifiableMap(new LinkedHashMap<>(metrics));
         this.traces = dir.resolve("traces.db");
         this.table = table;
@@ -69,21 +68,20 @@ public final class RunDir {
     public static RunDir load(Path dir) {
         Path summaryFile = dir.resolve("summary.json");
         Path resultsFile = dir.resolve("results.jsonl");
-        JsonNode summary = Files.exists(summaryFile) ? readJson(summaryFile) : null;
+        Summary summary = Files.exists(summaryFile) ? ResultsJson.summary(summaryFile) : null;
         if (summary == null && !Files.isRegularFile(resultsFile)) {
             throw new IllegalArgumentException(dir + " holds no summary.json and no results.jsonl: not an eval run folder");
         }
-        JsonNode identity = summary;
+        Summary identity = summary;
         if (summary == null) {
             Path config = dir.resolve(RUN_CONFIG);
             if (!Files.isRegularFile(config)) {
                 throw new IllegalArgumentException(dir + " holds results.jsonl but neither summary.json nor " + RUN_CONFIG
                         + ": the run cannot be named; run its eval command again to finish it");
             }
-            identity = fromConfig(readJson(config));
+            identity = fromConfig(ResultsJson.runConfiguration(config));
         }
-        if (identity == null || !identity.isObject() || !identity.path("method").isTextual()
-                || !identity.path("metrics").isObject()) {
+        if (identity.method() == null || identity.metrics() == null) {
             throw new IllegalArgumentException((summary == null ? dir.resolve(RUN_CONFIG) : summaryFile)
                     + ": needs a \"method\" string and a \"metrics\" " + (summary == null ? "list" : "object"));
         }
@@ -91,9 +89,9 @@ public final class RunDir {
         if (summary == null) {
             return run.asPartial("no summary.json: its eval was interrupted or is still running");
         }
-        JsonNode n = summary.path("n");
-        if (Files.isRegularFile(resultsFile) && n.isNumber() && n.asLong() != run.answered()) {
-            return run.asPartial("summary.json counts " + n.asLong() + " answered questions, results.jsonl holds "
+        Long n = summary.n();
+        if (Files.isRegularFile(resultsFile) && n != null && n != run.answered()) {
+            return run.asPartial("summary.json counts " + n + " answered questions, results.jsonl holds "
                     + run.answered() + ": its eval was interrupted, or is running, after the summary was written");
         }
         return run;
@@ -102,54 +100,36 @@ public final class RunDir {
     /** The file an eval writes first, with the run's configuration (method, dataset, metrics, model, ...). */
     static final String RUN_CONFIG = "run.json";
 
-    /** The summary's retrieval figures, folded from the lines it counted ({@code DocumentSource}'s tally). */
-    private static final List<String> RETRIEVAL_FIGURES = List.of("answer_recall", "answer_recall_at_k",
-            "questions_with_gold", "ms_per_question");
-
-    private static JsonNode readJson(Path file) {
-        try {
-            return JSON.readTree(file.toFile());
-        } catch (IOException e) {
-            throw new UncheckedIOException("reading " + file + ": " + e.getMessage(), e);
-        }
-    }
-
     /** A summary's identity fields from run.json: its metrics list becomes the metric names, without values. */
-    private static JsonNode fromConfig(JsonNode config) {
-        if (config == null || !config.isObject() || !config.path("metrics").isArray()) {
-            return config;
+    private static Summary fromConfig(RunConfiguration config) {
+        Summary.Builder s = new Summary.Builder();
+        s.method = config.method();
+        s.dataset = config.dataset();
+        s.data = config.data();
+        s.sample = config.sample();
+        s.model = config.model();
+        s.llmBaseUrl = config.llmBaseUrl();
+        if (config.metrics() != null) {
+            s.metrics = new LinkedHashMap<>();
+            config.metrics().forEach(m -> s.metrics.put(m, null));
         }
-        ObjectNode s = JSON.createObjectNode();
-        for (String keep : List.of("method", "dataset", "data", "sample", "model", "llm_base_url")) {
-            if (config.has(keep)) {
-                s.set(keep, config.get(keep));
-            }
-        }
-        ObjectNode metrics = s.putObject("metrics");
-        config.get("metrics").forEach(m -> metrics.putNull(m.asText()));
-        s.set("config", config);
-        ObjectNode retrieval = indexRetrieval(config.path("documents").asText(""));
-        if (retrieval != null) {
-            s.set("retrieval", retrieval);
-        }
-        return s;
+        s.config = config;
+        s.retrieval = indexRetrieval(config.documents() == null ? "" : config.documents());
+        return s.build();
     }
 
     /**
      * The retrieval record of run.json's {@code documents} when it names an index ({@code PATH k=N MODE}, as eval
      * writes it); null for the dataset's documents, which are its own or none by the method, or for anything else.
      */
-    private static ObjectNode indexRetrieval(String documents) {
+    private static Summary.Retrieval indexRetrieval(String documents) {
         String[] words = documents.strip().split(" ");
         if (words.length < 3 || !words[words.length - 2].matches("k=\\d+")) {
             return null;
         }
-        ObjectNode r = JSON.createObjectNode();
-        r.put("source", "index");
-        r.put("index", documents.strip().substring(0, documents.strip().lastIndexOf(" k=")));
-        r.put("k", Integer.parseInt(words[words.length - 2].substring(2)));
-        r.put("mode", words[words.length - 1]);
-        return r;
+        return new Summary.Retrieval("index", documents.strip().substring(0, documents.strip().lastIndexOf(" k=")), null,
+                Integer.parseInt(words[words.length - 2].substring(2)), words[words.length - 1], null, null, null, null,
+                null, null, null);
     }
 
     /**
@@ -159,33 +139,32 @@ public final class RunDir {
      * folded from fewer lines (answer recall, milliseconds per question).
      */
     private RunDir asPartial(String why) {
-        ObjectNode s = JSON.createObjectNode();
-        for (String keep : List.of("method", "dataset", "data", "sample", "model", "llm_base_url", "config",
-                "questions_at_once")) {
-            if (summary.has(keep)) {
-                s.set(keep, summary.get(keep));
-            }
-        }
-        if (summary.get("retrieval") instanceof ObjectNode retrieval) {
-            s.set("retrieval", retrieval.deepCopy().remove(RETRIEVAL_FIGURES));
-        }
-        s.put("partial", why);
-        s.put("n", table.size());
-        ObjectNode values = s.putObject("metrics");
-        ObjectNode counts = s.putObject("metrics_n");
+        Summary.Builder s = new Summary.Builder();
+        s.method = summary.method();
+        s.dataset = summary.dataset();
+        s.data = summary.data();
+        s.sample = summary.sample();
+        s.model = summary.model();
+        s.llmBaseUrl = summary.llmBaseUrl();
+        s.config = summary.config();
+        s.questionsAtOnce = summary.questionsAtOnce();
+        s.retrieval = summary.retrieval() == null ? null : summary.retrieval().withoutFigures();
+        s.n = (long) table.size();
+        s.metrics = new LinkedHashMap<>();
+        s.metricsN = new LinkedHashMap<>();
         Map<String, Double> means = new LinkedHashMap<>();
         for (String name : ComparisonTable.metricNames(summary)) {
             double[] v = scores(name).present();
-            counts.put(name, v.length);
+            s.metricsN.put(name, (long) v.length);
             if (v.length == 0) {
-                values.putNull(name);
+                s.metrics.put(name, null);
             } else {
                 double mean = java.util.Arrays.stream(v).average().orElse(Double.NaN);
-                values.put(name, mean);
+                s.metrics.put(name, mean);
                 means.put(name, mean);
             }
         }
-        return new RunDir(dir, s, means, table, skippedLines, failed);
+        return new RunDir(dir, s.build(), why, means, table, skippedLines, failed);
     }
 
     /**
@@ -193,16 +172,15 @@ public final class RunDir {
      * was interrupted); null for a finished run. A partial run's figures are those of the questions answered so far.
      */
     public String partial() {
-        JsonNode p = summary.get("partial");
-        return p == null || !p.isTextual() ? null : p.textValue();
+        return partial;
     }
 
     /** Reads the result lines into the table, scoring the metrics {@code summary} names. */
-    private static RunDir read(Path dir, JsonNode summary) {
+    private static RunDir read(Path dir, Summary summary) {
         Map<String, Double> metrics = new LinkedHashMap<>();
-        summary.get("metrics").properties().forEach(e -> {
-            if (e.getValue().isNumber()) {
-                metrics.put(e.getKey(), e.getValue().asDouble());
+        summary.metricsOrEmpty().forEach((name, value) -> {
+            if (value != null) {
+                metrics.put(name, value);
             }
         });
         // scored while reading: the run's own metrics (the table's columns) and its main one (the pages')
@@ -217,28 +195,29 @@ public final class RunDir {
                 if (line.isBlank()) {
                     return true;
                 }
-                JsonNode node = ResultsJsonl.parse(line);
+                ResultLine node = ResultsJsonl.parse(line, resultsFile + ":" + lineNo);
+                String id = node == null || node.id() == null ? "" : node.id();
                 if (node == null) {
                     skipped[0]++;
-                } else if (node.has(ResultsFile.FAILED)) {
-                    if (!rows.answered(node.path("id").asText())) {
-                        failed.put(node.path("id").asText(), lineNo); // the run asks again; a later answer clears it
+                } else if (node.isFailure()) {
+                    if (!rows.answered(id)) {
+                        failed.put(id, lineNo); // the run asks again; a later answer clears it
                     }
                 } else if (rows.add(lineNo, node)) {
-                    failed.remove(node.path("id").asText());
+                    failed.remove(id);
                 }
                 return true;
             });
         }
-        return new RunDir(dir, summary, metrics, rows.build(), skipped[0], failed);
+        return new RunDir(dir, summary, null, metrics, rows.build(), skipped[0], failed);
     }
 
     public Path dir() {
         return dir;
     }
 
-    /** The summary object. */
-    public JsonNode summary() {
+    /** The summary (for a partial run, its identity and the figures folded from its lines). */
+    public Summary summary() {
         return summary;
     }
 
@@ -268,7 +247,7 @@ public final class RunDir {
     }
 
     public String method() {
-        return summary.path("method").asText();
+        return summary.method();
     }
 
     /** The run folder's name, as tables and reports call the run (the method when the folder has none, e.g. "/"). */
@@ -277,16 +256,23 @@ public final class RunDir {
         return name == null ? method() : name.toString();
     }
 
-    /** A text field of the summary, or "" when absent. */
-    public String text(String field) {
-        JsonNode v = summary.get(field);
-        return v == null || v.isNull() ? "" : v.asText();
+    /** The dataset the run answered (summary.json's {@code dataset}), or "" when it does not say. */
+    public String dataset() {
+        return text(summary.dataset());
     }
 
-    /** A number field of the summary, if present. */
-    public OptionalDouble number(String field) {
-        JsonNode v = summary.get(field);
-        return v != null && v.isNumber() ? OptionalDouble.of(v.asDouble()) : OptionalDouble.empty();
+    /** The dataset file the run read (summary.json's {@code data}), or "" when it does not say. */
+    public String data() {
+        return text(summary.data());
+    }
+
+    /** A text of the summary, or "" when absent. */
+    static String text(Object value) {
+        return value == null ? "" : value.toString();
+    }
+
+    private static OptionalDouble number(Number value) {
+        return value == null ? OptionalDouble.empty() : OptionalDouble.of(value.doubleValue());
     }
 
     /**
@@ -296,34 +282,32 @@ public final class RunDir {
      */
     public RunDir subset(String field, String value) {
         BitSet rows = new BitSet();
-        if (table.hasLabel(field)) {
-            for (int row = 0; row < table.size(); row++) {
-                if (value.equals(table.label(field, row))) {
-                    rows.set(row);
-                }
-            }
-        } else {
-            forEachRow(null, (row, line) -> {
-                if (value.equals(line.path(field).asText(null))) {
-                    rows.set(row);
-                }
-            });
+        if (!table.hasLabel(field)) {
+            throw new IllegalArgumentException("runs are broken down by " + ResultTable.LABELS + ", not by " + field);
         }
-        ObjectNode s = JSON.createObjectNode();
-        for (String keep : List.of("method", "dataset", "data", "model", "llm_base_url", "metrics_n", "retrieval",
-                "config", "questions_at_once")) {
-            if (summary.has(keep)) {
-                s.set(keep, summary.get(keep));
+        for (int row = 0; row < table.size(); row++) {
+            if (value.equals(table.label(field, row))) {
+                rows.set(row);
             }
         }
-        s.set("metrics", summary.path("metrics"));
-        s.put("n", rows.cardinality());
-        return new RunDir(dir, s, metrics, table.select(rows.stream().toArray()), 0, Map.of());
+        Summary.Builder s = new Summary.Builder();
+        s.method = summary.method();
+        s.dataset = summary.dataset();
+        s.data = summary.data();
+        s.model = summary.model();
+        s.llmBaseUrl = summary.llmBaseUrl();
+        s.metricsN = summary.metricsN();
+        s.retrieval = summary.retrieval();
+        s.config = summary.config();
+        s.questionsAtOnce = summary.questionsAtOnce();
+        s.metrics = summary.metrics();
+        s.n = (long) rows.cardinality();
+        return new RunDir(dir, s.build(), null, metrics, table.select(rows.stream().toArray()), 0, Map.of());
     }
 
     /** The question count: the summary's {@code n}, else the answered questions. */
     public int n() {
-        OptionalDouble n = number("n");
+        OptionalDouble n = number(summary.n());
         return n.isPresent() ? (int) n.getAsDouble() : table.size();
     }
 
@@ -334,7 +318,7 @@ public final class RunDir {
 
     /** The model the run asked (summary.json's {@code model}), or "" when it does not say. */
     public String model() {
-        return text("model");
+        return text(summary.model());
     }
 
     /**
@@ -343,14 +327,14 @@ public final class RunDir {
      * summary does not say.
      */
     public String retrieval() {
-        JsonNode r = summary.path("retrieval");
-        String source = r.path("source").asText("");
+        Summary.Retrieval r = summary.retrieval();
+        String source = r == null ? "" : text(r.source());
         String out = switch (source) {
-            case "index" -> (r.path("mode").asText("search") + " k=" + r.path("k").asText("?") + " "
-                    + lastName(r.path("index").asText(""))).strip();
+            case "index" -> ((r.mode() == null ? "search" : r.mode()) + " k=" + (r.k() == null ? "?" : r.k()) + " "
+                    + lastName(text(r.index()))).strip();
             default -> source;
         };
-        String pages = summary.at("/config/pages").asText("");
+        String pages = summary.config() == null ? "" : text(summary.config().pages());
         if (!pages.isEmpty() && !pages.equals("none")) {
             String path = pages.contains(" sha256=") ? pages.substring(0, pages.indexOf(" sha256=")) : pages;
             out = (out.isEmpty() ? "" : out + " + ") + "pages " + lastName(path);
@@ -368,7 +352,7 @@ public final class RunDir {
 
     /** Questions the run answered at once (summary.json's {@code questions_at_once}), if it says. */
     public OptionalDouble questionsAtOnce() {
-        return number("questions_at_once");
+        return number(summary.questionsAtOnce());
     }
 
     /**
@@ -376,7 +360,7 @@ public final class RunDir {
      * result lines' {@code cached_samples} over their {@code samples}; empty for a run written before either existed.
      */
     public OptionalDouble cachedShare() {
-        OptionalDouble v = number("cached_share");
+        OptionalDouble v = number(summary.cachedShare());
         if (v.isPresent()) {
             return v;
         }
@@ -398,8 +382,8 @@ public final class RunDir {
      * {@link ResultTable#FIGURES}) over the lines that have it; empty when none has it (a run written before the
      * figure existed).
      */
-    public OptionalDouble perQuestion(String summaryField, String resultField) {
-        OptionalDouble v = number(summaryField);
+    public OptionalDouble perQuestion(String resultField) {
+        OptionalDouble v = number(summary.perQuestion(resultField));
         if (v.isPresent() || table.size() == 0) {
             return v;
         }
@@ -417,7 +401,7 @@ public final class RunDir {
 
     /** Parse failures: the summary's count, else the sum over the results. */
     public int parseFailures() {
-        OptionalDouble v = number("parse_failures");
+        OptionalDouble v = number(summary.parseFailures());
         if (v.isPresent()) {
             return (int) v.getAsDouble();
         }
@@ -430,7 +414,7 @@ public final class RunDir {
 
     /** Errors: the summary's count, else the results with an error. */
     public int errors() {
-        OptionalDouble v = number("errors");
+        OptionalDouble v = number(summary.errors());
         if (v.isPresent()) {
             return (int) v.getAsDouble();
         }
@@ -447,14 +431,14 @@ public final class RunDir {
      *
      * @throws IllegalStateException when {@code results.jsonl} changed since the run was loaded
      */
-    public void forEachResult(Consumer<JsonNode> each) {
+    public void forEachResult(Consumer<ResultLine> each) {
         forEachRow(null, (row, line) -> each.accept(line));
     }
 
     /** Receives a row of the table with its line. */
     @FunctionalInterface
     interface RowVisitor {
-        void visit(int row, JsonNode line);
+        void visit(int row, ResultLine line);
     }
 
     ResultTable table() {
@@ -474,8 +458,8 @@ public final class RunDir {
             if (lineNo < table.line(row)) {
                 return true;
             }
-            JsonNode line = ResultsJsonl.parse(text);
-            if (line == null || !Objects.equals(line.path("id").asText(null), table.id(row))) {
+            ResultLine line = ResultsJsonl.parse(text, file + ":" + lineNo);
+            if (line == null || !Objects.equals(line.id(), table.id(row))) {
                 throw changed(file, table.line(row));
             }
             each.visit(row, line);
@@ -509,16 +493,16 @@ public final class RunDir {
     }
 
     /** The first {@code max} failure records (id, question, reason), read from the file in {@link #failed} order. */
-    List<JsonNode> failures(int max) {
+    List<ResultLine> failures(int max) {
         List<Integer> wanted = failed.values().stream().limit(max).toList();
-        Map<Integer, JsonNode> byLine = new HashMap<>();
+        Map<Integer, ResultLine> byLine = new HashMap<>();
         Set<Integer> lines = new HashSet<>(wanted);
         if (!lines.isEmpty()) {
             Path file = dir.resolve("results.jsonl");
             ResultsJsonl.forEachLine(file, (lineNo, text) -> {
                 if (lines.contains(lineNo)) {
-                    JsonNode node = ResultsJsonl.parse(text);
-                    if (node == null || !node.has(ResultsFile.FAILED)) {
+                    ResultLine node = ResultsJsonl.parse(text, file + ":" + lineNo);
+                    if (node == null || !node.isFailure()) {
                         throw changed(file, lineNo);
                     }
                     byLine.put(lineNo, node);
@@ -526,9 +510,9 @@ public final class RunDir {
                 return byLine.size() < lines.size();
             });
         }
-        List<JsonNode> out = new ArrayList<>();
+        List<ResultLine> out = new ArrayList<>();
         for (Integer line : wanted) {
-            JsonNode f = byLine.get(line);
+            ResultLine f = byLine.get(line);
             if (f == null) {
                 throw changed(dir.resolve("results.jsonl"), line);
             }

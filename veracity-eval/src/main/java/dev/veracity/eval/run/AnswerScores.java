@@ -1,7 +1,6 @@
 package dev.veracity.eval.run;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.veracity.eval.results.ResultLine;
 import dev.veracity.eval.judge.Judge;
 import dev.veracity.eval.judge.JudgeInput;
 import dev.veracity.eval.judge.OrderedJudge;
@@ -15,7 +14,9 @@ import dev.veracity.method.MethodAnswer;
 import dev.veracity.qa.QaItem;
 import dev.veracity.trace.CallContext;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * One answer scored for its result line: each metric over what it reads ({@link LineScores#input}), and the run's
@@ -26,8 +27,6 @@ import java.util.List;
  * could be read). Without such a metric the judge grades every prediction against all gold answers, as before.
  */
 final class AnswerScores {
-
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     private final List<Metric> metrics;
     private final List<ItemScore> scores;
@@ -81,31 +80,27 @@ final class AnswerScores {
     }
 
     /** Each metric's score and fields, as {@code name} and {@code name.field}. */
-    void writeMetrics(ObjectNode m) {
+    Map<String, Object> metrics() {
+        Map<String, Object> m = new LinkedHashMap<>();
         for (int i = 0; i < metrics.size(); i++) {
             String name = metrics.get(i).name();
             ItemScore s = scores.get(i);
             m.put(name, s.score());
-            s.fields().forEach((k, v) -> m.set(name + "." + k, JSON.valueToTree(v)));
+            s.fields().forEach((k, v) -> m.put(name + "." + k, v));
         }
+        return m;
     }
 
     /** The {@code judge} object, when the run has a judge. */
-    void writeJudge(ObjectNode j) {
-        j.put("name", judge.name());
+    ResultLine.Judge judge() {
         if (ordered != null) {
             String outcome = String.valueOf(orderedScore.fields().get("outcome"));
-            j.put("outcome", outcome.equals(Truthfulness.Outcome.CORRECT.label()) ? "CORRECT"
-                    : outcome.equals(Truthfulness.Outcome.UNJUDGED.label()) ? "UNPARSEABLE" : "INCORRECT");
-            j.put("unparseable_samples", ordered.unparseableSamples());
-            j.put("explanation", ordered.explanation());
-            j.put("order", "truthrl");
-            j.put("decided_by", String.valueOf(orderedScore.fields().get("decided_by")));
-            j.put("judge_calls", ordered.verdicts().size());
-        } else {
-            j.put("outcome", plain.outcome().name());
-            j.put("unparseable_samples", plain.unparseableSamples());
-            j.put("explanation", plain.explanation());
+            return new ResultLine.Judge(judge.name(), outcome.equals(Truthfulness.Outcome.CORRECT.label()) ? "CORRECT"
+                    : outcome.equals(Truthfulness.Outcome.UNJUDGED.label()) ? "UNPARSEABLE" : "INCORRECT",
+                    (long) ordered.unparseableSamples(), ordered.explanation(), "truthrl",
+                    String.valueOf(orderedScore.fields().get("decided_by")), ordered.verdicts().size());
         }
+        return new ResultLine.Judge(judge.name(), plain.outcome().name(), (long) plain.unparseableSamples(),
+                plain.explanation(), null, null, null);
     }
 }

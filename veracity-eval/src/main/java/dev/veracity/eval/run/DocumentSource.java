@@ -1,9 +1,7 @@
 package dev.veracity.eval.run;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.veracity.eval.results.ResultLine;
+import dev.veracity.eval.results.Summary;
 import dev.veracity.eval.data.Datasets;
 import dev.veracity.method.QaMethod;
 import dev.veracity.qa.AnswerNormalizer;
@@ -34,8 +32,6 @@ public final class DocumentSource {
 
     /** The default number of passages retrieved per question: FlashRAG's {@code retrieval_topk} (5). */
     public static final int DEFAULT_K = 5;
-
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     private final Retriever retriever;
     private final String index;
@@ -124,29 +120,20 @@ public final class DocumentSource {
     }
 
     /** The {@code retrieval} object of a result line. */
-    ObjectNode resultLine(QaMethod method, Prepared p, List<String> gold) {
-        ObjectNode r = JSON.createObjectNode();
+    ResultLine.Retrieval resultLine(QaMethod method, Prepared p, List<String> gold) {
         String kind = kind(method);
-        r.put("source", kind);
-        if (kind.equals("index")) {
-            ArrayNode ids = r.putArray("ids");
-            ArrayNode scores = r.putArray("scores");
-            p.retrieved().forEach(h -> {
-                ids.add(h.id());
-                scores.add(h.score());
-            });
-            r.put("ms", Math.round(p.retrievalNanos() / 1e4) / 100.0);
-        } else if (kind.equals("dataset")) {
-            r.put("documents", p.item().documents().size());
-        }
-        if (!kind.equals("none") && gold.stream().anyMatch(g -> !AnswerNormalizer.squad(g).isEmpty())) {
-            r.put("answer_found", containsAnswer(p.item().documents(), gold));
-        }
-        return r;
+        boolean index = kind.equals("index");
+        return new ResultLine.Retrieval(kind,
+                index ? p.retrieved().stream().map(Passage::id).toList() : null,
+                index ? p.retrieved().stream().map(Passage::score).toList() : null,
+                index ? Math.round(p.retrievalNanos() / 1e4) / 100.0 : null,
+                kind.equals("dataset") ? p.item().documents().size() : null,
+                !kind.equals("none") && gold.stream().anyMatch(g -> !AnswerNormalizer.squad(g).isEmpty())
+                        ? containsAnswer(p.item().documents(), gold) : null);
     }
 
     /** The {@code retrieval} object of summary.json, recall over every line of the file. */
-    ObjectNode summary(QaMethod method, boolean datasetHasDocuments, List<JsonNode> lines) {
+    Summary.Retrieval summary(QaMethod method, boolean datasetHasDocuments, List<ResultLine> lines) {
         RetrievalTally t = tally(method, datasetHasDocuments);
         lines.forEach(t::add);
         return t.result();
@@ -170,41 +157,26 @@ public final class DocumentSource {
             this.datasetHasDocuments = datasetHasDocuments;
         }
 
-        void add(JsonNode l) {
-            if (l.at("/retrieval/answer_found").isBoolean()) {
+        void add(ResultLine l) {
+            ResultLine.Retrieval r = l.retrieval();
+            if (r != null && r.answerFound() != null) {
                 judged++;
-                found += l.at("/retrieval/answer_found").asBoolean() ? 1 : 0;
+                found += r.answerFound() ? 1 : 0;
             }
-            if (l.at("/retrieval/ms").isNumber()) {
+            if (r != null && r.ms() != null) {
                 timed++;
-                ms += l.at("/retrieval/ms").asDouble();
+                ms += r.ms();
             }
         }
 
-        ObjectNode result() {
-            ObjectNode r = JSON.createObjectNode();
-            r.put("source", kind);
-            if (kind.equals("index")) {
-                r.put("index", index);
-                if (corpusSha256 == null) {
-                    r.putNull("corpus_sha256");
-                } else {
-                    r.put("corpus_sha256", corpusSha256);
-                }
-                r.put("k", k);
-                r.put("mode", mode);
-                r.put("replaces_dataset_documents", datasetHasDocuments);
-            } else if (kind.equals("none")) {
-                r.put("why", "closed-book method: no documents given");
-            }
-            if (judged > 0) {
-                r.put(kind.equals("index") ? "answer_recall_at_k" : "answer_recall", (double) found / judged);
-                r.put("questions_with_gold", judged);
-            }
-            if (timed > 0) {
-                r.put("ms_per_question", ms / timed);
-            }
-            return r;
+        Summary.Retrieval result() {
+            boolean index = kind.equals("index");
+            Double recall = judged > 0 ? (double) found / judged : null;
+            return new Summary.Retrieval(kind, index ? DocumentSource.this.index : null, index ? corpusSha256 : null,
+                    index ? k : null, index ? mode : null, index ? datasetHasDocuments : null,
+                    kind.equals("none") ? "closed-book method: no documents given" : null,
+                    index ? null : recall, index ? recall : null, judged > 0 ? judged : null,
+                    timed > 0 ? ms / timed : null, null);
         }
     }
 

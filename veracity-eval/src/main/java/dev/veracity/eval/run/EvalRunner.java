@@ -1,6 +1,10 @@
 package dev.veracity.eval.run;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.veracity.eval.results.ResultLine;
+import dev.veracity.eval.results.ResultsJson;
+import dev.veracity.eval.results.RunConfiguration;
+import dev.veracity.eval.results.Summary;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -78,13 +82,13 @@ public final class EvalRunner {
      */
     public record Spec(QaMethod method, String dataset, Path data, int limit, Path outDir, int concurrency,
                        DatasetProfile profile, Map<String, String> options, Map<String, String> labels,
-                       Retriever retriever, Embedder embedder, Judge judge, DocumentSource documents, JsonNode config,
+                       Retriever retriever, Embedder embedder, Judge judge, DocumentSource documents, RunConfiguration config,
                        PageSource pages, QuestionSample sample, Truncation.Policy truncated) {
 
         /** A spec whose answers read from a cut output fail ({@link Truncation.Policy#FAIL}, the default). */
         public Spec(QaMethod method, String dataset, Path data, int limit, Path outDir, int concurrency,
                     DatasetProfile profile, Map<String, String> options, Map<String, String> labels,
-                    Retriever retriever, Embedder embedder, Judge judge, DocumentSource documents, JsonNode config,
+                    Retriever retriever, Embedder embedder, Judge judge, DocumentSource documents, RunConfiguration config,
                     PageSource pages, QuestionSample sample) {
             this(method, dataset, data, limit, outDir, concurrency, profile, options, labels, retriever, embedder, judge,
                     documents, config, pages, sample, Truncation.Policy.FAIL);
@@ -93,7 +97,7 @@ public final class EvalRunner {
         /** A spec over the file's questions in file order. */
         public Spec(QaMethod method, String dataset, Path data, int limit, Path outDir, int concurrency,
                     DatasetProfile profile, Map<String, String> options, Map<String, String> labels,
-                    Retriever retriever, Embedder embedder, Judge judge, DocumentSource documents, JsonNode config,
+                    Retriever retriever, Embedder embedder, Judge judge, DocumentSource documents, RunConfiguration config,
                     PageSource pages) {
             this(method, dataset, data, limit, outDir, concurrency, profile, options, labels, retriever, embedder, judge,
                     documents, config, pages, null);
@@ -102,7 +106,7 @@ public final class EvalRunner {
         /** A spec without a page store. */
         public Spec(QaMethod method, String dataset, Path data, int limit, Path outDir, int concurrency,
                     DatasetProfile profile, Map<String, String> options, Map<String, String> labels,
-                    Retriever retriever, Embedder embedder, Judge judge, DocumentSource documents, JsonNode config) {
+                    Retriever retriever, Embedder embedder, Judge judge, DocumentSource documents, RunConfiguration config) {
             this(method, dataset, data, limit, outDir, concurrency, profile, options, labels, retriever, embedder, judge,
                     documents, config, null);
         }
@@ -147,7 +151,7 @@ public final class EvalRunner {
     }
 
     /** What a run did this time, for the progress display and the exit code. */
-    public record Outcome(int total, int alreadyDone, int answered, List<String> failures, ObjectNode summary) {
+    public record Outcome(int total, int alreadyDone, int answered, List<String> failures, Summary summary) {
     }
 
     /** Live progress: done of total, calls and tokens so far. */
@@ -177,19 +181,20 @@ public final class EvalRunner {
         }
 
         /** The sampling settings seen so far, role by role (sorted), each as its JSON object. */
-        ObjectNode sampling() {
-            ObjectNode o = JSON.createObjectNode();
-            new java.util.TreeMap<>(sampling).forEach((role, set) -> {
-                ArrayNode a = o.putArray(role);
-                set.stream().sorted().forEach(js -> {
-                    try {
-                        a.add(JSON.readTree(js));
-                    } catch (IOException e) {
-                        a.add(js);
-                    }
-                });
-            });
+        Map<String, List<Map<String, Object>>> sampling() {
+            Map<String, List<Map<String, Object>>> o = new java.util.TreeMap<>();
+            sampling.forEach((role, set) -> o.put(role, set.stream().sorted().map(QuestionTraces::settings).toList()));
             return o;
+        }
+
+        /** Recorded settings as their JSON object (a text that is not one is kept as {@code {"raw": text}}). */
+        @SuppressWarnings("unchecked")
+        private static Map<String, Object> settings(String js) {
+            try {
+                return JSON.readValue(js, Map.class);
+            } catch (IOException | RuntimeException e) {
+                return Map.of("raw", js);
+            }
         }
 
         private static String withoutSamplePosition(String settings) {
@@ -329,38 +334,33 @@ public final class EvalRunner {
             traces.flush();
             DocumentSource.RetrievalTally retrieval = spec.documents().tally(spec.method(), datasetHasDocuments);
             Truncation.Tally truncation = new Truncation.Tally();
-            ObjectNode summary = summary(spec, results.answered(), metrics, failures.size(), traceRun, started, retrieval,
-                    truncation);
+            Summary.Builder summary = summary(spec, results.answered(), metrics, failures.size(), traceRun, started,
+                    retrieval, truncation).toBuilder();
             // every question of this run's slice whose last record is a failure (this run's and earlier runs' alike)
-            summary.put("failed", failures.size() + failedBefore);
+            summary.failed = failures.size() + failedBefore;
             // the slice this run was asked to answer, so that a reader judges the run from its own record (a recipe:
             // is it the paper's split, was it cut short): its --limit when one was given, and its question count
-            if (spec.limit() > 0) {
-                summary.put("limit", spec.limit());
-            }
-            summary.put("questions", items);
-            summary.set("truncated", truncation.result(results.failures().stream()
-                    .filter(f -> f.path(ResultsFile.FAILED_KIND).asText().equals(ErrorKind.TRUNCATED.name())).count(),
-                    spec.truncated()));
-            summary.set("retrieval", retrieval.result());
-            summary.set("sampling", traces.sampling());
-            summary.set("build", JSON.valueToTree(dev.veracity.config.BuildInfo.current().asMap()));
+            summary.limit = spec.limit() > 0 ? spec.limit() : null;
+            summary.questions = items;
+            summary.truncated = truncation.result(results.failures().stream()
+                    .filter(f -> ErrorKind.TRUNCATED.name().equals(f.failedKind())).count(), spec.truncated());
+            Summary.Retrieval r = retrieval.result();
             String references = Datasets.spec(spec.dataset()).references();
-            if (summary.get("retrieval") instanceof ObjectNode r && r.path("source").asText().equals("dataset")
-                    && !references.isEmpty()) {
-                r.put("references", references); // which documents the dataset's questions came with
+            if (r.source().equals("dataset") && !references.isEmpty()) {
+                r = r.withReferences(references); // which documents the dataset's questions came with
             }
-            if (spec.config() != null) {
-                summary.set("config", spec.config());
-            }
-            write(spec.outDir().resolve("summary.json"), summary);
+            summary.retrieval = r;
+            summary.sampling = traces.sampling();
+            summary.build = dev.veracity.config.BuildInfo.current().asMap();
+            summary.config = spec.config();
+            ResultsJson.write(spec.outDir().resolve("summary.json"), summary.build());
             if (unreachable.get() >= STOP_AFTER_UNREACHABLE) {
                 failures.add("stopped after " + STOP_AFTER_UNREACHABLE + " questions in a row failed to reach the model"
                         + " server (connection failures or timeouts); what was done is kept: run the same command to resume");
-                summary.put("stopped", "server unreachable");
-                write(spec.outDir().resolve("summary.json"), summary);
+                summary.stopped = "server unreachable";
+                ResultsJson.write(spec.outDir().resolve("summary.json"), summary.build());
             }
-            return new Outcome(items, already, done.get() - already, List.copyOf(failures), summary);
+            return new Outcome(items, already, done.get() - already, List.copyOf(failures), summary.build());
         }
     }
 
@@ -389,7 +389,7 @@ public final class EvalRunner {
         return e.getClass().getSimpleName();
     }
 
-    private static ObjectNode answer(Spec spec, QaItem item, LlmClient client, Map<String, LlmClient> clients,
+    private static ResultLine answer(Spec spec, QaItem item, LlmClient client, Map<String, LlmClient> clients,
                                      QuestionTraces traces, String traceRun, List<Metric> metrics) {
         CallContext calls = CallContext.of(traceRun, item.id(), spec.method().name());
         MethodContext ctx = new MethodContext(client, calls, spec.dataset(), spec.profile().multiAnswer(), spec.options(),
@@ -411,75 +411,36 @@ public final class EvalRunner {
         }
         CallStats stats = CallStats.ofQuestion(made);
         List<String> gold = spec.profile().multiAnswer() ? item.goldTexts() : item.goldForms();
-        ObjectNode o = JSON.createObjectNode();
-        o.put("id", item.id());
-        o.put("question", item.question());
         String type = item.metadata().get("question_type");
-        if (type != null && !type.isBlank()) {
-            o.put("question_type", type); // CRAG: the report and compare break the run down by it
-        }
-        o.put("prediction", answer.prediction());
-        if (!answer.raw().isEmpty() && !answer.raw().equals(answer.prediction())) {
-            o.put("raw", answer.raw()); // the output the prediction was read from
-        }
         List<String> answers = !answer.answers().isEmpty() ? answer.answers()
                 : spec.profile().multiAnswer() ? AnswerSetParser.parse(answer.prediction()) : List.of();
-        ArrayNode answersNode = o.putArray("answers");
-        answers.forEach(answersNode::add);
-        ArrayNode goldNode = o.putArray("gold");
-        gold.forEach(goldNode::add);
-        ArrayNode wrongNode = o.putArray("wrong");
-        item.wrong().forEach(wrongNode::add);
         // the metrics, and the judge (in TruthRL's order for the truthfulness metrics): AnswerScores
         AnswerScores scored = AnswerScores.of(metrics, spec.judge(), item, answer, gold, calls);
-        scored.writeMetrics(o.putObject("metrics"));
+        List<ResultLine.Candidate> candidates = answer.candidates().isEmpty() ? null : answer.candidates().stream()
+                .map(c -> new ResultLine.Candidate(c.agent(), c.answer(), c.steps(), c.forced(),
+                        c.note().isEmpty() ? null : c.note()))
+                .toList(); // the answers the method chose among (Reasoning Court's agents): the judge scenarios read them
         // what the method used, whether the model or the response cache answered: requests ("calls"), the samples
         // they asked for, tokens and model time; the cache's share apart; wall time and critical path as run
-        o.put("calls", stats.calls());
-        o.put("samples", stats.samples());
-        o.put("prompt_tokens", stats.usedPromptTokens());
-        o.put("completion_tokens", stats.usedCompletionTokens());
-        o.put("cache_hits", stats.cacheHits());
-        o.put("cached_samples", stats.cachedSamples());
-        o.put("cached_tokens", stats.cachedPromptTokens() + stats.cachedCompletionTokens());
-        o.put("wall_ms", millis(stats.wall()));
-        o.put("critical_path_ms", millis(stats.criticalPath()));
-        stats.modelTime().ifPresent(t -> o.put("model_ms", millis(t))); // absent: a cache entry without its latency
-        o.put("trace_run", traceRun);
-        o.set("roles", RoleStats.ofQuestion(made));
-        if (cut.any()) {
-            o.set("truncated", cut.json());
-        }
-        if (!answer.candidates().isEmpty()) {
-            // the answers the method chose among (Reasoning Court's agents): the report's judge scenarios read them
-            ArrayNode cands = o.putArray("candidates");
-            for (MethodAnswer.Candidate c : answer.candidates()) {
-                ObjectNode n = cands.addObject();
-                n.put("agent", c.agent());
-                n.put("answer", c.answer());
-                n.put("steps", c.steps());
-                n.put("forced", c.forced());
-                if (!c.note().isEmpty()) {
-                    n.put("note", c.note());
-                }
-            }
-        }
-        o.set("retrieval", spec.documents().resultLine(spec.method(), prepared, item.goldForms()));
-        ArrayNode pf = o.putArray("parse_failures");
-        answer.parseFailures().forEach(pf::add);
-        if (!answer.signals().isEmpty()) {
-            ObjectNode sig = o.putObject("signals");
-            answer.signals().forEach(sig::put);
-        }
-        if (spec.judge() != null) {
-            scored.writeJudge(o.putObject("judge"));
-        }
-        return o;
+        return new ResultLine(null, item.id(), item.question(),
+                type != null && !type.isBlank() ? type : null, // CRAG: the report and compare break the run down by it
+                answer.prediction(),
+                !answer.raw().isEmpty() && !answer.raw().equals(answer.prediction()) ? answer.raw() : null,
+                answers, gold, item.wrong(), scored.metrics(),
+                (long) stats.calls(), (long) stats.samples(), (long) stats.usedPromptTokens(),
+                (long) stats.usedCompletionTokens(), (long) stats.cacheHits(), (long) stats.cachedSamples(),
+                (long) (stats.cachedPromptTokens() + stats.cachedCompletionTokens()),
+                millis(stats.wall()), millis(stats.criticalPath()),
+                stats.modelTime().map(EvalRunner::millis).orElse(null), // absent: a cache entry without its latency
+                traceRun, RoleStats.ofQuestion(made), cut.any() ? cut.json() : null, candidates,
+                spec.documents().resultLine(spec.method(), prepared, item.goldForms()),
+                answer.parseFailures(), answer.signals().isEmpty() ? null : answer.signals(),
+                spec.judge() != null ? scored.judge() : null, null, null, null);
     }
 
     /** Aggregates over every line of the file (this run's and earlier ones'), re-scoring from the stored fields. */
-    static ObjectNode summary(Spec spec, Iterable<JsonNode> lines, List<Metric> metrics, int errors, String traceRun,
-                              Instant started) {
+    static Summary summary(Spec spec, Iterable<ResultLine> lines, List<Metric> metrics, int errors, String traceRun,
+                           Instant started) {
         return summary(spec, lines, metrics, errors, traceRun, started, null, null);
     }
 
@@ -487,17 +448,20 @@ public final class EvalRunner {
      * The same, in one pass over {@code lines} holding one line at a time (every figure is folded as it goes); the
      * lines are folded into {@code retrieval} and {@code truncation} too, when given, for the caller's objects.
      */
-    static ObjectNode summary(Spec spec, Iterable<JsonNode> lines, List<Metric> metrics, int errors, String traceRun,
-                              Instant started, DocumentSource.RetrievalTally retrieval, Truncation.Tally truncation) {
+    static Summary summary(Spec spec, Iterable<ResultLine> lines, List<Metric> metrics, int errors, String traceRun,
+                           Instant started, DocumentSource.RetrievalTally retrieval, Truncation.Tally truncation) {
         List<Metric.Tally> tallies = metrics.stream().map(Metric::tally).toList();
         long[] judge = new long[4]; // judged, correct, incorrect, unparseable samples
         String[] judgeName = {null};
         String[] judgeOrder = {null}; // "truthrl": the verdicts are TruthRL's order's, not the judge's alone
         Map<String, double[]> signals = new LinkedHashMap<>();
-        String[] perQuestion = {"calls", "samples", "prompt_tokens", "completion_tokens", "wall_ms", "critical_path_ms",
-                "model_ms"};
-        double[] sums = new double[perQuestion.length];
-        long[] present = new long[perQuestion.length]; // lines with the figure (a line written before it has none)
+        List<java.util.function.Function<ResultLine, Number>> perQuestion = List.of(ResultLine::calls,
+                ResultLine::samples, ResultLine::promptTokens, ResultLine::completionTokens, ResultLine::wallMs,
+                ResultLine::criticalPathMs, ResultLine::modelMs);
+        List<String> perQuestionNames = List.of("calls", "samples", "prompt_tokens", "completion_tokens", "wall_ms",
+                "critical_path_ms", "model_ms");
+        double[] sums = new double[perQuestion.size()];
+        long[] present = new long[perQuestion.size()]; // lines with the figure (a line written before it has none)
         double[] cached = new double[2]; // samples the cache served, samples, over lines with both
         long[] counts = new long[2]; // lines, parse failures
         RoleStats.RunTally roles = new RoleStats.RunTally();
@@ -507,33 +471,36 @@ public final class EvalRunner {
             for (int i = 0; i < metrics.size(); i++) {
                 tallies.get(i).add(LineScores.of(metrics.get(i), l)); // a judged outcome as the line stored it
             }
-            if (l.has("judge")) {
+            if (l.judge() != null) {
                 judge[0]++;
-                String outcome = l.at("/judge/outcome").asText();
+                String outcome = String.valueOf(l.judge().outcome());
                 judge[1] += outcome.equals("CORRECT") ? 1 : 0;
                 judge[2] += outcome.equals("INCORRECT") ? 1 : 0;
-                judge[3] += l.at("/judge/unparseable_samples").asLong();
+                judge[3] += l.judge().unparseableSamples() == null ? 0 : l.judge().unparseableSamples();
                 if (judgeName[0] == null) {
-                    judgeName[0] = l.at("/judge/name").asText();
-                    judgeOrder[0] = l.at("/judge/order").asText(null);
+                    judgeName[0] = l.judge().name();
+                    judgeOrder[0] = l.judge().order();
                 }
             }
-            l.path("signals").properties().forEach(e -> {
-                double[] acc = signals.computeIfAbsent(e.getKey(), k -> new double[2]);
-                acc[0] += e.getValue().asDouble();
-                acc[1]++;
+            l.signalsOrEmpty().forEach((k, v) -> {
+                if (v != null) {
+                    double[] acc = signals.computeIfAbsent(k, key -> new double[2]);
+                    acc[0] += v;
+                    acc[1]++;
+                }
             });
-            for (int i = 0; i < perQuestion.length; i++) {
-                if (l.path(perQuestion[i]).isNumber()) {
-                    sums[i] += l.get(perQuestion[i]).asDouble();
+            for (int i = 0; i < perQuestion.size(); i++) {
+                Number v = perQuestion.get(i).apply(l);
+                if (v != null) {
+                    sums[i] += v.doubleValue();
                     present[i]++;
                 }
             }
-            if (l.path("samples").isNumber() && l.path("cached_samples").isNumber()) {
-                cached[0] += l.get("cached_samples").asDouble();
-                cached[1] += l.get("samples").asDouble();
+            if (l.samples() != null && l.cachedSamples() != null) {
+                cached[0] += l.cachedSamples();
+                cached[1] += l.samples();
             }
-            counts[1] += l.path("parse_failures").size();
+            counts[1] += l.parseFailures() == null ? 0 : l.parseFailures().size();
             roles.add(l);
             if (scenarios != null) {
                 scenarios.add(l);
@@ -546,120 +513,85 @@ public final class EvalRunner {
             }
         });
         long n = counts[0];
-        ObjectNode s = JSON.createObjectNode();
-        s.put("method", spec.method().name());
-        s.put("dataset", spec.dataset());
-        s.put("data", spec.data().toString());
-        if (spec.sample() != null) {
-            s.put("sample", spec.sample().describe());
-        }
-        spec.labels().forEach(s::put);
-        s.put("trace_run", traceRun);
-        s.put("n", n);
-        ObjectNode m = s.putObject("metrics");
+        Summary.Builder s = new Summary.Builder();
+        s.method = spec.method().name();
+        s.dataset = spec.dataset();
+        s.data = spec.data().toString();
+        s.sample = spec.sample() == null ? null : spec.sample().describe();
+        labels(s, spec.labels());
+        s.traceRun = traceRun;
+        s.n = n;
         // How many questions each metric counted (a metric may skip some); a metric over none is null, not 0.
-        ObjectNode mn = s.putObject("metrics_n");
+        s.metrics = new LinkedHashMap<>();
+        s.metricsN = new LinkedHashMap<>();
         for (int i = 0; i < metrics.size(); i++) {
             Metric metric = metrics.get(i);
             Aggregate a = tallies.get(i).result();
-            if (a.n() == 0) {
-                m.putNull(metric.name());
-            } else {
-                m.put(metric.name(), a.mean());
-            }
-            mn.put(metric.name(), a.n());
-            a.extras().forEach((k, v) -> m.put(metric.name() + "." + k, v.doubleValue()));
+            s.metrics.put(metric.name(), a.n() == 0 ? null : a.mean());
+            s.metricsN.put(metric.name(), (long) a.n());
+            a.extras().forEach((k, v) -> s.metrics.put(metric.name() + "." + k, v.doubleValue()));
         }
         if (judge[0] > 0) {
             long correct = judge[1];
             long incorrect = judge[2];
-            ObjectNode j = s.putObject("judge");
-            j.put("name", judgeName[0]);
-            if (judgeOrder[0] != null) {
-                j.put("order", judgeOrder[0]);
-            }
             // Unparseable verdicts are counted and left out, never scored as right or wrong.
             // With no parsed verdict there is no accuracy: null, never 0.0.
-            if (correct + incorrect == 0) {
-                j.putNull("accuracy");
-            } else {
-                j.put("accuracy", (double) correct / (correct + incorrect));
-            }
-            j.put("n", judge[0]);
-            j.put("parsed", correct + incorrect);
-            j.put("correct", correct);
-            j.put("incorrect", incorrect);
-            j.put("unparseable", judge[0] - correct - incorrect);
-            j.put("unparseable_samples", judge[3]);
+            s.judge = new Summary.Judge(judgeName[0], judgeOrder[0],
+                    correct + incorrect == 0 ? null : (double) correct / (correct + incorrect), judge[0],
+                    correct + incorrect, correct, incorrect, judge[0] - correct - incorrect, judge[3]);
         }
         if (!signals.isEmpty()) {
-            ObjectNode sig = s.putObject("signals");
-            signals.forEach((k, acc) -> sig.put(k, acc[0] / acc[1]));
+            s.signals = new LinkedHashMap<>();
+            signals.forEach((k, acc) -> s.signals.put(k, acc[0] / acc[1]));
         }
         // each figure's mean over the lines that have it; which figures some lines lack, and how many have them
-        ObjectNode partial = JSON.createObjectNode();
-        for (int i = 0; i < perQuestion.length; i++) {
-            String name = perQuestion[i] + "_per_question";
-            if (n == 0) {
-                s.put(name, 0);
-            } else if (present[i] == 0) {
-                s.putNull(name);
-            } else {
-                s.put(name, sums[i] / present[i]);
-            }
+        Double[] means = new Double[perQuestion.size()];
+        Map<String, Long> partial = new LinkedHashMap<>();
+        for (int i = 0; i < perQuestion.size(); i++) {
+            means[i] = n == 0 ? Double.valueOf(0) : present[i] == 0 ? null : Double.valueOf(sums[i] / present[i]);
             if (n > 0 && present[i] < n) {
-                partial.put(perQuestion[i], present[i]);
+                partial.put(perQuestionNames.get(i), present[i]);
             }
         }
-        if (!partial.isEmpty()) {
-            s.set("per_question_n", partial);
-        }
-        if (cached[1] > 0) {
-            s.put("cached_share", cached[0] / cached[1]); // of the samples, those the response cache served
-        } else {
-            s.putNull("cached_share");
-        }
-        s.put("questions_at_once", spec.concurrency()); // wall time per question grows with it
-        s.put("parse_failures", counts[1]);
-        s.set("roles", roles.result());
-        ObjectNode judgeScenarios = scenarios == null ? null : scenarios.result();
-        if (judgeScenarios != null) {
-            s.set("judge_scenarios", judgeScenarios);
-        }
-        s.put("errors", errors);
-        s.put("started", started.toString());
-        s.put("finished", Instant.now().toString());
-        s.put("wall_seconds", Duration.between(started, Instant.now()).toMillis() / 1000.0);
-        return s;
+        s.callsPerQuestion = means[0];
+        s.samplesPerQuestion = means[1];
+        s.promptTokensPerQuestion = means[2];
+        s.completionTokensPerQuestion = means[3];
+        s.wallMsPerQuestion = means[4];
+        s.criticalPathMsPerQuestion = means[5];
+        s.modelMsPerQuestion = means[6];
+        s.perQuestionN = partial.isEmpty() ? null : partial;
+        // of the samples, those the response cache served
+        s.cachedShare = cached[1] > 0 ? cached[0] / cached[1] : null;
+        s.questionsAtOnce = spec.concurrency(); // wall time per question grows with it
+        s.parseFailures = counts[1];
+        s.roles = roles.result();
+        s.judgeScenarios = scenarios == null ? null : scenarios.result();
+        s.errors = errors;
+        s.started = started.toString();
+        s.finished = Instant.now().toString();
+        s.wallSeconds = Duration.between(started, Instant.now()).toMillis() / 1000.0;
+        return s.build();
     }
 
-    private static List<String> strings(JsonNode arr) {
-        List<String> out = new ArrayList<>();
-        arr.forEach(n -> out.add(n.asText()));
-        return out;
+    /** The labels a caller gave ({@link Spec#labels()}: model, server, client settings), each in its field. */
+    private static void labels(Summary.Builder s, Map<String, String> labels) {
+        labels.forEach((k, v) -> {
+            switch (k) {
+                case "model" -> s.model = v;
+                case "llm_base_url" -> s.llmBaseUrl = v;
+                case "concurrency" -> s.concurrency = Integer.valueOf(v);
+                case "timeout_seconds" -> s.timeoutSeconds = Long.valueOf(v);
+                case "cache" -> s.cache = v;
+                case "bench" -> s.bench = v;
+                default -> throw new IllegalArgumentException("summary.json has no label '" + k + "' (model,"
+                        + " llm_base_url, concurrency, timeout_seconds, cache, bench)");
+            }
+        });
     }
 
     private static double millis(Duration d) {
         return Math.round(d.toNanos() / 1e4) / 100.0;
-    }
-
-    private static void write(Path file, ObjectNode json) {
-        writeJson(file, json);
-    }
-
-    /**
-     * Writes a run folder's JSON file (indented) through a temporary file moved in place, so that a kill leaves the
-     * old file or the new one, never a part of one.
-     */
-    public static void writeJson(Path file, JsonNode json) {
-        try {
-            Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-            Files.writeString(tmp, JSON.writeValueAsString(json) + "\n");
-            Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
-                    java.nio.file.StandardCopyOption.ATOMIC_MOVE);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
-        }
     }
 
     /** Labels as an ordered map, for {@link Spec#labels()}. */

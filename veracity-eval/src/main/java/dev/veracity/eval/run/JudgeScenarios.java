@@ -1,8 +1,7 @@
 package dev.veracity.eval.run;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.veracity.eval.results.ResultLine;
+import dev.veracity.eval.results.Summary;
 import dev.veracity.eval.metrics.Metric;
 import dev.veracity.qa.AnswerNormalizer;
 import java.util.ArrayList;
@@ -27,23 +26,21 @@ public final class JudgeScenarios {
 
     public static final List<String> NAMES = List.of("one_correct", "all_wrong_different", "all_wrong_same", "all_correct");
 
-    private static final ObjectMapper JSON = new ObjectMapper();
-
     private JudgeScenarios() {
     }
 
     /** The scenario of one result line, or null when it has fewer than two candidates or no gold answer. */
-    static String scenario(JsonNode line, Metric metric) {
-        JsonNode cands = line.path("candidates");
-        List<String> gold = strings(line.path("gold"));
+    static String scenario(ResultLine line, Metric metric) {
+        List<ResultLine.Candidate> cands = line.candidates() == null ? List.of() : line.candidates();
+        List<String> gold = line.goldOrEmpty();
         if (cands.size() < 2 || gold.stream().allMatch(g -> AnswerNormalizer.squad(g).isEmpty() && g.isBlank())) {
             return null;
         }
-        List<String> wrong = strings(line.path("wrong"));
+        List<String> wrong = line.wrong() == null ? List.of() : line.wrong();
         int right = 0;
         Set<String> answers = new HashSet<>();
-        for (JsonNode c : cands) {
-            String a = c.path("answer").asText("");
+        for (ResultLine.Candidate c : cands) {
+            String a = c.answer() == null ? "" : c.answer();
             if (metric.score(a, gold, wrong).score() >= 1.0) {
                 right++;
             }
@@ -59,7 +56,7 @@ public final class JudgeScenarios {
     }
 
     /** summary.json's {@code judge_scenarios}, or null when no line has candidates and gold. */
-    public static ObjectNode of(List<JsonNode> lines, Metric metric) {
+    public static Summary.Scenarios of(List<ResultLine> lines, Metric metric) {
         Tally t = new Tally(metric);
         lines.forEach(t::add);
         return t.result();
@@ -76,7 +73,7 @@ public final class JudgeScenarios {
             this.metric = metric;
         }
 
-        void add(JsonNode l) {
+        void add(ResultLine l) {
             String s = scenario(l, metric);
             if (s == null) {
                 return;
@@ -90,29 +87,15 @@ public final class JudgeScenarios {
         }
 
         /** The scenarios, or null when no line had candidates and gold. */
-        ObjectNode result() {
+        Summary.Scenarios result() {
             if (!any) {
                 return null;
             }
-            ObjectNode o = JSON.createObjectNode();
-            o.put("metric", metric.name());
-            for (int i = 0; i < NAMES.size(); i++) {
-                ObjectNode s = o.putObject(NAMES.get(i));
-                s.put("cases", cases[i]);
-                s.put("correct", correct[i]);
-                if (cases[i] == 0) {
-                    s.putNull("accuracy");
-                } else {
-                    s.put("accuracy", (double) correct[i] / cases[i]);
-                }
-            }
-            return o;
+            return new Summary.Scenarios(metric.name(), figures(0), figures(1), figures(2), figures(3));
         }
-    }
 
-    private static List<String> strings(JsonNode arr) {
-        List<String> out = new ArrayList<>();
-        arr.forEach(n -> out.add(n.asText()));
-        return out;
+        private Summary.Scenario figures(int i) {
+            return new Summary.Scenario(cases[i], correct[i], cases[i] == 0 ? null : (double) correct[i] / cases[i]);
+        }
     }
 }

@@ -1,8 +1,7 @@
 package dev.veracity.eval.run;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.veracity.eval.results.ResultLine;
+import dev.veracity.eval.results.ResultsJson;
 import dev.veracity.text.Unicode;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -37,14 +36,12 @@ import java.util.function.Consumer;
  */
 public final class ResultsFile implements AutoCloseable {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
-
     private final Path file;
     private final JsonlAppender out;
     /** The answered questions' ids: what a resumed run skips. */
     private final Set<String> done = ConcurrentHashMap.newKeySet();
     /** Questions whose last record is a failure ({@code "failed": reason}) and that no later line answered. */
-    private final Map<String, JsonNode> failed = Collections.synchronizedMap(new LinkedHashMap<>());
+    private final Map<String, ResultLine> failed = Collections.synchronizedMap(new LinkedHashMap<>());
     /** Line numbers of answers that repeat an earlier answer's id (only in a file joined by hand): not streamed. */
     private final Set<Long> repeats = new HashSet<>();
 
@@ -57,19 +54,18 @@ public final class ResultsFile implements AutoCloseable {
             if (line.isBlank()) {
                 return;
             }
-            JsonNode node;
+            ResultLine node;
             try {
-                node = JSON.readTree(line);
-            } catch (IOException e) {
-                throw new IllegalStateException(file + ":" + lineNo[0] + ": not a JSON line ("
-                        + e.getMessage().lines().findFirst().orElse("") + "); the results file was edited or is not"
-                        + " Veracity's. Move it away to start over.");
+                node = ResultsJson.line(line, file + ":" + lineNo[0]);
+            } catch (ResultsJson.MalformedLine e) {
+                throw new IllegalStateException(file + ":" + lineNo[0] + ": not a result line (" + e.getMessage()
+                        + "); the results file was edited or is not Veracity's. Move it away to start over.");
             }
-            String id = node.path("id").asText(null);
+            String id = node.id();
             if (id == null) {
                 throw new IllegalStateException(file + ":" + lineNo[0] + ": result line without an \"id\"");
             }
-            if (node.has(FAILED)) {
+            if (node.isFailure()) {
                 if (!done.contains(id)) {
                     failed.put(id, node); // not done: the next run asks again
                 }
@@ -135,13 +131,13 @@ public final class ResultsFile implements AutoCloseable {
      * is when iterated: one line in memory at a time. {@code forEach} closes the file when done; an iterator
      * closes it once exhausted (one left half-way holds a file handle until collected).
      */
-    public Iterable<JsonNode> answered() {
+    public Iterable<ResultLine> answered() {
         return new Iterable<>() {
             @Override
-            public void forEach(Consumer<? super JsonNode> action) {
+            public void forEach(Consumer<? super ResultLine> action) {
                 long[] lineNo = {0};
                 read(line -> {
-                    JsonNode n = answer(++lineNo[0], line);
+                    ResultLine n = answer(++lineNo[0], line);
                     if (n != null) {
                         action.accept(n);
                     }
@@ -149,10 +145,10 @@ public final class ResultsFile implements AutoCloseable {
             }
 
             @Override
-            public Iterator<JsonNode> iterator() {
+            public Iterator<ResultLine> iterator() {
                 BufferedReader in = reader();
                 return new Iterator<>() {
-                    private JsonNode next;
+                    private ResultLine next;
                     private long lineNo;
                     private boolean ended;
 
@@ -175,11 +171,11 @@ public final class ResultsFile implements AutoCloseable {
                     }
 
                     @Override
-                    public JsonNode next() {
+                    public ResultLine next() {
                         if (!hasNext()) {
                             throw new NoSuchElementException();
                         }
-                        JsonNode n = next;
+                        ResultLine n = next;
                         next = null;
                         return n;
                     }
@@ -188,15 +184,15 @@ public final class ResultsFile implements AutoCloseable {
         };
     }
 
-    private JsonNode answer(long lineNo, String line) {
+    private ResultLine answer(long lineNo, String line) {
         if (line.isBlank() || repeats.contains(lineNo)) {
             return null;
         }
         try {
-            JsonNode n = JSON.readTree(line);
-            return n.has(FAILED) ? null : n;
-        } catch (IOException e) {
-            throw new UncheckedIOException(file + ":" + lineNo + ": not a JSON line", e);
+            ResultLine n = ResultsJson.line(line, file + ":" + lineNo);
+            return n.isFailure() ? null : n;
+        } catch (ResultsJson.MalformedLine e) {
+            throw new IllegalStateException(file + ":" + lineNo + ": not a result line (" + e.getMessage() + ")");
         }
     }
 
@@ -205,8 +201,8 @@ public final class ResultsFile implements AutoCloseable {
      *
      * @return false when the id was already done
      */
-    public synchronized boolean append(ObjectNode result) {
-        String id = result.path("id").asText();
+    public synchronized boolean append(ResultLine result) {
+        String id = result.id();
         if (!done.add(id)) {
             return false;
         }
@@ -229,16 +225,13 @@ public final class ResultsFile implements AutoCloseable {
         if (done.contains(id)) {
             return;
         }
-        ObjectNode o = JSON.createObjectNode();
-        o.put("id", id);
-        o.put("question", question);
-        o.put(FAILED, reason == null || reason.isBlank() ? "unknown failure" : oneLine(reason));
-        o.put(FAILED_KIND, kind == null || kind.isBlank() ? "UNKNOWN" : kind);
-        failed.put(id, write(o));
+        failed.put(id, write(ResultLine.failure(id, question,
+                reason == null || reason.isBlank() ? "unknown failure" : oneLine(reason),
+                kind == null || kind.isBlank() ? "UNKNOWN" : kind)));
     }
 
     /** Failure records of questions no line has answered since, in file order. */
-    public List<JsonNode> failures() {
+    public List<ResultLine> failures() {
         synchronized (failed) {
             return List.copyOf(failed.values());
         }
@@ -254,14 +247,14 @@ public final class ResultsFile implements AutoCloseable {
         return s.strip().replaceAll("\\s*\\R\\s*", " ");
     }
 
-    private JsonNode write(ObjectNode result) {
+    private ResultLine write(ResultLine result) {
+        String raw = ResultsJson.lineText(result);
+        String line = Unicode.repair(raw);
+        out.append(line + "\n");
         try {
-            String raw = JSON.writeValueAsString(result);
-            String line = Unicode.repair(raw);
-            out.append(line + "\n");
-            return line == raw ? result : JSON.readTree(line); // same instance: nothing was repaired
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write a result line of " + file + ": " + e.getMessage(), e);
+            return line == raw ? result : ResultsJson.line(line, file); // same instance: nothing was repaired
+        } catch (ResultsJson.MalformedLine e) {
+            throw new IllegalStateException("a repaired result line of " + file + " does not read back: " + e.getMessage());
         }
     }
 

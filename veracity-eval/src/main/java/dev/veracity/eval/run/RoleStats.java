@@ -1,8 +1,7 @@
 package dev.veracity.eval.run;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.veracity.eval.results.ResultLine;
+import dev.veracity.eval.results.Summary;
 import dev.veracity.trace.CallRecord;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,8 +21,6 @@ import java.util.TreeMap;
  */
 public final class RoleStats {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
-
     private RoleStats() {
     }
 
@@ -32,20 +29,16 @@ public final class RoleStats {
      * "model_seconds": 1.2}, ...}}, roles sorted; {@code model_seconds} is absent for a role one of whose calls came from a
      * cache entry stored without its latency.
      */
-    public static ObjectNode ofQuestion(List<CallRecord> calls) {
+    public static Map<String, ResultLine.Role> ofQuestion(List<CallRecord> calls) {
         Map<String, List<CallRecord>> byRole = new TreeMap<>();
         for (CallRecord c : calls) {
             String role = c.context().role().isEmpty() ? "-" : c.context().role();
             byRole.computeIfAbsent(role, k -> new ArrayList<>()).add(c);
         }
-        ObjectNode o = JSON.createObjectNode();
+        Map<String, ResultLine.Role> o = new java.util.LinkedHashMap<>();
         byRole.forEach((role, list) -> {
             long start = list.stream().mapToLong(CallRecord::submittedMicros).min().orElse(0);
             long end = list.stream().mapToLong(CallRecord::endedMicros).max().orElse(0);
-            ObjectNode r = o.putObject(role);
-            r.put("calls", list.size());
-            r.put("samples", list.stream().mapToInt(CallRecord::samples).sum());
-            r.put("seconds", Math.round((end - start) / 1e3) / 1e3);
             long model = 0;
             boolean known = true;
             for (CallRecord c : list) {
@@ -53,9 +46,8 @@ public final class RoleStats {
                 known &= m.isPresent();
                 model += m.orElse(0);
             }
-            if (known) {
-                r.put("model_seconds", Math.round(model / 1e3) / 1e3);
-            }
+            o.put(role, new ResultLine.Role((long) list.size(), (long) list.stream().mapToInt(CallRecord::samples).sum(),
+                    Math.round((end - start) / 1e3) / 1e3, known ? Math.round(model / 1e3) / 1e3 : null));
         });
         return o;
     }
@@ -66,7 +58,7 @@ public final class RoleStats {
      * question); samples and model seconds over the lines that record them for every role (a line written before they
      * were, or with a cached call whose latency is unknown, has none), absent when none does.
      */
-    public static ObjectNode ofRun(List<JsonNode> lines) {
+    public static Map<String, Summary.Role> ofRun(List<ResultLine> lines) {
         RunTally t = new RunTally();
         lines.forEach(t::add);
         return t.result();
@@ -81,43 +73,33 @@ public final class RoleStats {
         /** Lines whose roles record their model seconds. */
         private long modelled;
 
-        void add(JsonNode line) {
+        void add(ResultLine line) {
             lines++;
-            boolean withSamples = line.path("roles").properties().stream()
-                    .allMatch(e -> e.getValue().path("samples").isNumber());
-            boolean withModel = line.path("roles").properties().stream()
-                    .allMatch(e -> e.getValue().path("model_seconds").isNumber());
+            Map<String, ResultLine.Role> roles = line.roles() == null ? Map.of() : line.roles();
+            boolean withSamples = roles.values().stream().allMatch(r -> r.samples() != null);
+            boolean withModel = roles.values().stream().allMatch(r -> r.modelSeconds() != null);
             sampled += withSamples ? 1 : 0;
             modelled += withModel ? 1 : 0;
-            line.path("roles").properties().forEach(e -> {
-                double[] s = sums.computeIfAbsent(e.getKey(), k -> new double[4]);
-                s[0] += e.getValue().path("calls").asDouble();
-                s[1] += e.getValue().path("seconds").asDouble();
+            roles.forEach((role, r) -> {
+                double[] s = sums.computeIfAbsent(role, k -> new double[4]);
+                s[0] += r.calls() == null ? 0 : r.calls();
+                s[1] += r.seconds() == null ? 0 : r.seconds();
                 if (withSamples) {
-                    s[2] += e.getValue().path("samples").asDouble();
+                    s[2] += r.samples();
                 }
                 if (withModel) {
-                    s[3] += e.getValue().path("model_seconds").asDouble();
+                    s[3] += r.modelSeconds();
                 }
             });
         }
 
-        ObjectNode result() {
-            ObjectNode o = JSON.createObjectNode();
+        Map<String, Summary.Role> result() {
+            Map<String, Summary.Role> o = new java.util.LinkedHashMap<>();
             if (lines == 0) {
                 return o;
             }
-            sums.forEach((role, s) -> {
-                ObjectNode r = o.putObject(role);
-                r.put("calls_per_question", s[0] / lines);
-                if (sampled > 0) {
-                    r.put("samples_per_question", s[2] / sampled);
-                }
-                r.put("seconds_per_question", s[1] / lines);
-                if (modelled > 0) {
-                    r.put("model_seconds_per_question", s[3] / modelled);
-                }
-            });
+            sums.forEach((role, s) -> o.put(role, new Summary.Role(s[0] / lines, sampled > 0 ? s[2] / sampled : null,
+                    s[1] / lines, modelled > 0 ? s[3] / modelled : null)));
             return o;
         }
     }

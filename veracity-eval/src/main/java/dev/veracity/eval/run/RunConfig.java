@@ -1,9 +1,8 @@
 package dev.veracity.eval.run;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.veracity.eval.results.ResultsJson;
+import dev.veracity.eval.results.RunConfiguration;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,15 +22,20 @@ public final class RunConfig {
     /** What a run folder holds, removed by {@code --force}. */
     private static final List<String> RUN_FILES = List.of("results.jsonl", "summary.json", "traces.db", "traces.db-wal",
             "traces.db-shm", "march-records.jsonl", FILE, "summary.json.tmp", FILE + ".tmp");
-    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    private final RunConfiguration config;
 
-    private final ObjectNode config;
-
+    /** The configuration from the fields a command gathered (run.json's names); a field it does not have is an error. */
     public RunConfig(Map<String, ?> fields) {
-        this.config = JSON.valueToTree(fields);
+        JsonNode given = ResultsJson.tree(fields);
+        RunConfiguration typed = ResultsJson.convert(fields, RunConfiguration.class);
+        List<String> unknown = differences(given, ResultsJson.tree(typed));
+        if (!unknown.isEmpty()) {
+            throw new IllegalStateException("run.json has no such field or shape: " + String.join("; ", unknown));
+        }
+        this.config = typed;
     }
 
-    public ObjectNode json() {
+    public RunConfiguration json() {
         return config;
     }
 
@@ -49,7 +53,7 @@ public final class RunConfig {
         }
         Files.createDirectories(out);
         // atomically: a kill while claiming must not leave a torn run.json that refuses the resume
-        EvalRunner.writeJson(out.resolve(FILE), config);
+        ResultsJson.write(out.resolve(FILE), config);
     }
 
     /**
@@ -62,14 +66,14 @@ public final class RunConfig {
         if (force) {
             return false;
         } else if (Files.exists(file)) {
-            JsonNode stored;
+            RunConfiguration stored;
             try {
-                stored = JSON.readTree(file.toFile());
-            } catch (IOException e) {
-                throw new IllegalArgumentException(file + " is not readable (" + e.getMessage()
-                        + "); use another --out, or --force to start the run over");
+                stored = ResultsJson.runConfiguration(file);
+            } catch (RuntimeException e) {
+                throw new IllegalArgumentException(e.getMessage() + "; use another --out, or --force to start the run over");
             }
-            List<String> diff = differences(stored, config);
+            // the schema version is not the run's configuration: a run.json written before it resumes
+            List<String> diff = differences(ResultsJson.tree(stored.withSchemaVersion(null)), ResultsJson.tree(config));
             if (!diff.isEmpty()) {
                 throw new IllegalArgumentException("--out " + out + " holds a run of another configuration ("
                         + String.join("; ", diff) + "); use another --out, or --force to start it over");

@@ -2,7 +2,8 @@ package dev.veracity.eval.run;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.veracity.eval.results.ResultLine;
+import dev.veracity.eval.results.Summary;
 import dev.veracity.llm.ErrorKind;
 import dev.veracity.llm.FinishReason;
 import dev.veracity.llm.LlmException;
@@ -81,13 +82,10 @@ public record Truncation(int samples, Map<String, Integer> roles, boolean answer
     }
 
     /** The result line's {@code truncated} object: {@code {"samples", "roles": {role: n}, "answer"}}. */
-    public ObjectNode json() {
-        ObjectNode o = JSON.createObjectNode();
-        o.put("samples", samples);
-        ObjectNode r = o.putObject("roles");
-        roles.forEach(r::put);
-        o.put("answer", answer);
-        return o;
+    public ResultLine.Cut json() {
+        Map<String, Long> r = new java.util.LinkedHashMap<>();
+        new TreeMap<>(roles).forEach((k, v) -> r.put(k, v.longValue()));
+        return new ResultLine.Cut(samples, r, answer);
     }
 
     /**
@@ -117,12 +115,12 @@ public record Truncation(int samples, Map<String, Integer> roles, boolean answer
         private long samples;
         private long answers;
 
-        void add(JsonNode line) {
-            JsonNode t = line.path("truncated");
-            if (t.isObject()) {
+        void add(ResultLine line) {
+            ResultLine.Cut t = line.truncated();
+            if (t != null) {
                 questions++;
-                samples += t.path("samples").asLong();
-                answers += t.path("answer").asBoolean() ? 1 : 0;
+                samples += t.samples();
+                answers += t.answer() ? 1 : 0;
             }
         }
 
@@ -132,14 +130,8 @@ public record Truncation(int samples, Map<String, Integer> roles, boolean answer
          * recorded as failed for a cut ({@code failed}, kind TRUNCATED: their answer's or, after every retry, a
          * server's cut).
          */
-        ObjectNode result(long failed, Policy policy) {
-            ObjectNode o = JSON.createObjectNode();
-            o.put("questions", questions);
-            o.put("samples", samples);
-            o.put("answers", answers);
-            o.put("failed", failed);
-            o.put("policy", policy.label());
-            return o;
+        Summary.Truncated result(long failed, Policy policy) {
+            return new Summary.Truncated(questions, samples, answers, failed, policy.label());
         }
     }
 }

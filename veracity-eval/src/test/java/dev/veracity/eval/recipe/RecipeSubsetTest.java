@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.veracity.eval.results.TestLines;
 import dev.veracity.eval.report.RunDir;
 import dev.veracity.method.MethodSpec;
 import dev.veracity.method.OptionSpec;
@@ -77,18 +78,18 @@ class RecipeSubsetTest {
     @Test
     void agentsDisagreeWhenTheirNormalisedAnswersDifferOrOneIsEmpty() {
         SubsetRule rule = SubsetRule.byId("agents-disagree").orElseThrow();
-        assertThat(rule.test(line("q", "", "The Paris", "paris"))).as("identical after normalisation").isFalse();
-        assertThat(rule.test(line("q", "", "Paris.", "paris", "PARIS"))).as("three identical").isFalse();
-        assertThat(rule.test(line("q", "", "SUPPORTS", "supports"))).as("a FEVER label twice").isFalse();
-        assertThat(rule.test(line("q", "", "Paris", "London"))).as("different").isTrue();
-        assertThat(rule.test(line("q", "", "SUPPORTS", "REFUTES"))).as("different labels").isTrue();
-        assertThat(rule.test(line("q", "", "Paris", "Paris", "Lyon"))).as("one of three differs").isTrue();
-        assertThat(rule.test(line("q", "", "", "Paris"))).as("one empty").isTrue();
-        assertThat(rule.test(line("q", "", "Paris", "the"))).as("one empty after normalisation").isTrue();
-        assertThat(rule.test(line("q", "", "", ""))).as("both empty").isTrue();
-        assertThat(rule.test(line("q", "", "Paris"))).as("one candidate").isFalse();
-        assertThat(rule.test(line("q", "", ""))).as("one empty candidate").isFalse();
-        assertThat(rule.test(line("q", "Paris"))).as("no candidates").isFalse();
+        assertThat(rule.test(TestLines.line(line("q", "", "The Paris", "paris")))).as("identical after normalisation").isFalse();
+        assertThat(rule.test(TestLines.line(line("q", "", "Paris.", "paris", "PARIS")))).as("three identical").isFalse();
+        assertThat(rule.test(TestLines.line(line("q", "", "SUPPORTS", "supports")))).as("a FEVER label twice").isFalse();
+        assertThat(rule.test(TestLines.line(line("q", "", "Paris", "London")))).as("different").isTrue();
+        assertThat(rule.test(TestLines.line(line("q", "", "SUPPORTS", "REFUTES")))).as("different labels").isTrue();
+        assertThat(rule.test(TestLines.line(line("q", "", "Paris", "Paris", "Lyon")))).as("one of three differs").isTrue();
+        assertThat(rule.test(TestLines.line(line("q", "", "", "Paris")))).as("one empty").isTrue();
+        assertThat(rule.test(TestLines.line(line("q", "", "Paris", "the")))).as("one empty after normalisation").isTrue();
+        assertThat(rule.test(TestLines.line(line("q", "", "", "")))).as("both empty").isTrue();
+        assertThat(rule.test(TestLines.line(line("q", "", "Paris")))).as("one candidate").isFalse();
+        assertThat(rule.test(TestLines.line(line("q", "", "")))).as("one empty candidate").isFalse();
+        assertThat(rule.test(TestLines.line(line("q", "Paris")))).as("no candidates").isFalse();
         assertThat(SubsetRule.ids()).containsExactly("agents-disagree");
     }
 

@@ -145,8 +145,8 @@ class HtmlReportTest {
                  "judge": {"calls_per_question": 1.0, "samples_per_question": 1.0, "seconds_per_question": 0.003}}}
                 """);
         Files.writeString(dir.resolve("results.jsonl"), "{\"id\": \"a\", \"prediction\": \"x\", \"gold\": [\"x\"]}\n");
-        assertThat(HtmlReport.roles(new com.fasterxml.jackson.databind.ObjectMapper().readTree(
-                dir.resolve("summary.json").toFile()))).extracting(m -> m.get("modelSeconds")).containsExactly("1.10", "n/a");
+        assertThat(HtmlReport.roles(dev.veracity.eval.results.ResultsJson.summary(
+                dir.resolve("summary.json")))).extracting(m -> m.get("modelSeconds")).containsExactly("1.10", "n/a");
         HtmlReport.write(List.of(dir), tmp.resolve("roles-out"));
         String html = Files.readString(tmp.resolve("roles-out/index.html"));
         assertThat(html).containsPattern("<td>agent-1</td><td class=\"num\">2.00</td><td class=\"num\">2.00</td>"

@@ -96,7 +96,10 @@ final class RetainedSize {
                         if (!f.getType().isPrimitive()) {
                             f.setAccessible(true);
                             try {
-                                todo.push(f.get(o));
+                                Object v = f.get(o);
+                                if (v != null) {
+                                    todo.push(v);
+                                }
                             } catch (IllegalAccessException e) {
                                 throw new IllegalStateException(e);
                             }

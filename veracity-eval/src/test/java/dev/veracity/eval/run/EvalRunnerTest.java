@@ -3,6 +3,9 @@ package dev.veracity.eval.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.veracity.eval.results.ResultLine;
+import dev.veracity.eval.results.ResultsJson;
+import dev.veracity.eval.results.TestLines;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.veracity.eval.judge.JudgeOptions;
 import dev.veracity.eval.judge.Judges;
@@ -80,7 +83,7 @@ class EvalRunnerTest {
         EvalRunner.Outcome outcome = EvalRunner.run(spec, client, traces, "run-1", p -> { });
 
         assertThat(outcome.answered()).isEqualTo(3);
-        JsonNode s = outcome.summary();
+        JsonNode s = outcome.summary().toJson();
         assertThat(s.at("/metrics/nq-em").asDouble()).isEqualTo(2.0 / 3);
         assertThat(s.at("/judge/correct").asInt()).isEqualTo(1);
         assertThat(s.at("/judge/incorrect").asInt()).isEqualTo(1);
@@ -156,7 +159,7 @@ class EvalRunnerTest {
         EvalRunner.Outcome o = EvalRunner.run(new EvalRunner.Spec(COURT_LIKE, "nq-open", f, 0, dir.resolve("court"), 2,
                 DatasetProfile.of("nq-open"), Map.of(), Map.of()), client, traces, "c", p -> { });
 
-        JsonNode s = o.summary();
+        JsonNode s = o.summary().toJson();
         assertThat(s.at("/roles/agent-1/calls_per_question").asDouble()).isEqualTo(1.0);
         assertThat(s.at("/roles/agent-2/calls_per_question").asDouble()).isEqualTo(1.0);
         assertThat(s.at("/roles/judge/calls_per_question").asDouble()).isEqualTo(1.0);
@@ -213,11 +216,11 @@ class EvalRunnerTest {
         LlmClient client = LlmClient.builder(backend).traces(traces).build();
         Path data = nq();
         JsonNode limited = EvalRunner.run(new EvalRunner.Spec(ECHO, "nq-open", data, 2, dir.resolve("out"), 1,
-                DatasetProfile.of("nq-open"), Map.of(), Map.of()), client, traces, "a", p -> { }).summary();
+                DatasetProfile.of("nq-open"), Map.of(), Map.of()), client, traces, "a", p -> { }).summary().toJson();
         assertThat(limited.get("limit").asInt()).isEqualTo(2);
         assertThat(limited.get("questions").asInt()).isEqualTo(2);
         JsonNode whole = EvalRunner.run(new EvalRunner.Spec(ECHO, "nq-open", data, 0, dir.resolve("out"), 1,
-                DatasetProfile.of("nq-open"), Map.of(), Map.of()), client, traces, "b", p -> { }).summary();
+                DatasetProfile.of("nq-open"), Map.of(), Map.of()), client, traces, "b", p -> { }).summary().toJson();
         assertThat(whole.has("limit")).isFalse();
         assertThat(whole.get("questions").asInt()).isEqualTo(3);
         assertThat(whole.get("n").asInt()).isEqualTo(3);
@@ -240,8 +243,8 @@ class EvalRunnerTest {
         EvalRunner.Outcome first = EvalRunner.run(new EvalRunner.Spec(ECHO, "nq-open", data, 3, dir.resolve("out"), 1,
                 DatasetProfile.of("nq-open"), Map.of(), Map.of()), client, traces, "a", p -> { });
         assertThat(first.failures()).singleElement().asString().contains("context length exceeded");
-        assertThat(first.summary().get("failed").asInt()).isEqualTo(1);
-        assertThat(first.summary().get("n").asInt()).isEqualTo(2); // scored over the answered questions only
+        assertThat(first.summary().toJson().get("failed").asInt()).isEqualTo(1);
+        assertThat(first.summary().toJson().get("n").asInt()).isEqualTo(2); // scored over the answered questions only
         List<JsonNode> rows = Files.readAllLines(dir.resolve("out/results.jsonl")).stream().map(l -> {
             try {
                 return JSON.readTree(l);
@@ -258,8 +261,8 @@ class EvalRunnerTest {
         EvalRunner.Outcome again = EvalRunner.run(new EvalRunner.Spec(ECHO, "nq-open", data, 3, dir.resolve("out"), 1,
                 DatasetProfile.of("nq-open"), Map.of(), Map.of()), client, traces, "b", p -> { });
         assertThat(again.answered()).isEqualTo(1);
-        assertThat(again.summary().get("failed").asInt()).isZero();
-        assertThat(again.summary().get("n").asInt()).isEqualTo(3);
+        assertThat(again.summary().toJson().get("failed").asInt()).isZero();
+        assertThat(again.summary().toJson().get("n").asInt()).isEqualTo(3);
         assertThat(dev.veracity.eval.report.RunDir.load(dir.resolve("out")).failed()).isEmpty();
     }
 
@@ -282,7 +285,7 @@ class EvalRunnerTest {
         assertThat(backend.requests()).hasSize(EvalRunner.STOP_AFTER_UNREACHABLE); // not 40
         assertThat(o.answered()).isZero();
         assertThat(o.failures().getLast()).contains("stopped after 5").contains("resume");
-        assertThat(o.summary().get("stopped").asText()).isEqualTo("server unreachable");
+        assertThat(o.summary().toJson().get("stopped").asText()).isEqualTo("server unreachable");
     }
 
     @Test
@@ -293,25 +296,25 @@ class EvalRunnerTest {
             assertThat(f.isDone("a")).isTrue();
             assertThat(f.isDone("b")).isFalse();
             assertThat(f.truncatedBytes()).isPositive();
-            assertThat(f.append(JSON.createObjectNode().put("id", "b"))).isTrue();
-            assertThat(f.append(JSON.createObjectNode().put("id", "a"))).isFalse();
+            assertThat(f.append(TestLines.line("{\"id\": \"b\"}"))).isTrue();
+            assertThat(f.append(TestLines.line("{\"id\": \"a\"}"))).isFalse();
         }
-        assertThat(Files.readAllLines(results)).containsExactly("{\"id\": \"a\", \"prediction\": \"x\"}", "{\"id\":\"b\"}");
+        assertThat(Files.readAllLines(results)).containsExactly("{\"id\": \"a\", \"prediction\": \"x\"}", "{\"schema_version\":1,\"id\":\"b\"}");
     }
 
     @Test
     void aJudgeWithNoParsedVerdictHasNoAccuracyAndAMetricOverNoQuestionIsNull() throws Exception {
         EvalRunner.Spec spec = new EvalRunner.Spec(ECHO, "nq-open", nq(), 0, dir.resolve("out"), 1,
                 DatasetProfile.of("nq-open").withMetrics(List.of("nq-em", "substring:strict")), Map.of(), Map.of());
-        List<JsonNode> lines = List.of(
-                JSON.readTree("{\"id\": \"a\", \"prediction\": \"x\", \"gold\": [\"\"], \"wrong\": [],"
+        List<ResultLine> lines = TestLines.of(
+                ("{\"id\": \"a\", \"prediction\": \"x\", \"gold\": [\"\"], \"wrong\": [],"
                         + " \"judge\": {\"name\": \"crag\", \"outcome\": \"UNPARSEABLE\", \"unparseable_samples\": 1}}"),
-                JSON.readTree("{\"id\": \"b\", \"prediction\": \"y\", \"gold\": [\"\"], \"wrong\": [],"
+                ("{\"id\": \"b\", \"prediction\": \"y\", \"gold\": [\"\"], \"wrong\": [],"
                         + " \"judge\": {\"name\": \"crag\", \"outcome\": \"UNPARSEABLE\", \"unparseable_samples\": 1}}"));
         List<dev.veracity.eval.metrics.Metric> metrics = spec.profile().metrics().stream()
                 .map(dev.veracity.eval.metrics.Metrics::byName).toList();
 
-        JsonNode s = EvalRunner.summary(spec, lines, metrics, 0, "r", java.time.Instant.now());
+        JsonNode s = EvalRunner.summary(spec, lines, metrics, 0, "r", java.time.Instant.now()).toJson();
 
         assertThat(s.at("/judge/accuracy").isNull()).isTrue();
         assertThat(s.at("/judge/parsed").asInt()).isZero();
@@ -321,7 +324,7 @@ class EvalRunnerTest {
         assertThat(s.at("/metrics/nq-em").isNumber()).isTrue();
         assertThat(s.at("/metrics_n/substring:strict").asInt()).isEqualTo(2);
 
-        JsonNode none = EvalRunner.summary(spec, List.of(), metrics, 0, "r", java.time.Instant.now());
+        JsonNode none = EvalRunner.summary(spec, List.of(), metrics, 0, "r", java.time.Instant.now()).toJson();
         assertThat(none.at("/metrics/nq-em").isNull()).isTrue();
         assertThat(none.at("/metrics_n/nq-em").asInt()).isZero();
         assertThat(none.has("judge")).isFalse();
@@ -363,7 +366,7 @@ class EvalRunnerTest {
                         .cache(cache, dev.veracity.llm.cache.CacheMode.READ_WRITE).build();
                 Path out = dir.resolve("run-" + run);
                 summaries[run] = EvalRunner.run(new EvalRunner.Spec(SELF_CONSISTENT, "nq-open", data, 0, out, 3,
-                        DatasetProfile.of("nq-open"), Map.of(), Map.of()), client, traces, "r" + run, p -> { }).summary();
+                        DatasetProfile.of("nq-open"), Map.of(), Map.of()), client, traces, "r" + run, p -> { }).summary().toJson();
                 lines.add(Files.readAllLines(out.resolve("results.jsonl")).stream().map(l -> {
                     try {
                         return JSON.readTree(l);
@@ -418,14 +421,14 @@ class EvalRunnerTest {
     void aSummaryOverLinesWrittenBeforeSamplesAndModelTimeSaysOverHowManyItCountedThem() throws Exception {
         EvalRunner.Spec spec = new EvalRunner.Spec(ECHO, "nq-open", nq(), 0, dir.resolve("out"), 1,
                 DatasetProfile.of("nq-open"), Map.of(), Map.of());
-        List<JsonNode> lines = List.of(
-                JSON.readTree("{\"id\": \"a\", \"prediction\": \"x\", \"gold\": [\"x\"], \"calls\": 2,"
+        List<ResultLine> lines = TestLines.of(
+                ("{\"id\": \"a\", \"prediction\": \"x\", \"gold\": [\"x\"], \"calls\": 2,"
                         + " \"prompt_tokens\": 10, \"completion_tokens\": 2, \"wall_ms\": 5, \"critical_path_ms\": 5}"),
-                JSON.readTree("{\"id\": \"b\", \"prediction\": \"x\", \"gold\": [\"x\"], \"calls\": 1, \"samples\": 21,"
+                ("{\"id\": \"b\", \"prediction\": \"x\", \"gold\": [\"x\"], \"calls\": 1, \"samples\": 21,"
                         + " \"cached_samples\": 7, \"prompt_tokens\": 10, \"completion_tokens\": 2, \"wall_ms\": 5,"
                         + " \"critical_path_ms\": 5, \"model_ms\": 30}"));
 
-        JsonNode s = EvalRunner.summary(spec, lines, List.of(), 0, "r", java.time.Instant.now());
+        JsonNode s = EvalRunner.summary(spec, lines, List.of(), 0, "r", java.time.Instant.now()).toJson();
 
         assertThat(s.get("calls_per_question").asDouble()).isEqualTo(1.5);
         // the old line has no samples: counted over the line that has them, and said so, never as 0
@@ -434,7 +437,7 @@ class EvalRunnerTest {
         assertThat(s.at("/per_question_n/samples").asInt()).isEqualTo(1);
         assertThat(s.at("/per_question_n/model_ms").asInt()).isEqualTo(1);
         assertThat(s.get("cached_share").asDouble()).isEqualTo(7.0 / 21);
-        JsonNode old = EvalRunner.summary(spec, lines.subList(0, 1), List.of(), 0, "r", java.time.Instant.now());
+        JsonNode old = EvalRunner.summary(spec, lines.subList(0, 1), List.of(), 0, "r", java.time.Instant.now()).toJson();
         assertThat(old.get("samples_per_question").isNull()).isTrue();
         assertThat(old.get("cached_share").isNull()).isTrue();
     }

@@ -29,13 +29,17 @@ class ResultsFileTest {
         return o;
     }
 
+    private static boolean append(ResultsFile file, ObjectNode line) {
+        return file.append(dev.veracity.eval.results.ResultsJson.convert(line, dev.veracity.eval.results.ResultLine.class));
+    }
+
     @Test
     void aLoneSurrogateIsWrittenAsTheReplacementCharacterAndTheNextLineIsUnaffected() throws Exception {
         Path file = dir.resolve("results.jsonl");
         try (ResultsFile results = ResultsFile.open(file)) {
-            assertThat(results.append(result("q1", "from a dataset \udc00", "a\ud800b"))).isTrue();
-            assertThat(results.append(result("q2", "clean", "answer"))).isTrue();
-            assertThat(results.answered().iterator().next().get("prediction").asText()).isEqualTo("a\uFFFDb");
+            assertThat(append(results, result("q1", "from a dataset \udc00", "a\ud800b"))).isTrue();
+            assertThat(append(results, result("q2", "clean", "answer"))).isTrue();
+            assertThat(results.answered().iterator().next().prediction()).isEqualTo("a\uFFFDb");
         }
         byte[] bytes = Files.readAllBytes(file);
         String text = StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(bytes)).toString();
@@ -44,7 +48,7 @@ class ResultsFileTest {
         try (ResultsFile reopened = ResultsFile.open(file)) {
             assertThat(reopened.size()).isEqualTo(2);
             List<JsonNode> lines = new ArrayList<>();
-            reopened.answered().forEach(lines::add);
+            reopened.answered().forEach(l -> lines.add(l.toJson()));
             assertThat(lines.get(0).get("prediction").asText()).isEqualTo("a\uFFFDb");
             assertThat(lines.get(0).get("question").asText()).isEqualTo("from a dataset \uFFFD");
             assertThat(lines.get(1).get("prediction").asText()).isEqualTo("answer");

@@ -3,6 +3,9 @@ package dev.veracity.eval.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.veracity.eval.results.ResultLine;
+import dev.veracity.eval.results.ResultsJson;
+import dev.veracity.eval.results.TestLines;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.veracity.trace.CallContext;
@@ -29,36 +32,36 @@ class RoleStatsTest {
     @Test
     void aRolesModelSecondsCountWhatItsCachedRequestsTookWhenTheyWereMade() {
         // agent-1's two calls came from the cache in 1 ms each; their requests took 400 and 600 ms when made
-        ObjectNode line = RoleStats.ofQuestion(List.of(
+        JsonNode line = ResultsJson.tree(RoleStats.ofQuestion(List.of(
                 call("agent-1", 0, 1_000, 400_000), call("agent-1", 1_000, 2_000, 600_000),
-                call("judge", 2_000, 302_000, 0)));
+                call("judge", 2_000, 302_000, 0))));
         assertThat(line.at("/agent-1/calls").asInt()).isEqualTo(2);
         assertThat(line.at("/agent-1/seconds").asDouble()).isEqualTo(0.002); // as run: two lookups
         assertThat(line.at("/agent-1/model_seconds").asDouble()).isEqualTo(1.0);
         assertThat(line.at("/judge/seconds").asDouble()).isEqualTo(0.3);
         assertThat(line.at("/judge/model_seconds").asDouble()).isEqualTo(0.3);
         // a cache entry stored without its latency: unknown, not 0
-        ObjectNode unknown = RoleStats.ofQuestion(List.of(call("agent-1", 0, 1_000, -1), call("judge", 0, 1_000, 0)));
+        JsonNode unknown = ResultsJson.tree(RoleStats.ofQuestion(List.of(call("agent-1", 0, 1_000, -1), call("judge", 0, 1_000, 0))));
         assertThat(unknown.path("agent-1").has("model_seconds")).isFalse();
         assertThat(unknown.at("/judge/model_seconds").asDouble()).isEqualTo(0.001);
     }
 
     @Test
     void theRunsModelSecondsPerQuestionAverageTheLinesThatRecordThem() throws Exception {
-        List<JsonNode> lines = List.of(
-                JSON.readTree("{\"roles\": {\"agent-1\": {\"calls\": 2, \"samples\": 2, \"seconds\": 0.002,"
+        List<ResultLine> lines = TestLines.of(
+                ("{\"roles\": {\"agent-1\": {\"calls\": 2, \"samples\": 2, \"seconds\": 0.002,"
                         + " \"model_seconds\": 1.0}, \"judge\": {\"calls\": 1, \"samples\": 1, \"seconds\": 0.3,"
                         + " \"model_seconds\": 0.3}}}"),
-                JSON.readTree("{\"roles\": {\"agent-1\": {\"calls\": 1, \"samples\": 1, \"seconds\": 0.5,"
+                ("{\"roles\": {\"agent-1\": {\"calls\": 1, \"samples\": 1, \"seconds\": 0.5,"
                         + " \"model_seconds\": 0.5}}}"),
                 // written before model seconds were: left out of them, counted in calls and seconds
-                JSON.readTree("{\"roles\": {\"agent-1\": {\"calls\": 3, \"samples\": 3, \"seconds\": 0.7}}}"));
-        JsonNode run = RoleStats.ofRun(lines);
+                ("{\"roles\": {\"agent-1\": {\"calls\": 3, \"samples\": 3, \"seconds\": 0.7}}}"));
+        JsonNode run = ResultsJson.tree(RoleStats.ofRun(lines));
         assertThat(run.at("/agent-1/calls_per_question").asDouble()).isEqualTo(2.0);
         assertThat(run.at("/agent-1/seconds_per_question").asDouble()).isEqualTo((0.002 + 0.5 + 0.7) / 3);
         assertThat(run.at("/agent-1/model_seconds_per_question").asDouble()).isEqualTo(0.75);
         assertThat(run.at("/judge/model_seconds_per_question").asDouble()).isEqualTo(0.15);
-        JsonNode old = RoleStats.ofRun(lines.subList(2, 3));
+        JsonNode old = ResultsJson.tree(RoleStats.ofRun(lines.subList(2, 3)));
         assertThat(old.path("agent-1").has("model_seconds_per_question")).isFalse();
     }
 }

@@ -109,7 +109,7 @@ class TruthRlJudgedRunTest {
                 DatasetProfile.of("crag").withMetrics(List.of("truthfulness-answer", "truthfulness", "em")), Map.of(),
                 Map.of("model", "scripted"), null, null, Judges.byName("crag", client, JudgeOptions.defaults()));
 
-        JsonNode s = EvalRunner.run(spec, client, traces, "run-1", p -> { }).summary();
+        JsonNode s = EvalRunner.run(spec, client, traces, "run-1", p -> { }).summary().toJson();
 
         // Paris: exact match (the judge, which says 0 to everything but "universal", is never asked);
         // Universal: the judge's yes; I don't know: abstention; invalid question on a valid question: hallucination
@@ -151,7 +151,7 @@ class TruthRlJudgedRunTest {
 
         // a second run over the same folder answers nothing and re-aggregates the stored verdicts: same numbers, no call
         long calls = backend.requests().size();
-        JsonNode again = EvalRunner.run(spec, client, traces, "run-2", p -> { }).summary();
+        JsonNode again = EvalRunner.run(spec, client, traces, "run-2", p -> { }).summary().toJson();
         assertThat(backend.requests()).hasSize((int) calls);
         assertThat(again.get("metrics")).isEqualTo(s.get("metrics"));
         assertThat(again.get("judge")).isEqualTo(s.get("judge"));
@@ -173,7 +173,7 @@ class TruthRlJudgedRunTest {
                 DatasetProfile.of("crag").withMetrics(List.of("truthfulness", "truthfulness-answer")), Map.of(),
                 Map.of("model", "scripted"));
 
-        JsonNode s = EvalRunner.run(spec, client, traces, "run-1", p -> { }).summary();
+        JsonNode s = EvalRunner.run(spec, client, traces, "run-1", p -> { }).summary().toJson();
 
         // exact match only: Paris correct, I don't know an abstention, the other five hallucinations, by either metric
         for (String m : List.of("truthfulness", "truthfulness-answer")) {
@@ -198,7 +198,7 @@ class TruthRlJudgedRunTest {
         EvalRunner.Spec spec = new EvalRunner.Spec(BOXER, "crag", f, 0, dir.resolve("first"), 1,
                 DatasetProfile.of("crag").withMetrics(metrics), Map.of("box", "first"), Map.of("model", "scripted"));
 
-        JsonNode s = EvalRunner.run(spec, client, traces, "run-1", p -> { }).summary();
+        JsonNode s = EvalRunner.run(spec, client, traces, "run-1", p -> { }).summary().toJson();
 
         // the method answered Milan (its first box): both metrics call it a hallucination, not Rome's correct
         for (String m : metrics) {
@@ -207,7 +207,8 @@ class TruthRlJudgedRunTest {
         JsonNode line = JSON.readTree(Files.readAllLines(dir.resolve("first/results.jsonl")).getFirst());
         assertThat(line.at("/metrics/truthfulness.box").asText()).isEqualTo("first");
         // a reader with the registry's metric (compare, report, recipes) takes the line's reading, not the last box
-        assertThat(dev.veracity.eval.metrics.LineScores.of(dev.veracity.eval.metrics.Metrics.byName("truthfulness"), line)
+        assertThat(dev.veracity.eval.metrics.LineScores.of(dev.veracity.eval.metrics.Metrics.byName("truthfulness"),
+                dev.veracity.eval.results.TestLines.line(line))
                 .score()).isEqualTo(-1.0);
     }
 }

@@ -2,6 +2,8 @@ package dev.veracity.rl.records;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.veracity.eval.results.ResultLine;
+import dev.veracity.eval.results.ResultsJson;
 import dev.veracity.llm.ChatMessage;
 import dev.veracity.method.AgentRecord;
 import dev.veracity.rl.jsonl.AtomicJsonlWriter;
@@ -48,7 +50,8 @@ public final class RunRecords {
         String method = "";
         Path summary = runDir.resolve("summary.json");
         if (Files.isRegularFile(summary)) {
-            method = JSON.readTree(summary.toFile()).path("method").asText("");
+            String named = ResultsJson.summary(summary).method();
+            method = named == null ? "" : named;
         }
         String run = String.valueOf(runDir.toAbsolutePath().normalize().getFileName());
         List<AgentRecord> out = new ArrayList<>();
@@ -60,22 +63,21 @@ public final class RunRecords {
                 if (line.isBlank()) {
                     continue;
                 }
-                JsonNode l;
+                ResultLine l;
                 try {
-                    l = JSON.readTree(line);
-                } catch (IOException e) {
+                    l = ResultsJson.line(line, results + ":" + lineNo);
+                } catch (ResultsJson.MalformedLine e) {
                     continue; // a line cut off by a kill: that question has no outcome to train on
                 }
-                if (l.has("failed") || !l.has("trace_run")) {
+                if (l.isFailure() || l.traceRun() == null || l.id() == null) {
                     continue;
                 }
-                JsonNode v = l.path(r[0].equals("metric") ? "metrics" : "signals").path(r[1]);
-                Double value = v.isNumber() ? v.asDouble() : null;
+                Double value = r[0].equals("metric") ? l.metricValue(r[1]) : l.signalsOrEmpty().get(r[1]);
                 if (value != null) {
                     withReward++;
                 }
-                String q = l.path("id").asText();
-                List<CallRecord> calls = store.calls(l.get("trace_run").asText(), q);
+                String q = l.id();
+                List<CallRecord> calls = store.calls(l.traceRun(), q);
                 for (CallRecord c : calls) {
                     String parent = parentOf(c, calls);
                     for (int i = 0; i < c.outputs().size(); i++) {
