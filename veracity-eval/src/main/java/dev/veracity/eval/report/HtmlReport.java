@@ -4,6 +4,7 @@ import dev.veracity.eval.run.ResultsFile;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.veracity.eval.results.ResultLine;
+import dev.veracity.plugin.Registry;
 import dev.veracity.eval.results.ResultsJson;
 import dev.veracity.eval.results.RunConfiguration;
 import dev.veracity.eval.results.Summary;
@@ -561,7 +562,38 @@ public final class HtmlReport {
         }
         page.put("callCount", callViews.isEmpty() ? str(r.calls()) : String.valueOf(callViews.size()));
         page.put("calls", callViews);
+        page.put("sections", sections(run.method(), r, calls));
         render("question.mustache", page, file);
+    }
+
+    private static final Registry<ReportSectionProvider, QuestionSection> SECTIONS = new Registry<>(
+            ReportSectionProvider.class, ReportSectionProvider::sections, QuestionSection::name, "report section");
+
+    /**
+     * The question page's sections ({@link QuestionSection}: the built-in ones, then the plug-ins'), as the template
+     * shows them; a section that throws is shown as one line saying so instead of its content.
+     */
+    static List<Map<String, Object>> sections(String method, ResultLine line, List<CallRecord> calls) {
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (QuestionSection section : SECTIONS.byName().values()) {
+            java.util.Optional<QuestionSection.Section> shown;
+            try {
+                shown = section.render(method, line, calls);
+            } catch (RuntimeException e) {
+                shown = java.util.Optional.of(new QuestionSection.Section(section.name(), List.of(), List.of(),
+                        List.of("This section could not be shown: " + e)));
+            }
+            shown.ifPresent(s -> {
+                Map<String, Object> v = new LinkedHashMap<>();
+                v.put("title", s.title());
+                v.put("hasTable", !s.columns().isEmpty());
+                v.put("columns", s.columns());
+                v.put("rows", s.rows().stream().map(cells -> Map.of("cells", cells)).toList());
+                v.put("notes", s.notes());
+                out.add(v);
+            });
+        }
+        return out;
     }
 
     /** A typed value of a result file as the page shows it: "" for none. */

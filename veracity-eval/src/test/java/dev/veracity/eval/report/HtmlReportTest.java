@@ -125,6 +125,33 @@ class HtmlReportTest {
     }
 
     @Test
+    void aQuestionPageShowsWhatTheMethodDecidedInItsSectionsEscaped() throws IOException {
+        Path dir = ReportFixtures.run(tmp, "court", "court", "{\"em\": 0.5}", false);
+        Files.writeString(dir.resolve("results.jsonl"), String.join("\n",
+                """
+                {"id": "q1", "question": "Who wrote Hamlet?", "prediction": "Shakespeare", "gold": ["Shakespeare"], "metrics": {"em": 1.0}, "candidates": [{"agent": "agent-1", "answer": "Shakespeare", "steps": 3, "forced": false, "note": ""}, {"agent": "agent-2", "answer": "<b>Marlowe</b>", "steps": 7, "forced": true, "note": "looped on one action"}], "signals": {"judge_synthesised": 0.0, "agreement": 0.5}}""",
+                """
+                {"id": "q2", "question": "Capital of France?", "prediction": "Paris", "gold": ["Paris"], "metrics": {"em": 1.0}}"""));
+        HtmlReport.write(List.of(dir), tmp.resolve("r3"));
+        String q1 = Files.readString(tmp.resolve("r3/court/q/q1.html"));
+        assertThat(q1).contains("<h2>Candidates the method chose among</h2>", "<td>agent-2</td>",
+                "<td>&lt;b&gt;Marlowe&lt;/b&gt;</td>", "<td>7</td>", "stopped at the step limit", "looped on one action",
+                "Chosen: Shakespeare", "<h2>Method signals</h2>", "<td>agreement</td><td>0.5000</td>",
+                "<td>judge_synthesised</td><td>0</td>");
+        assertThat(q1).doesNotContain("<b>Marlowe");
+        assertThat(q1.indexOf("Candidates the method")).as("built-in sections in their order")
+                .isLessThan(q1.indexOf("Method signals"));
+        String q2 = Files.readString(tmp.resolve("r3/court/q/q2.html"));
+        assertThat(q2).doesNotContain("Candidates the method chose among", "Method signals");
+    }
+
+    @Test
+    void aSectionWhoseRowDoesNotFitItsColumnsIsRefusedWhereItIsMade() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new QuestionSection.Section("t", List.of("a", "b"),
+                List.of(List.of("only one")), List.of())).hasMessageContaining("a row of 1 cells under 2 columns");
+    }
+
+    @Test
     void safeNamesAreStableAndDistinct() {
         assertThat(HtmlReport.safeName("abc-1_2")).isEqualTo("abc-1_2");
         assertThat(HtmlReport.safeName("a/b")).isNotEqualTo(HtmlReport.safeName("a_b")).matches("[A-Za-z0-9_-]+");

@@ -1,0 +1,54 @@
+package dev.veracity.eval.report;
+
+import dev.veracity.eval.results.ResultLine;
+import dev.veracity.trace.CallRecord;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * A section of the report's question pages: what a method decided for one question (its candidates, its signals, a
+ * plug-in method's own verdicts), read from the question's result line and, when the run kept them, its calls.
+ * Contributed through {@link ReportSectionProvider}; the built-in ones through {@link BuiltInReportSections}.
+ *
+ * <p>A section gives text, never markup: the page escapes every cell, so model output shown in a section cannot
+ * inject HTML.
+ */
+public interface QuestionSection {
+
+    /** A short unique name ("candidates", "signals", a plug-in's own). */
+    String name();
+
+    /**
+     * The section for one question, or empty when it has nothing to show (a run of another method, a line without
+     * what it reads). Must not throw for any line: a section that throws is left out of that page.
+     *
+     * @param method the run's method, as {@code summary.json} names it (a composition such as {@code court+march})
+     * @param line   the question's result line
+     * @param calls  the question's calls from the run's traces, in order; empty when the run kept none
+     */
+    Optional<Section> render(String method, ResultLine line, List<CallRecord> calls);
+
+    /**
+     * What a page shows: a heading, a table (column names and rows of cells) and notes under it.
+     *
+     * @param title   the heading
+     * @param columns the table's column names (empty: no table)
+     * @param rows    its rows, each as many cells as there are columns
+     * @param notes   lines of text under the table
+     */
+    record Section(String title, List<String> columns, List<List<String>> rows, List<String> notes) {
+        public Section {
+            Objects.requireNonNull(title, "title");
+            columns = List.copyOf(columns);
+            rows = rows.stream().map(r -> r.stream().map(c -> Objects.requireNonNullElse(c, "")).toList()).toList();
+            notes = List.copyOf(notes);
+            for (List<String> r : rows) {
+                if (r.size() != columns.size()) {
+                    throw new IllegalArgumentException("section '" + title + "': a row of " + r.size() + " cells under "
+                            + columns.size() + " columns");
+                }
+            }
+        }
+    }
+}
