@@ -165,6 +165,14 @@ class CiteCheckCommandsTest {
             }).collect(Collectors.joining());
             assertThat(html).contains("cite-check").contains("Leonardo da Vinci");
         }
+        // the plug-in's own section on the question pages: what the method did with the model's citation
+        Path pages = report.resolve("cite-check/q");
+        assertThat(Files.readString(pages.resolve("q1.html"))).contains("<h2>Citation check</h2>",
+                "<td>Paris</td><td>2</td><td>kept: a cited passage contains it</td>");
+        assertThat(Files.readString(pages.resolve("q2.html")))
+                .contains("<td>1889</td><td>2</td><td>dropped: no cited passage contains it</td>");
+        assertThat(Files.readString(pages.resolve("q4.html"))).contains("abstained: the model found no passage");
+        assertThat(Files.readString(report.resolve("standard-rag/q/q1.html"))).doesNotContain("Citation check");
 
         Path rows = dir.resolve("rows.jsonl");
         Result export = veracity("rl", "export", "--format", "openrlhf", "--dataset", "jsonl", "--data",
