@@ -211,6 +211,7 @@ final class EvalCommand implements Callable<Integer> {
         }
         JudgePrompt judgeText = judgePrompt == null ? JudgePrompt.AUTHORS : JudgePrompt.byName(judgePrompt);
         retrieval.validate();
+        retrieval.requireEmbedder(m); // the optional embed part, when the method or a dense search needs it
         // a page store that is none (or --pages with a method that reads no pages) stops here, before any model call
         dev.veracity.retrieval.react.PageStore pageStore = retrieval.openPages(m);
         if (m.readsPages() && pageStore == null && !retrieval.given()) {

@@ -5,9 +5,11 @@ import dev.veracity.eval.report.ComparisonTable;
 import dev.veracity.eval.report.RunDir;
 import dev.veracity.eval.run.DatasetProfile;
 import dev.veracity.eval.run.EvalRunner;
+import dev.veracity.llm.openai.OpenAiEmbedder;
 import dev.veracity.method.QaMethod;
 import dev.veracity.methods.Methods;
-import dev.veracity.retrieval.embed.OnnxEmbedder;
+import dev.veracity.retrieval.Embedder;
+import dev.veracity.retrieval.LocalEmbedders;
 import dev.veracity.trace.TraceStore;
 import java.io.IOException;
 import java.io.InputStream;
@@ -51,20 +53,22 @@ final class MethodsDemo {
         Path questions = data != null ? data : bundled(out);
         List<String> names = methods.isEmpty() ? List.copyOf(Methods.names()) : methods;
         names.forEach(Methods::byName); // an unknown name stops here, before any call
+        List<String> embedding = names.stream().filter(n -> Methods.byName(n).usesEmbedder()).toList();
+        if (!embedding.isEmpty() && !simulated) {
+            LocalEmbedders.require(); // bge-small in process: without the embed part the demo stops here, not half-way
+        }
         print.printf(Locale.ROOT, "Veracity demo: %d methods on %s, %s, model %s%n", names.size(),
                 data != null ? questions : "20 RAMDocs questions (bundled)",
                 simulated ? "simulator at " + cfg.llmBaseUrl() + " with its built-in extractive reader"
                         : "server " + cfg.llmBaseUrl(), cfg.model());
         List<Path> runs = new ArrayList<>();
         int failed = 0;
-        OnnxEmbedder embedder = null;
-        {
+        boolean embeds = !embedding.isEmpty();
+        try (OpenAiEmbedder simEmbedder = embeds && simulated ? simulatorEmbedder(cfg) : null) {
+            Embedder embedder = !embeds ? null : simEmbedder != null ? simEmbedder : LocalEmbedders.bgeSmall();
             for (String name : names) {
                 QaMethod m = Methods.byName(name);
                 Path dir = out.resolve(name);
-                if (m.usesEmbedder() && embedder == null) {
-                    embedder = OnnxEmbedder.bgeSmall();
-                }
                 Map<String, String> options = m.spec().resolve(Map.of()).values();
                 VeracityConfig runCfg = cfg.withTraceFile(dir.resolve("traces.db"));
                 long t0 = System.nanoTime();
@@ -94,10 +98,22 @@ final class MethodsDemo {
         if (simulated) {
             print.println("These numbers come from the simulator's extractive reader (sentence overlap with the question):"
                     + " they measure plumbing, not model quality.");
+            if (embeds) {
+                print.println(String.join(", ", embedding) + " embedded documents on the simulator too (hashed bags of words).");
+            }
             print.println("Point the demo at a real model: ./veracity demo --llm-base-url http://HOST:8000/v1 --model NAME");
         }
         print.println("Runs in " + out + "; the report: ./veracity report " + out + "/* --out " + out.resolve("report"));
         return failed == 0 ? 0 : 1;
+    }
+
+    /**
+     * On the simulator, methods that compare documents by embedding (speculative-rag) embed there too: its
+     * {@code /v1/embeddings} gives hashed bags of words, near for texts that share words, so the demo runs every method
+     * without the optional embed part (and without loading a model). Against a server they use bge-small in process.
+     */
+    static OpenAiEmbedder simulatorEmbedder(VeracityConfig cfg) {
+        return OpenAiEmbedder.builder(cfg.llmBaseUrl(), cfg.model()).build();
     }
 
     private static Path bundled(Path out) throws IOException {

@@ -9,8 +9,9 @@ import dev.veracity.method.QaMethod;
 import dev.veracity.methods.Methods;
 import dev.veracity.qa.Document;
 import dev.veracity.qa.QaItem;
+import dev.veracity.retrieval.Embedder;
+import dev.veracity.retrieval.LocalEmbedders;
 import dev.veracity.retrieval.Retriever;
-import dev.veracity.retrieval.embed.OnnxEmbedder;
 import dev.veracity.retrieval.lucene.LuceneIndex;
 import dev.veracity.sim.SimConfig;
 import dev.veracity.trace.CallContext;
@@ -63,7 +64,7 @@ class IndexTest {
 
     @Test
     void aMethodThatEmbedsDocumentsGetsTheEmbedderAndAnswersAsInProcess() throws Exception {
-        OnnxEmbedder embedder = OnnxEmbedder.bgeSmall();
+        Embedder embedder = LocalEmbedders.bgeSmall();
         try (Served s = Served.start(SimConfig.defaults(), x -> x, b -> b.embedder(() -> embedder), Duration.ofSeconds(30))) {
             QaMethod m = Methods.byName("speculative-rag");
             assertThat(m.usesEmbedder()).isTrue();
