@@ -79,4 +79,24 @@ class IndexTest {
             }
         }
     }
+
+    @Test
+    void aServerThatCannotEmbedRefusesAMethodThatEmbedsBeforeAnyModelCall() throws Exception {
+        // as serve without the optional embed part: the in-process model's lookup fails with the part's one line
+        String missing = "the in-process embedding model (bge-small, e5) is the optional embed part";
+        try (Served s = Served.start(SimConfig.defaults(), x -> x, b -> b.embedder(() -> {
+            throw new IllegalStateException(missing);
+        }), Duration.ofSeconds(30))) {
+            s.sim.clearRecentRequests();
+            Http.Reply r = Http.post(s.v1() + "/chat/completions", Http.chat("speculative-rag", ""));
+            assertThat(r.status()).as(r.body()).isEqualTo(400);
+            assertThat(r.error().path("code").asText()).isEqualTo("missing_embedder");
+            assertThat(r.error().path("param").asText()).isEqualTo("model");
+            assertThat(r.error().path("message").asText()).isEqualTo("method speculative-rag compares documents by"
+                    + " embedding and this server cannot embed: " + missing);
+            assertThat(s.sim.recentRequests()).isEmpty();
+            // methods that do not embed are answered as before
+            assertThat(Http.post(s.v1() + "/chat/completions", Http.chat("standard-rag", "")).status()).isEqualTo(200);
+        }
+    }
 }
