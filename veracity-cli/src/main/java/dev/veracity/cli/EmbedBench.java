@@ -1,8 +1,8 @@
 package dev.veracity.cli;
 
 import dev.veracity.retrieval.Embedder;
+import dev.veracity.retrieval.LocalEmbedders;
 import dev.veracity.retrieval.bench.EmbeddingBenchmark;
-import dev.veracity.retrieval.embed.OnnxEmbedder;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -25,7 +25,7 @@ final class EmbedBench implements Callable<Integer> {
         if (passages < 1) {
             throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this), "--passages must be >= 1");
         }
-        Embedder embedder = embedding.remote() ? embedding.server(embedding.model) : OnnxEmbedder.bgeSmall();
+        Embedder embedder = embedding.remote() ? embedding.server(embedding.model) : LocalEmbedders.bgeSmall();
         EmbeddingBenchmark.run(embedder, embedder.name() + (embedding.remote() ? " at " + embedding.url : ""), passages,
                 System.out);
         return 0;

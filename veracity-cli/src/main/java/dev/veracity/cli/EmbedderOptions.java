@@ -2,7 +2,7 @@ package dev.veracity.cli;
 
 import dev.veracity.llm.openai.OpenAiEmbedder;
 import dev.veracity.retrieval.Embedder;
-import dev.veracity.retrieval.embed.OnnxEmbedder;
+import dev.veracity.retrieval.LocalEmbedders;
 import dev.veracity.retrieval.lucene.IndexMetadata;
 import java.nio.file.Path;
 import picocli.CommandLine.Option;
@@ -54,7 +54,7 @@ final class EmbedderOptions {
             }
             return server(model);
         }
-        return onnxModel != null ? OnnxEmbedder.e5(onnxModel, tokenizer) : OnnxEmbedder.bgeSmall();
+        return onnxModel != null ? LocalEmbedders.e5(onnxModel, tokenizer) : LocalEmbedders.bgeSmall();
     }
 
     /**
@@ -69,6 +69,6 @@ final class EmbedderOptions {
             }
             return server(meta.embeddingModel());
         }
-        return OnnxEmbedder.byName(meta.embeddingModel(), onnxModel, tokenizer);
+        return LocalEmbedders.byName(meta.embeddingModel(), onnxModel, tokenizer);
     }
 }

@@ -161,6 +161,7 @@ final class EvalCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         RunLock.requireFree(out); // another eval writing there: refused before any work
         EvalJob job = job();
+        retrieval.requireEmbedder(Methods.byName(method)); // the optional embed part, when the method or a dense search needs it
         EvalJobRunner.Result result = EvalJobRunner.run(job, new CliJobEnvironment(proxy,
                 j -> watch(j, "resume with the same command: " + commandLine())));
         System.out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)

@@ -3,11 +3,11 @@ package dev.veracity.cli;
 import dev.veracity.eval.data.Datasets;
 import dev.veracity.eval.data.GoldFields;
 import dev.veracity.qa.QaItem;
+import dev.veracity.retrieval.Embedder;
+import dev.veracity.retrieval.LocalEmbedders;
 import dev.veracity.retrieval.corpus.CorpusFormat;
 import dev.veracity.retrieval.corpus.CorpusReader;
 import dev.veracity.retrieval.corpus.Document;
-import dev.veracity.retrieval.Embedder;
-import dev.veracity.retrieval.embed.OnnxEmbedder;
 import dev.veracity.retrieval.lucene.PassageVectors;
 import dev.veracity.retrieval.lucene.PrecomputedVectors;
 import dev.veracity.retrieval.lucene.IndexBuilder;
@@ -80,8 +80,8 @@ final class IndexCommand implements Callable<Integer> {
     Path embeddingIds;
 
     @Option(names = "--embedding-model", paramLabel = "NAME",
-            description = "With --embeddings: the model that computed them (" + OnnxEmbedder.BGE_SMALL + ", "
-                    + OnnxEmbedder.E5_SMALL + " or a server's model name), recorded so that queries use it.")
+            description = "With --embeddings: the model that computed them (" + LocalEmbedders.BGE_SMALL + ", "
+                    + LocalEmbedders.E5_SMALL + " or a server's model name), recorded so that queries use it.")
     String embeddingModel;
 
     @Option(names = "--onnx-model", paramLabel = "FILE", description = "e5-small-v2 ONNX model instead of bge-small (with --tokenizer).")

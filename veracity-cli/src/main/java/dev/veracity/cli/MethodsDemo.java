@@ -7,11 +7,12 @@ import dev.veracity.eval.run.EvalJob;
 import dev.veracity.eval.run.EvalJobRunner;
 import dev.veracity.eval.run.EvalRunner;
 import dev.veracity.eval.run.JobDocuments;
+import dev.veracity.llm.openai.OpenAiEmbedder;
 import dev.veracity.method.QaMethod;
 import dev.veracity.methods.Methods;
 import dev.veracity.retrieval.Embedder;
+import dev.veracity.retrieval.LocalEmbedders;
 import dev.veracity.retrieval.PageSource;
-import dev.veracity.retrieval.embed.OnnxEmbedder;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
@@ -52,44 +53,61 @@ final class MethodsDemo {
         Path questions = data != null ? data : bundled(out);
         List<String> names = methods.isEmpty() ? List.copyOf(Methods.names()) : methods;
         names.forEach(Methods::byName); // an unknown name stops here, before any call
+        List<String> embedding = names.stream().filter(n -> Methods.byName(n).usesEmbedder()).toList();
+        if (!embedding.isEmpty() && !simulated) {
+            LocalEmbedders.require(); // bge-small in process: without the embed part the demo stops here, not half-way
+        }
         print.printf(Locale.ROOT, "Veracity demo: %d methods on %s, %s, model %s%n", names.size(),
                 data != null ? questions : "20 RAMDocs questions (bundled)",
                 simulated ? "simulator at " + cfg.llmBaseUrl() + " with its built-in extractive reader"
                         : "server " + cfg.llmBaseUrl(), cfg.model());
         List<Path> runs = new ArrayList<>();
         int failed = 0;
-        DemoDocuments documents = new DemoDocuments();
-        CliJobEnvironment env = new CliJobEnvironment(null, job -> CliJobEnvironment.silent());
-        for (String name : names) {
-            Path dir = out.resolve(name);
-            long t0 = System.nanoTime();
-            // a demo starts over (old answers of another server must not mix in), without a check of the server
-            EvalJob job = EvalJob.builder(Methods.byName(name), DATASET, questions, dir).limit(limit).model(cfg)
-                    .documents(documents).preflight(false).force(true)
-                    .labels(EvalRunner.labels("model", cfg.model(), "llm_base_url", cfg.llmBaseUrl(),
-                            "demo", simulated ? "simulator, built-in reader" : "server"))
-                    .build();
-            EvalRunner.Outcome o = EvalJobRunner.run(job, env).outcome();
-            failed += o.failures().size();
-            print.printf(Locale.ROOT, "  %-16s %3d questions in %5.1f s%s%n", name, o.total(),
-                    (System.nanoTime() - t0) / 1e9, o.failures().isEmpty() ? "" : ", " + o.failures().size() + " failed");
-            runs.add(dir);
+        boolean embeds = !embedding.isEmpty();
+        try (OpenAiEmbedder simEmbedder = embeds && simulated ? simulatorEmbedder(cfg) : null) {
+            DemoDocuments documents = new DemoDocuments(simEmbedder);
+            CliJobEnvironment env = new CliJobEnvironment(null, job -> CliJobEnvironment.silent());
+            for (String name : names) {
+                Path dir = out.resolve(name);
+                long t0 = System.nanoTime();
+                // a demo starts over (old answers of another server must not mix in), without a check of the server
+                EvalJob job = EvalJob.builder(Methods.byName(name), DATASET, questions, dir).limit(limit).model(cfg)
+                        .documents(documents).preflight(false).force(true)
+                        .labels(EvalRunner.labels("model", cfg.model(), "llm_base_url", cfg.llmBaseUrl(),
+                                "demo", simulated ? "simulator, built-in reader" : "server"))
+                        .build();
+                EvalRunner.Outcome o = EvalJobRunner.run(job, env).outcome();
+                failed += o.failures().size();
+                print.printf(Locale.ROOT, "  %-16s %3d questions in %5.1f s%s%n", name, o.total(),
+                        (System.nanoTime() - t0) / 1e9, o.failures().isEmpty() ? "" : ", " + o.failures().size() + " failed");
+                runs.add(dir);
+            }
         }
         print.println();
         print.print(ComparisonTable.of(runs.stream().map(RunDir::load).toList()).text());
         if (simulated) {
             print.println("These numbers come from the simulator's extractive reader (sentence overlap with the question):"
                     + " they measure plumbing, not model quality.");
+            if (embeds) {
+                print.println(String.join(", ", embedding) + " embedded documents on the simulator too (hashed bags of words).");
+            }
             print.println("Point the demo at a real model: ./veracity demo --llm-base-url http://HOST:8000/v1 --model NAME");
         }
         print.println("Runs in " + out + "; the report: ./veracity report " + out + "/* --out " + out.resolve("report"));
         return failed == 0 ? 0 : 1;
     }
 
-    /** The demo's documents: the questions' own, and one in-process embedder for every method that needs one. */
+    /**
+     * The demo's documents: the questions' own, and one embedder for every method that needs one: the simulator's when
+     * the demo runs on it, else bge-small in process (the optional embed part), loaded once.
+     */
     private static final class DemoDocuments implements JobDocuments {
 
-        private OnnxEmbedder embedder;
+        private Embedder embedder;
+
+        DemoDocuments(Embedder simulator) {
+            this.embedder = simulator;
+        }
 
         @Override
         public boolean indexed() {
@@ -118,7 +136,7 @@ final class MethodsDemo {
         @Override
         public Embedder embedder(QaMethod method) {
             if (method.usesEmbedder() && embedder == null) {
-                embedder = OnnxEmbedder.bgeSmall(); // loaded once, for the first method that needs it
+                embedder = LocalEmbedders.bgeSmall(); // loaded once, for the first method that needs it
             }
             return method.usesEmbedder() ? embedder : null;
         }
@@ -127,6 +145,15 @@ final class MethodsDemo {
         public Index openIndex(Embedder embedder) {
             return null;
         }
+    }
+
+    /**
+     * On the simulator, methods that compare documents by embedding (speculative-rag) embed there too: its
+     * {@code /v1/embeddings} gives hashed bags of words, near for texts that share words, so the demo runs every method
+     * without the optional embed part (and without loading a model). Against a server they use bge-small in process.
+     */
+    static OpenAiEmbedder simulatorEmbedder(VeracityConfig cfg) {
+        return OpenAiEmbedder.builder(cfg.llmBaseUrl(), cfg.model()).build();
     }
 
     private static Path bundled(Path out) throws IOException {

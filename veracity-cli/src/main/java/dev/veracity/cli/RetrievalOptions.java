@@ -4,9 +4,9 @@ import dev.veracity.eval.run.DocumentSource;
 import dev.veracity.eval.run.JobDocuments;
 import dev.veracity.method.QaMethod;
 import dev.veracity.retrieval.Embedder;
+import dev.veracity.retrieval.LocalEmbedders;
 import dev.veracity.retrieval.PageSource;
 import dev.veracity.retrieval.Retriever;
-import dev.veracity.retrieval.embed.OnnxEmbedder;
 import dev.veracity.retrieval.lucene.LuceneIndex;
 import java.nio.file.Path;
 import picocli.CommandLine.Option;
@@ -81,10 +81,20 @@ final class RetrievalOptions {
         return m.usesEmbedder() || (index != null && !searchMode.equals("bm25")) ? embedder() : null;
     }
 
+    /**
+     * Stops before any work when the method or a dense search needs the in-process model and the runtime lacks the
+     * optional embed part (the one-line error says how to add it).
+     */
+    void requireEmbedder(QaMethod m) {
+        if (!embedding.remote() && (m.usesEmbedder() || (index != null && !searchMode.equals("bm25")))) {
+            LocalEmbedders.require();
+        }
+    }
+
     /** The {@code --embedder} server's embedder (its model by default the index's), else bge-small in process. */
     Embedder embedder() {
         if (!embedding.remote()) {
-            return OnnxEmbedder.bgeSmall();
+            return LocalEmbedders.bgeSmall();
         }
         String model = embedding.model;
         if (model == null && index != null) {

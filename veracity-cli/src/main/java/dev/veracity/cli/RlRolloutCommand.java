@@ -11,8 +11,9 @@ import dev.veracity.llm.openai.OpenAiCompatibleBackend;
 import dev.veracity.method.MethodContext;
 import dev.veracity.methods.march.MarchSettings;
 import dev.veracity.qa.QaItem;
+import dev.veracity.retrieval.Embedder;
+import dev.veracity.retrieval.LocalEmbedders;
 import dev.veracity.retrieval.Retriever;
-import dev.veracity.retrieval.embed.OnnxEmbedder;
 import dev.veracity.retrieval.lucene.LuceneIndex;
 import dev.veracity.rl.areal.ArealClient;
 import dev.veracity.rl.areal.OnlineRollout;
@@ -139,7 +140,7 @@ final class RlRolloutCommand implements Callable<Integer> {
         Files.createDirectories(out);
         VeracityConfig cfg = base.withTraceFile(out.resolve("traces.db"));
         PrintWriter log = spec.commandLine().getErr();
-        OnnxEmbedder embedder = index != null && !searchMode.equals("bm25") ? OnnxEmbedder.bgeSmall() : null;
+        Embedder embedder = index != null && !searchMode.equals("bm25") ? LocalEmbedders.bgeSmall() : null;
         try (LuceneIndex searchIndex = index == null ? null : LuceneIndex.open(index);
              TraceStore traces = TraceStore.open(cfg.traceFile());
              Stack stack = new Stack(cfg, traces)) {

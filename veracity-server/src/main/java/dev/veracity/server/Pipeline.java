@@ -99,6 +99,14 @@ final class Pipeline {
             throw new HttpProblem(400, "missing_index", "method " + m.name() + " searches an index itself: this server"
                     + " was started without --index").withParam("model");
         }
+        if (m.usesEmbedder() && embedder != null) {
+            try {
+                embedder.get(); // loaded once (seconds); a server that cannot embed says so before any model call
+            } catch (IllegalStateException e) { // the in-process model without the optional embed part
+                throw new HttpProblem(400, "missing_embedder", "method " + m.name() + " compares documents by embedding"
+                        + " and this server cannot embed: " + ClientText.quote(e.getMessage(), 1000)).withParam("model");
+            }
+        }
         QaItem item = new QaItem(itemId(r.question(), r.documents()), r.question(), List.of(), List.of(), List.of(), null,
                 Map.of(), null);
         List<String> ignored = new ArrayList<>(r.ignored());

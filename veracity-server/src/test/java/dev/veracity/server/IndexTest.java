@@ -9,8 +9,9 @@ import dev.veracity.method.QaMethod;
 import dev.veracity.methods.Methods;
 import dev.veracity.qa.Document;
 import dev.veracity.qa.QaItem;
+import dev.veracity.retrieval.Embedder;
+import dev.veracity.retrieval.LocalEmbedders;
 import dev.veracity.retrieval.Retriever;
-import dev.veracity.retrieval.embed.OnnxEmbedder;
 import dev.veracity.retrieval.lucene.LuceneIndex;
 import dev.veracity.sim.SimConfig;
 import dev.veracity.trace.CallContext;
@@ -63,7 +64,7 @@ class IndexTest {
 
     @Test
     void aMethodThatEmbedsDocumentsGetsTheEmbedderAndAnswersAsInProcess() throws Exception {
-        OnnxEmbedder embedder = OnnxEmbedder.bgeSmall();
+        Embedder embedder = LocalEmbedders.bgeSmall();
         try (Served s = Served.start(SimConfig.defaults(), x -> x, b -> b.embedder(() -> embedder), Duration.ofSeconds(30))) {
             QaMethod m = Methods.byName("speculative-rag");
             assertThat(m.usesEmbedder()).isTrue();
@@ -76,6 +77,26 @@ class IndexTest {
                         Served.DOCS, List.of(), List.of(), null, Map.of(), null), ctx);
                 assertThat(r.json().at("/choices/0/message/content").asText()).isEqualTo(expected.prediction());
             }
+        }
+    }
+
+    @Test
+    void aServerThatCannotEmbedRefusesAMethodThatEmbedsBeforeAnyModelCall() throws Exception {
+        // as serve without the optional embed part: the in-process model's lookup fails with the part's one line
+        String missing = "the in-process embedding model (bge-small, e5) is the optional embed part";
+        try (Served s = Served.start(SimConfig.defaults(), x -> x, b -> b.embedder(() -> {
+            throw new IllegalStateException(missing);
+        }), Duration.ofSeconds(30))) {
+            s.sim.clearRecentRequests();
+            Http.Reply r = Http.post(s.v1() + "/chat/completions", Http.chat("speculative-rag", ""));
+            assertThat(r.status()).as(r.body()).isEqualTo(400);
+            assertThat(r.error().path("code").asText()).isEqualTo("missing_embedder");
+            assertThat(r.error().path("param").asText()).isEqualTo("model");
+            assertThat(r.error().path("message").asText()).isEqualTo("method speculative-rag compares documents by"
+                    + " embedding and this server cannot embed: " + missing);
+            assertThat(s.sim.recentRequests()).isEmpty();
+            // methods that do not embed are answered as before
+            assertThat(Http.post(s.v1() + "/chat/completions", Http.chat("standard-rag", "")).status()).isEqualTo(200);
         }
     }
 }

@@ -1,7 +1,8 @@
 package dev.veracity.retrieval.bench;
 
+import dev.veracity.retrieval.Embedder;
+import dev.veracity.retrieval.LocalEmbedders;
 import dev.veracity.retrieval.Retriever;
-import dev.veracity.retrieval.embed.OnnxEmbedder;
 import dev.veracity.retrieval.lucene.IndexBuilder;
 import dev.veracity.retrieval.lucene.LuceneIndex;
 import java.io.IOException;
@@ -32,6 +33,9 @@ public final class RetrievalBenchmark {
     }
 
     public static Result run(Path workDir, long passages, long densePassages, int queries, PrintStream out) throws IOException {
+        if (densePassages > 0) {
+            LocalEmbedders.require(); // before the BM25 half, not after it
+        }
         SyntheticCorpus corpus = SyntheticCorpus.standard();
         int cores = Runtime.getRuntime().availableProcessors();
         out.printf("Synthetic corpus: %,d passages of 100 Zipf words (seed 42), %d cores%n", passages, cores);
@@ -62,7 +66,7 @@ public final class RetrievalBenchmark {
             return new Result(passages, indexRate, p50, p95, 0, Double.NaN, Double.NaN);
         }
         Path denseDir = workDir.resolve("dense");
-        OnnxEmbedder embedder = OnnxEmbedder.bgeSmall();
+        Embedder embedder = LocalEmbedders.bgeSmall();
         // Real English words: the embedding model's cost follows subword tokens (see SyntheticCorpus.english).
         SyntheticCorpus english = SyntheticCorpus.english(42, 100);
         out.printf("Dense corpus: %,d passages of 100 common English words (Zipf, seed 42)%n", densePassages);

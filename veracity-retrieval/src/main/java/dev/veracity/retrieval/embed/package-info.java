@@ -1,6 +1,6 @@
 /**
- * Dense encoders: {@link dev.veracity.retrieval.embed.OnnxEmbedder} (bge-small-en-v1.5 from the jar by default,
- * e5-small-v2 from a user-supplied ONNX file) with each model's query and passage prefixes, run on ONNX Runtime;
- * {@link dev.veracity.retrieval.embed.NpyFile}, precomputed vectors in NumPy's format, memory-mapped.
+ * Precomputed passage vectors: {@link dev.veracity.retrieval.embed.NpyFile}, NumPy's format, memory-mapped. The
+ * in-process encoders (bge-small, e5) are the optional embed part, module {@code veracity-embed-onnx}, reached through
+ * {@link dev.veracity.retrieval.LocalEmbedders}.
  */
 package dev.veracity.retrieval.embed;

@@ -1,8 +1,8 @@
 package dev.veracity.retrieval.lucene;
 
+import dev.veracity.retrieval.LocalEmbedders;
 import dev.veracity.retrieval.corpus.Document;
 import dev.veracity.retrieval.embed.NpyFile;
-import dev.veracity.retrieval.embed.OnnxEmbedder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -27,7 +27,7 @@ import java.util.stream.Stream;
 public final class PrecomputedVectors implements PassageVectors, AutoCloseable {
 
     /** Dimensions of the models Veracity embeds with in process. */
-    private static final Map<String, Integer> KNOWN = Map.of(OnnxEmbedder.BGE_SMALL, 384, OnnxEmbedder.E5_SMALL, 384);
+    private static final Map<String, Integer> KNOWN = Map.of(LocalEmbedders.BGE_SMALL, 384, LocalEmbedders.E5_SMALL, 384);
 
     private final NpyFile npy;
     private final String model;

@@ -5,11 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.veracity.retrieval.Embedder;
+import dev.veracity.retrieval.LocalEmbedders;
 import dev.veracity.retrieval.Passage;
 import dev.veracity.retrieval.corpus.Document;
 import dev.veracity.retrieval.embed.Npy;
 import dev.veracity.retrieval.embed.NpyFile;
-import dev.veracity.retrieval.embed.OnnxEmbedder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -138,7 +138,7 @@ class PrecomputedVectorsTest {
         twice.set(5, "doc4");
         Path dup = Files.write(dir.resolve("dup.txt"), twice);
         assertThatThrownBy(() -> PrecomputedVectors.open(ok, dup, "my-model")).hasMessageContaining("'doc4' is listed twice");
-        assertThatThrownBy(() -> PrecomputedVectors.open(ok, null, OnnxEmbedder.BGE_SMALL))
+        assertThatThrownBy(() -> PrecomputedVectors.open(ok, null, LocalEmbedders.BGE_SMALL))
                 .hasMessageContaining("holds 8-dimensional vectors, but bge-small-en-v1.5-q makes 384-dimensional ones");
     }
 

@@ -4,13 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.veracity.retrieval.Embedder;
+import dev.veracity.retrieval.LocalEmbedders;
 import dev.veracity.retrieval.Passage;
 import dev.veracity.retrieval.Retriever;
 import dev.veracity.retrieval.SharedData;
 import dev.veracity.retrieval.corpus.CorpusFormat;
 import dev.veracity.retrieval.corpus.CorpusReader;
 import dev.veracity.retrieval.corpus.Document;
-import dev.veracity.retrieval.embed.OnnxEmbedder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -45,7 +46,7 @@ class SharedDataRetrievalTest {
     }
 
     LuceneIndex index;
-    OnnxEmbedder embedder;
+    Embedder embedder;
     final List<Known> known = new ArrayList<>();
 
     @BeforeAll
@@ -86,7 +87,7 @@ class SharedDataRetrievalTest {
                 known.add(new Known(query, "CRAG passage " + d.id(), p -> p.text().equals(d.text())));
             }
         }
-        embedder = OnnxEmbedder.bgeSmall();
+        embedder = LocalEmbedders.bgeSmall();
         index = LuceneIndex.inMemory(docs, embedder);
     }
 

@@ -71,7 +71,7 @@ public final class TrainingDataExport {
         PromptContext context = new PromptContext(dataset.name(), dataset.multiAnswer(), options);
         Counts n = new Counts();
         boolean[] system = new boolean[1];
-        try (RowSink sink = f == ExportFormat.VERL ? new ParquetSink(out, VerlRow.columns(s.agentName() != null))
+        try (RowSink sink = f == ExportFormat.VERL ? new ParquetSink(out, VerlRow.schema(s.agentName() != null))
                 : RowSink.jsonl(out);
              Stream<QaItem> items = Datasets.stream(dataset.name(), s.data())) {
             Iterator<QaItem> it = (s.limit() > 0 ? items.limit(s.limit()) : items).iterator();

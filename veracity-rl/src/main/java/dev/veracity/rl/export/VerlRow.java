@@ -2,8 +2,8 @@ package dev.veracity.rl.export;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.veracity.rl.jsonl.JsonlRows;
-import java.util.LinkedHashMap;
-import java.util.Map;
+import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.MessageTypeParser;
 
 /**
  * A VeRL RL dataset row, as its preprocessing examples write them (verl {@code examples/data_preprocess/gsm8k.py}
@@ -24,19 +24,38 @@ final class VerlRow {
     /** Search-R1's (and VeRL's search examples') ability for open-domain QA data. */
     static final String ABILITY = "fact-reasoning";
 
-    /** The parquet schema of these rows, in DuckDB's type names; VeRL reads nested lists and structs with pyarrow. */
-    static Map<String, String> columns(boolean agentName) {
-        Map<String, String> c = new LinkedHashMap<>();
-        c.put("data_source", "VARCHAR");
-        c.put("prompt", "STRUCT(role VARCHAR, content VARCHAR)[]");
-        c.put("ability", "VARCHAR");
-        c.put("reward_model", "STRUCT(style VARCHAR, ground_truth VARCHAR)");
-        c.put("extra_info", "STRUCT(split VARCHAR, \"index\" BIGINT, id VARCHAR, question VARCHAR, method VARCHAR,"
-                + " role VARCHAR, agent VARCHAR)");
-        if (agentName) {
-            c.put("agent_name", "VARCHAR");
-        }
-        return c;
+    /**
+     * The parquet schema of these rows; VeRL reads nested lists and structs with pyarrow. Every field is optional, as
+     * pyarrow and DuckDB write them, and {@code prompt} is a LIST of {@code {role, content}} structs in Parquet's
+     * standard three-level layout (pyarrow's {@code list<element: struct<role: string, content: string>>}).
+     */
+    static MessageType schema(boolean agentName) {
+        return MessageTypeParser.parseMessageType("""
+                message schema {
+                  optional binary data_source (STRING);
+                  optional group prompt (LIST) {
+                    repeated group list {
+                      optional group element {
+                        optional binary role (STRING);
+                        optional binary content (STRING);
+                      }
+                    }
+                  }
+                  optional binary ability (STRING);
+                  optional group reward_model {
+                    optional binary style (STRING);
+                    optional binary ground_truth (STRING);
+                  }
+                  optional group extra_info {
+                    optional binary split (STRING);
+                    optional int64 index (INTEGER(64,true));
+                    optional binary id (STRING);
+                    optional binary question (STRING);
+                    optional binary method (STRING);
+                    optional binary role (STRING);
+                    optional binary agent (STRING);
+                  }
+                """ + (agentName ? "  optional binary agent_name (STRING);\n" : "") + "}");
     }
 
     private VerlRow() {

@@ -60,11 +60,16 @@ final class ExportFixtures {
         }
     }
 
-    /** A parquet file's columns and DuckDB types, read back by DuckDB. */
+    /** A SQL string literal: single quotes doubled, so any path is one literal. */
+    static String quote(String s) {
+        return "'" + s.replace("'", "''") + "'";
+    }
+
+    /** A parquet file's columns and DuckDB types, read back by DuckDB (a reader independent of our writer). */
     static Map<String, String> parquetSchema(Path f) throws SQLException {
         Map<String, String> out = new LinkedHashMap<>();
         try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement s = c.createStatement();
-             ResultSet r = s.executeQuery("DESCRIBE SELECT * FROM read_parquet(" + ParquetSink.quote(f.toString()) + ")")) {
+             ResultSet r = s.executeQuery("DESCRIBE SELECT * FROM read_parquet(" + quote(f.toString()) + ")")) {
             while (r.next()) {
                 out.put(r.getString("column_name"), r.getString("column_type"));
             }
@@ -76,7 +81,7 @@ final class ExportFixtures {
     static List<JsonNode> parquetRows(Path f) throws SQLException, IOException {
         List<JsonNode> out = new ArrayList<>();
         try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement s = c.createStatement();
-             ResultSet r = s.executeQuery("SELECT to_json(t) FROM read_parquet(" + ParquetSink.quote(f.toString()) + ") t")) {
+             ResultSet r = s.executeQuery("SELECT to_json(t) FROM read_parquet(" + quote(f.toString()) + ") t")) {
             while (r.next()) {
                 out.add(JSON.readTree(r.getString(1)));
             }

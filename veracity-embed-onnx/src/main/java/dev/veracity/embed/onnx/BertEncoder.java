@@ -1,4 +1,4 @@
-package dev.veracity.retrieval.embed;
+package dev.veracity.embed.onnx;
 
 import ai.djl.huggingface.tokenizers.Encoding;
 import ai.djl.huggingface.tokenizers.HuggingFaceTokenizer;

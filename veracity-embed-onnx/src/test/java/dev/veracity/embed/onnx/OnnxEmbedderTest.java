@@ -1,4 +1,4 @@
-package dev.veracity.retrieval.embed;
+package dev.veracity.embed.onnx;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

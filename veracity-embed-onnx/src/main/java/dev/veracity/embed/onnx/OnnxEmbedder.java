@@ -1,8 +1,9 @@
-package dev.veracity.retrieval.embed;
+package dev.veracity.embed.onnx;
 
 import ai.djl.huggingface.tokenizers.Encoding;
 import dev.langchain4j.model.embedding.onnx.bgesmallenv15q.BgeSmallEnV15QuantizedEmbeddingModel;
 import dev.veracity.retrieval.Embedder;
+import dev.veracity.retrieval.LocalEmbedders;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -31,8 +32,6 @@ import java.util.concurrent.Future;
 public final class OnnxEmbedder implements Embedder {
 
     public static final String BGE_QUERY_PREFIX = "Represent this sentence for searching relevant passages: ";
-    public static final String BGE_SMALL = "bge-small-en-v1.5-q";
-    public static final String E5_SMALL = "e5-small-v2";
 
     /** Texts per task on the pool (each text is its own forward pass, see {@link BertEncoder}). */
     private static final int CHUNK = 16;
@@ -73,8 +72,8 @@ public final class OnnxEmbedder implements Embedder {
                 if (e == null) {
                     try (InputStream model = resource("bge-small-en-v1.5-q.onnx");
                          InputStream tokenizer = resource("bge-small-en-v1.5-q-tokenizer.json")) {
-                        e = new OnnxEmbedder(BGE_SMALL, model.readAllBytes(), tokenizer, BertEncoder.Pooling.CLS,
-                                BGE_QUERY_PREFIX, "");
+                        e = new OnnxEmbedder(LocalEmbedders.BGE_SMALL, model.readAllBytes(), tokenizer,
+                                BertEncoder.Pooling.CLS, BGE_QUERY_PREFIX, "");
                     } catch (IOException x) {
                         throw new UncheckedIOException("cannot read bge-small from its jar: " + x.getMessage(), x);
                     }
@@ -102,25 +101,11 @@ public final class OnnxEmbedder implements Embedder {
             }
         }
         try (InputStream tokenizer = Files.newInputStream(tokenizerJson)) {
-            return new OnnxEmbedder(E5_SMALL, Files.readAllBytes(onnxModel), tokenizer, BertEncoder.Pooling.MEAN,
-                    "query: ", "passage: ");
+            return new OnnxEmbedder(LocalEmbedders.E5_SMALL, Files.readAllBytes(onnxModel), tokenizer,
+                    BertEncoder.Pooling.MEAN, "query: ", "passage: ");
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read the e5 model: " + e.getMessage(), e);
         }
-    }
-
-    /** The embedder an index was built with, by the name stored in its metadata. */
-    public static OnnxEmbedder byName(String name, Path onnxModel, Path tokenizerJson) {
-        if (BGE_SMALL.equals(name)) {
-            return bgeSmall();
-        }
-        if (E5_SMALL.equals(name)) {
-            if (onnxModel == null || tokenizerJson == null) {
-                throw new IllegalArgumentException("This index was embedded with e5-small-v2: give --onnx-model and --tokenizer");
-            }
-            return e5(onnxModel, tokenizerJson);
-        }
-        throw new IllegalArgumentException("Unknown embedding model '" + name + "': use " + BGE_SMALL + " or " + E5_SMALL);
     }
 
     @Override
