@@ -28,7 +28,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
 
 /**
  * {@code ./veracity bench c3po}: C-3PO's tree rollout of N questions against the simulator at a fixed latency per
@@ -39,38 +38,38 @@ import picocli.CommandLine.Option;
  * until three are kept. Also prints calls per tree and the heap a tree holds.
  */
 @Command(name = "c3po", mixinStandardHelpOptions = true,
-        description = "C-3PO tree rollouts against the simulator: wall time vs the ideal for the concurrency limit, calls and memory per tree.")
+        description = {"C-3PO tree rollouts against the simulator: wall time vs the ideal for the concurrency limit, calls and memory per tree.",
+                "The --questions are rolled out all at once; --warmup counts untimed rollouts of all of them, for the JIT."})
 final class C3poBench implements Callable<Integer> {
 
-    @Option(names = "--questions", defaultValue = "20", description = "Questions, all rolled out at once (default ${DEFAULT-VALUE}).")
-    int questions;
+    @picocli.CommandLine.Mixin
+    BenchLoad.Questions questions = new BenchLoad.Questions(20);
 
-    @Option(names = "--latency-ms", defaultValue = "100", description = "Simulated latency per call (default ${DEFAULT-VALUE}).")
-    int latencyMs;
+    @picocli.CommandLine.Mixin
+    BenchLoad.Latency latency = new BenchLoad.Latency(100);
 
-    @Option(names = "--concurrency", defaultValue = "32", description = "The client's concurrency limit (default ${DEFAULT-VALUE}).")
-    int concurrency;
+    @picocli.CommandLine.Mixin
+    BenchLoad.ClientConcurrency concurrency = new BenchLoad.ClientConcurrency(32);
 
-    @Option(names = "--warmup", defaultValue = "2", description = "Untimed rollouts of all the questions first, for"
-            + " the JIT (default ${DEFAULT-VALUE}).")
-    int warmup;
+    @picocli.CommandLine.Mixin
+    BenchLoad.Warmup warmup = new BenchLoad.Warmup(2);
 
     @Override
     public Integer call() throws Exception {
-        if (questions < 1 || latencyMs < 0 || concurrency < 1 || warmup < 0) {
+        if (questions.count < 1 || latency.ms < 0 || concurrency.limit < 1 || warmup.count < 0) {
             throw new IllegalArgumentException("--questions and --concurrency must be >= 1, --latency-ms and --warmup >= 0");
         }
-        List<QaItem> items = items(questions);
-        SimConfig cfg = SimCommand.simulator().latency(LatencyModel.ofMillis(latencyMs, 0)).capacity(4096)
+        List<QaItem> items = items(questions.count);
+        SimConfig cfg = SimCommand.simulator().latency(LatencyModel.ofMillis(latency.ms, 0)).capacity(4096)
                 .recentRequestLimit(0).rules(Rule.of("(?s).", C3poBench::respond)).build();
         RolloutSettings settings = RolloutSettings.of(RolloutSettings.Preset.PAPER);
         try (SimServer sim = SimServer.start(cfg);
              OpenAiCompatibleBackend backend = OpenAiCompatibleBackend.builder().baseUrl(sim.baseUrl()).model("sim-model").build();
-             LlmClient client = LlmClient.builder(backend).concurrency(concurrency).build()) {
+             LlmClient client = LlmClient.builder(backend).concurrency(concurrency.limit).build()) {
             Rollout rollout = new Rollout(settings, LeafReward.AUTHORS_ACCURACY);
             // Warm-up: the same rollout untimed, so that the JIT has compiled the hot paths and the connections are
             // open; with one tree only, C2 compiles during the timed run on the same 2 cores and adds a third.
-            for (int w = 0; w < warmup; w++) {
+            for (int w = 0; w < warmup.count; w++) {
                 rolloutAll(rollout, client, items);
             }
             long t0 = System.nanoTime();
@@ -80,25 +79,25 @@ final class C3poBench implements Callable<Integer> {
             int maxCalls = trees.stream().mapToInt(Tree::calls).max().orElse(0);
             int chain = trees.stream().mapToInt(C3poBench::criticalPath).max().orElse(0);
             int nodes = trees.stream().mapToInt(t -> t.nodes().size()).sum();
-            double criticalMs = (double) chain * latencyMs;
-            double throughputMs = (double) calls * latencyMs / concurrency;
+            double criticalMs = (double) chain * latency.ms;
+            double throughputMs = (double) calls * latency.ms / concurrency.limit;
             double ideal = Math.max(criticalMs, throughputMs);
             System.out.printf(Locale.ROOT, "== C-3PO tree rollout (preset paper), %d questions at once, %d ms per call"
-                    + " (simulator: plumbing, not a model), client concurrency %d%n", items.size(), latencyMs, concurrency);
+                    + " (simulator: plumbing, not a model), client concurrency %d%n", items.size(), latency.ms, concurrency.limit);
             System.out.printf(Locale.ROOT, "   calls: %d (%.1f per tree, at most %d; proxy %d, LLM %d); nodes %.1f per tree%n",
                     calls, (double) calls / trees.size(), maxCalls, trees.stream().mapToInt(Tree::proxyCalls).sum(),
                     trees.stream().mapToInt(Tree::llmCalls).sum(), (double) nodes / trees.size());
             System.out.printf(Locale.ROOT, "   wall: %.0f ms%n", wallMs);
             System.out.printf(Locale.ROOT, "   ideal: %.0f ms (critical path: %d dependent calls x %d ms = %.0f ms; throughput"
-                    + " bound %d calls x %d ms / %d = %.0f ms)%n", ideal, chain, latencyMs, criticalMs, calls, latencyMs,
-                    concurrency, throughputMs);
+                    + " bound %d calls x %d ms / %d = %.0f ms)%n", ideal, chain, latency.ms, criticalMs, calls, latency.ms,
+                    concurrency.limit, throughputMs);
             System.out.printf(Locale.ROOT, "   wall / ideal: %.2fx (target <= 1.2x)%n", wallMs / ideal);
-            int fifo = rounds(trees, concurrency, false);
-            int longestFirst = rounds(trees, concurrency, true);
+            int fifo = rounds(trees, concurrency.limit, false);
+            int longestFirst = rounds(trees, concurrency.limit, true);
             System.out.printf(Locale.ROOT, "   these trees' calls scheduled with no overhead at concurrency %d: %d ms first come"
-                    + " first served (%.2fx the ideal), %d ms longest remaining chain first (%.2fx)%n", concurrency,
-                    fifo * latencyMs, fifo * (double) latencyMs / ideal, longestFirst * latencyMs,
-                    longestFirst * (double) latencyMs / ideal);
+                    + " first served (%.2fx the ideal), %d ms longest remaining chain first (%.2fx)%n", concurrency.limit,
+                    fifo * latency.ms, fifo * (double) latency.ms / ideal, longestFirst * latency.ms,
+                    longestFirst * (double) latency.ms / ideal);
             // What the trees retain: the heap after a collection with them, less the heap after one without them.
             int count = trees.size();
             long with = usedHeapAfterGc();

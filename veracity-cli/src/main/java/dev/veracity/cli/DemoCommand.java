@@ -65,9 +65,9 @@ final class DemoCommand implements Callable<Integer> {
             description = "Only the first N questions (0 = all).")
     int limit;
 
-    @picocli.CommandLine.Option(names = "--latency-ms", defaultValue = "20", paramLabel = "MS",
-            description = "The simulator's time to first token (default ${DEFAULT-VALUE}).")
-    int latencyMs;
+    /** The simulator's time to first token. */
+    @Mixin
+    BenchLoad.Latency latency = new BenchLoad.Latency(20);
 
     static final String QUESTION = "In which year was the Eiffel Tower completed?";
     static final List<String> DOCUMENTS = List.of(
@@ -83,7 +83,7 @@ final class DemoCommand implements Callable<Integer> {
         if (exchange) {
             return exchange();
         }
-        if (limit < 0 || latencyMs < 0) {
+        if (limit < 0 || latency.ms < 0) {
             throw new IllegalArgumentException("--limit and --latency-ms must be >= 0");
         }
         if (data != null && !java.nio.file.Files.isRegularFile(data)) {
@@ -91,7 +91,7 @@ final class DemoCommand implements Callable<Integer> {
         }
         // no rules: every prompt goes to the built-in extractive reader, which knows each method's formats
         SimServer sim = model.namesAServer() ? null : SimServer.start(SimCommand.simulator()
-                .latency(LatencyModel.ofMillis(latencyMs, 0)).build());
+                .latency(LatencyModel.ofMillis(latency.ms, 0)).build());
         try {
             VeracityConfig base = model.resolve();
             VeracityConfig cfg = sim == null ? base : base.withServer(sim.baseUrl(), sim.config().defaultModel());

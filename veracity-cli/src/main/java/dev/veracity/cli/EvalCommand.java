@@ -2,7 +2,6 @@ package dev.veracity.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import dev.veracity.eval.data.Datasets;
 import dev.veracity.eval.run.EvalJob;
 import dev.veracity.eval.run.EvalJobRunner;
 import dev.veracity.eval.run.EvalRunner;
@@ -20,7 +19,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /** {@code ./veracity eval}: a method over a dataset, resumable, with the dataset's official metrics. */
@@ -33,25 +31,11 @@ final class EvalCommand implements Callable<Integer> {
             completionCandidates = MethodNames.class)
     String method;
 
-    @Option(names = "--dataset", required = true, paramLabel = "NAME", description = "Dataset format: ${COMPLETION-CANDIDATES}.",
-            completionCandidates = DatasetNames.class)
-    String dataset;
-
-    @Option(names = "--data", required = true, paramLabel = "FILE", description = "The dataset file (its release format).")
-    Path data;
-
-    int limit;
+    @Mixin
+    DatasetOptions dataset;
 
     @Spec
     CommandSpec commandSpec;
-
-    @Option(names = "--limit", defaultValue = "0", paramLabel = "N", description = "Only the first N questions (0 = all).")
-    void limit(int n) {
-        if (n < 0) {
-            throw new ParameterException(commandSpec.commandLine(), "--limit must be >= 0, was " + n);
-        }
-        limit = n;
-    }
 
     @Option(names = "--out", required = true, paramLabel = "DIR",
             description = "Output folder: results.jsonl, summary.json, traces.db.")
@@ -142,15 +126,9 @@ final class EvalCommand implements Callable<Integer> {
         }
     }
 
-    static final class DatasetNames extends java.util.ArrayList<String> {
-        DatasetNames() {
-            super(Datasets.names());
-        }
-    }
-
     /** The job these flags describe, checked (each mistake one line, before any model call). */
     EvalJob job() {
-        return EvalJob.builder(Methods.byName(method), dataset, data, out).options(options).limit(limit).metrics(metrics)
+        return EvalJob.builder(Methods.byName(method), dataset.name, dataset.file, out).options(options).limit(dataset.limit).metrics(metrics)
                 .questionsAtOnce(questionsAtOnce).judge(judgeName).judgePrompt(judgePrompt).judgeModel(judgeModel)
                 .judgeSamples(judgeSamples).truncated(truncated).sample(sampleSize == null ? null
                         : new QuestionSample(sampleSize, sampleSeed, sampleRange))

@@ -50,7 +50,7 @@ final class IndexCommand implements Callable<Integer> {
     @Option(names = "--dataset", paramLabel = "NAME",
             description = "With --format dataset: the dataset whose loader reads --corpus (${COMPLETION-CANDIDATES});"
                     + " every question's passages are indexed once (exact duplicates dropped), ids QUESTION-DOC.",
-            completionCandidates = EvalCommand.DatasetNames.class)
+            completionCandidates = DatasetOptions.Names.class)
     String dataset;
 
     @Option(names = "--out", required = true, paramLabel = "DIR",

@@ -31,11 +31,15 @@ import picocli.CommandLine.Option;
  * wall time against the ideal N / C x latency.</li>
  * </ol>
  */
-@Command(name = "llm", mixinStandardHelpOptions = true, description = "Client overhead and concurrent throughput against the simulator.")
+@Command(name = "llm", mixinStandardHelpOptions = true, description = {"Client overhead and concurrent throughput against the simulator.",
+        "--warmup counts calls before the overhead run; --latency-ms is that of the throughput run."})
 final class LlmBench implements Callable<Integer> {
 
-    @Option(names = "--warmup", defaultValue = "15000", description = "Warm-up calls before measuring overhead (default ${DEFAULT-VALUE}).")
-    int warmup;
+    @picocli.CommandLine.Mixin
+    BenchLoad.Warmup warmup = new BenchLoad.Warmup(15000);
+
+    @picocli.CommandLine.Mixin
+    BenchLoad.Latency latency = new BenchLoad.Latency(200);
 
     @Option(names = "--overhead-calls", defaultValue = "10000", description = "Measured sequential calls (default ${DEFAULT-VALUE}).")
     int overheadCalls;
@@ -45,9 +49,6 @@ final class LlmBench implements Callable<Integer> {
 
     @Option(names = "--callers", defaultValue = "100", description = "Concurrent callers in the throughput run (default ${DEFAULT-VALUE}).")
     int callers;
-
-    @Option(names = "--latency-ms", defaultValue = "200", description = "Simulated latency per call in the throughput run (default ${DEFAULT-VALUE}).")
-    int latencyMs;
 
     @Override
     public Integer call() throws Exception {
@@ -68,14 +69,14 @@ final class LlmBench implements Callable<Integer> {
              TraceStore traces = TraceStore.open(dir.resolve("overhead-traces.db"))) {
             LlmClient client = LlmClient.builder(backend).concurrency(1).retry(RetrySettings.DEFAULT).traces(traces).build();
             CallContext ctx = CallContext.of("bench-overhead", "q", "bench").role("caller");
-            for (int i = 0; i < warmup; i++) {
+            for (int i = 0; i < warmup.count; i++) {
                 client.call(ctx, request(i));
                 backend.generate(request(i), Duration.ofSeconds(10));
             }
             long[] sdk = new long[overheadCalls];
             long[] full = new long[overheadCalls];
             for (int i = 0; i < overheadCalls; i++) {
-                LlmRequest r = request(warmup + i);
+                LlmRequest r = request(warmup.count + i);
                 long t0 = System.nanoTime();
                 backend.generate(r, Duration.ofSeconds(10));
                 long t1 = System.nanoTime();
@@ -94,7 +95,7 @@ final class LlmBench implements Callable<Integer> {
 
     private void throughput(Path dir) throws Exception {
         SimConfig cfg = SimConfig.builder().rules(Rule.of("(?s).*", "The answer is 42."))
-                .latency(LatencyModel.ofMillis(latencyMs, 0)).capacity(Math.max(1024, callers * 2))
+                .latency(LatencyModel.ofMillis(latency.ms, 0)).capacity(Math.max(1024, callers * 2))
                 .recentRequestLimit(0).build();
         try (SimServer sim = SimServer.start(cfg);
              OpenAiCompatibleBackend backend = OpenAiCompatibleBackend.builder().baseUrl(sim.baseUrl()).model("sim-model").build();
@@ -106,10 +107,10 @@ final class LlmBench implements Callable<Integer> {
             long t0 = System.nanoTime();
             runCallers(client, calls, callers);
             long wallNanos = System.nanoTime() - t0;
-            double ideal = (double) calls / callers * latencyMs;
+            double ideal = (double) calls / callers * latency.ms;
             double wall = wallNanos / 1e6;
             System.out.printf(Locale.ROOT, "== Throughput: %d calls from %d concurrent callers, %d ms simulated latency%n",
-                    calls, callers, latencyMs);
+                    calls, callers, latency.ms);
             System.out.printf(Locale.ROOT, "   wall %.0f ms, ideal %.0f ms, ratio %.3f x (target <= 1.1 x -> %s); %.0f calls/s;"
                             + " server peak in flight %d%n", wall, ideal, wall / ideal, wall / ideal <= 1.1 ? "MET" : "MISSED",
                     calls / (wallNanos / 1e9), sim.counters().peakInFlight());

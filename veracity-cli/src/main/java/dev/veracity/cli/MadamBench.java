@@ -40,20 +40,20 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "madam", mixinStandardHelpOptions = true,
         description = "MADAM-RAG wall time: the authors' sequential loop vs concurrent questions and agents vs the"
-                + " critical-path ideal vs a whole `veracity eval` process.")
+                + " critical-path ideal vs a whole `veracity eval` process, over the first --questions of --data.")
 final class MadamBench implements Callable<Integer> {
+
+    @picocli.CommandLine.Mixin
+    BenchLoad.Questions questions = new BenchLoad.Questions(30);
+
+    @picocli.CommandLine.Mixin
+    BenchLoad.Latency latency = new BenchLoad.Latency(100);
+
+    @picocli.CommandLine.Mixin
+    BenchLoad.ClientConcurrency concurrency = new BenchLoad.ClientConcurrency(64);
 
     @Option(names = "--data", description = "RAMDocs JSONL (default: shared/data/ramdocs/RAMDocs_test.jsonl found upwards from here; else the demo's 20 questions).")
     Path data;
-
-    @Option(names = "--questions", defaultValue = "30", description = "First N questions (default ${DEFAULT-VALUE}).")
-    int questions;
-
-    @Option(names = "--latency-ms", defaultValue = "100", description = "Simulated latency per call (default ${DEFAULT-VALUE}).")
-    int latencyMs;
-
-    @Option(names = "--concurrency", defaultValue = "64", description = "Client concurrency of the concurrent runs (default ${DEFAULT-VALUE}).")
-    int concurrency;
 
     @Option(names = "--no-process", description = "Skip the whole-process `veracity eval` run.")
     boolean noProcess;
@@ -64,37 +64,37 @@ final class MadamBench implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (questions < 1 || latencyMs < 0 || concurrency < 1) {
+        if (questions.count < 1 || latency.ms < 0 || concurrency.limit < 1) {
             throw new IllegalArgumentException("--questions and --concurrency must be >= 1, --latency-ms >= 0");
         }
         Path file = dataFile();
         List<QaItem> items;
         try (Stream<QaItem> s = Datasets.stream("ramdocs", file)) {
-            items = s.limit(questions).toList();
+            items = s.limit(questions.count).toList();
         }
-        SimConfig cfg = SimCommand.simulator().latency(LatencyModel.ofMillis(latencyMs, 0)).capacity(4096)
+        SimConfig cfg = SimCommand.simulator().latency(LatencyModel.ofMillis(latency.ms, 0)).capacity(4096)
                 .recentRequestLimit(0).build();
         try (SimServer sim = SimServer.start(cfg);
              OpenAiCompatibleBackend backend = OpenAiCompatibleBackend.builder().baseUrl(sim.baseUrl()).model("sim-model").build()) {
-            run(backend, List.of(items.getFirst()), concurrency, true, "warm-up");
+            run(backend, List.of(items.getFirst()), concurrency.limit, true, "warm-up");
             Result seq = run(backend, items, 1, false, "sequential");
-            Result ours = run(backend, items, concurrency, true, "concurrent");
-            Result oneAtATime = run(backend, items, concurrency, false, "one-at-a-time");
+            Result ours = run(backend, items, concurrency.limit, true, "concurrent");
+            Result oneAtATime = run(backend, items, concurrency.limit, false, "one-at-a-time");
             int chain = longestChain(ours.records());
-            double criticalMs = (double) chain * latencyMs;
-            double throughputMs = (double) ours.calls() * latencyMs / concurrency;
+            double criticalMs = (double) chain * latency.ms;
+            double throughputMs = (double) ours.calls() * latency.ms / concurrency.limit;
             int docs = items.stream().mapToInt(i -> i.documents().size()).sum();
             System.out.printf(Locale.ROOT, "== MADAM-RAG, %d questions of %s (%.1f documents each), %d ms per call"
                             + " (simulator: plumbing, not a model), %d calls per run%n", items.size(), file.getFileName(),
-                    (double) docs / items.size(), latencyMs, ours.calls());
+                    (double) docs / items.size(), latency.ms, ours.calls());
             System.out.printf(Locale.ROOT, "   sequential calls (the authors' loop, concurrency 1):   %9.0f ms%n", seq.wallMs());
             System.out.printf(Locale.ROOT, "   one question at a time, its agents concurrent:          %9.0f ms   %5.1fx%n",
                     oneAtATime.wallMs(), seq.wallMs() / oneAtATime.wallMs());
             System.out.printf(Locale.ROOT, "   questions and agents concurrent (client concurrency %d): %9.0f ms   %5.1fx%n",
-                    concurrency, ours.wallMs(), seq.wallMs() / ours.wallMs());
+                    concurrency.limit, ours.wallMs(), seq.wallMs() / ours.wallMs());
             System.out.printf(Locale.ROOT, "   ideal: %.0f ms (critical path: %d dependent calls x %d ms; throughput bound %d calls x"
-                            + " %d ms / %d = %.0f ms)   %5.1fx%n", Math.max(criticalMs, throughputMs), chain, latencyMs,
-                    ours.calls(), latencyMs, concurrency, throughputMs, seq.wallMs() / Math.max(criticalMs, throughputMs));
+                            + " %d ms / %d = %.0f ms)   %5.1fx%n", Math.max(criticalMs, throughputMs), chain, latency.ms,
+                    ours.calls(), latency.ms, concurrency.limit, throughputMs, seq.wallMs() / Math.max(criticalMs, throughputMs));
             if (seq.calls() != ours.calls() || seq.calls() != oneAtATime.calls()) {
                 System.out.printf(Locale.ROOT, "   note: the runs made %d, %d and %d calls: the debate stopped at different"
                         + " rounds%n", seq.calls(), oneAtATime.calls(), ours.calls());
@@ -123,7 +123,7 @@ final class MadamBench implements Callable<Integer> {
         cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), VeracityCli.class.getName(), "eval",
                 "--method", "madam-rag", "--dataset", "ramdocs", "--data", file.toString(), "--limit", String.valueOf(n),
                 "--out", out.resolve("run").toString(), "--llm-base-url", sim.baseUrl(), "--model", "sim-model",
-                "--cache", "off", "--concurrency", String.valueOf(concurrency)));
+                "--cache", "off", "--concurrency", String.valueOf(concurrency.limit)));
         long launchedMicros = java.time.Instant.now().toEpochMilli() * 1000;
         long t0 = System.nanoTime();
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.resolve("log.txt").toFile()).start();

@@ -44,8 +44,8 @@ final class MemoryBench implements Callable<Integer> {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    @Option(names = "--questions", defaultValue = "100000", description = "Questions (default ${DEFAULT-VALUE}).")
-    int questions;
+    @picocli.CommandLine.Mixin
+    BenchLoad.Questions questions = new BenchLoad.Questions(100000);
 
     @Option(names = "--method", defaultValue = "standard-rag", description = "A cheap method (default ${DEFAULT-VALUE}).")
     String method;
@@ -58,7 +58,7 @@ final class MemoryBench implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (questions < 10 || questionsAtOnce < 1) {
+        if (questions.count < 10 || questionsAtOnce < 1) {
             throw new IllegalArgumentException("--questions must be >= 10 and --questions-at-once positive");
         }
         QaMethod m = Methods.byName(method);
@@ -67,11 +67,11 @@ final class MemoryBench implements Callable<Integer> {
                     + " (no-rag, standard-rag)");
         }
         Path root = out != null ? out : Files.createTempDirectory("veracity-memory");
-        Path data = generate(root.resolve("questions.jsonl"), questions);
+        Path data = generate(root.resolve("questions.jsonl"), questions.count);
         Path run = root.resolve("run");
         RunConfig.clear(run);
         Files.deleteIfExists(root.resolve("cache.db"));
-        int[] checkpoints = {questions / 10, questions / 2, questions};
+        int[] checkpoints = {questions.count / 10, questions.count / 2, questions.count};
         long[][] figures = new long[checkpoints.length][];
         AtomicInteger next = new AtomicInteger();
         long t0 = System.nanoTime();
@@ -82,7 +82,7 @@ final class MemoryBench implements Callable<Integer> {
                     "model", "sim-model", "cache-file", root.resolve("cache.db").toString(),
                     "trace-file", run.resolve("traces.db").toString(), "concurrency", String.valueOf(questionsAtOnce)));
             System.out.printf(Locale.ROOT, "== memory: %s on %,d generated questions (%s, %,d bytes), simulator in this"
-                            + " process at zero latency, %d at once; max heap %d MB; %d cores%n", method, questions, data,
+                            + " process at zero latency, %d at once; max heap %d MB; %d cores%n", method, questions.count, data,
                     Files.size(data), questionsAtOnce, Runtime.getRuntime().maxMemory() >> 20,
                     Runtime.getRuntime().availableProcessors());
             System.out.printf(Locale.ROOT, "   %12s %22s %10s %12s%n", "questions", "heap after full GC", "RSS", "questions/s");

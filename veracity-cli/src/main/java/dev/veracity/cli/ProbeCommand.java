@@ -31,17 +31,8 @@ import picocli.CommandLine.Option;
                         + " reward labels)."})
 final class ProbeCommand implements Callable<Integer> {
 
-    @Option(names = "--dataset", required = true, paramLabel = "NAME", description = "Dataset format (see eval).")
-    String dataset;
-
-    @Option(names = "--data", required = true, paramLabel = "FILE", description = "The dataset file.")
-    Path data;
-
     @Option(names = "--out", required = true, paramLabel = "DIR", description = "Output folder.")
     Path out;
-
-    @Option(names = "--limit", defaultValue = "0", paramLabel = "N", description = "Only the first N questions (0 = all).")
-    int limit;
 
     @Option(names = "--samples", defaultValue = "256", paramLabel = "N", description = "Samples per question (default ${DEFAULT-VALUE}, the paper's).")
     int samples;
@@ -94,17 +85,14 @@ final class ProbeCommand implements Callable<Integer> {
     boolean noPreflight;
 
     @Mixin
+    DatasetOptions dataset;
+
+    @Mixin
     ModelOptions model;
 
     @Override
     public Integer call() throws Exception {
-        dataset = Datasets.spec(dataset).name();
-        if (!Files.isRegularFile(data)) {
-            throw new IllegalArgumentException("no dataset file at " + data);
-        }
-        if (limit < 0) {
-            throw new IllegalArgumentException("--limit must be >= 0, was " + limit);
-        }
+        String datasetName = dataset.checkedName();
         boolean judged = !judgeName.equalsIgnoreCase("none");
         if (judged) {
             Judges.requireKnown(judgeName);
@@ -116,12 +104,12 @@ final class ProbeCommand implements Callable<Integer> {
         ProbeSettings settings = new ProbeSettings(samples, perCall, temperature, topP, maxTokens, seed, retrieval,
                 queryTime, questionsAtOnce, keep);
         List<QaItem> items;
-        try (Stream<QaItem> s = Datasets.stream(dataset, data)) {
-            items = (limit > 0 ? s.limit(limit) : s).toList();
+        try (Stream<QaItem> s = Datasets.stream(datasetName, dataset.file)) {
+            items = (dataset.limit > 0 ? s.limit(dataset.limit) : s).toList();
         }
         if (retrieval && items.stream().anyMatch(i -> i.documents().isEmpty())) {
-            throw new IllegalArgumentException("--retrieval shows each question's documents, but " + dataset
-                    + " questions in " + data + " have none; probe closed book (drop --retrieval)");
+            throw new IllegalArgumentException("--retrieval shows each question's documents, but " + datasetName
+                    + " questions in " + dataset.file + " have none; probe closed book (drop --retrieval)");
         }
         Map<String, Long> estimate = ProbeRun.estimate(items, settings, i -> TruthRlPrompts.prompt(i, retrieval,
                 TruthRlPrompts.queryTime(i, queryTime)));
@@ -142,7 +130,7 @@ final class ProbeCommand implements Callable<Integer> {
         VeracityConfig cfg = base.withTraceFile(out.resolve("traces.db"));
         ProbeRun.Outcome outcome;
         try (TraceStore store = TraceStore.open(cfg.traceFile()); Stack stack = new Stack(cfg, store);
-             EvalProgress bar = EvalProgress.start("probe " + dataset, items.size())) {
+             EvalProgress bar = EvalProgress.start("probe " + datasetName, items.size())) {
             Judge judge = judged ? Judges.byName(judgeName, stack.client, new JudgeOptions(1, 0.0, null, judgeModel), text)
                     : null;
             KnowledgeProbe probe = new KnowledgeProbe(stack.client, settings, judge);

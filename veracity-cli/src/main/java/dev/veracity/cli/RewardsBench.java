@@ -41,21 +41,22 @@ import picocli.CommandLine.Option;
  * </ol>
  */
 @Command(name = "rewards", mixinStandardHelpOptions = true,
-        description = "The reward server under OpenRLHF-style load: truthrl-ternary, then march-ztr against the simulator.")
+        description = {"The reward server under OpenRLHF-style load: truthrl-ternary, then march-ztr against the simulator.",
+                "--requests and --warmup count truthrl-ternary requests."})
 final class RewardsBench implements Callable<Integer> {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String PROMPT = "<|im_start|>user\nWhere is the Eiffel Tower? Put the answer in \\boxed{}.<|im_end|>\n"
             + "<|im_start|>assistant\n";
 
-    @Option(names = "--requests", defaultValue = "10000", description = "truthrl-ternary requests (default ${DEFAULT-VALUE}).")
-    int requests;
+    @picocli.CommandLine.Mixin
+    BenchLoad.Warmup warmup = new BenchLoad.Warmup(5000);
 
-    @Option(names = "--clients", defaultValue = "64", description = "Concurrent clients (default ${DEFAULT-VALUE}).")
-    int clients;
+    @picocli.CommandLine.Mixin
+    BenchLoad.Latency latency = new BenchLoad.Latency(100);
 
-    @Option(names = "--warmup", defaultValue = "5000", description = "truthrl-ternary requests before measuring (default ${DEFAULT-VALUE}).")
-    int warmup;
+    @picocli.CommandLine.Mixin
+    BenchLoad.Requests load = new BenchLoad.Requests(10000, 64);
 
     @Option(names = "--march-requests", defaultValue = "1000",
             description = "march-ztr requests per checker concurrency limit (default ${DEFAULT-VALUE}).")
@@ -65,16 +66,13 @@ final class RewardsBench implements Callable<Integer> {
             description = "The model client's concurrency limits to measure march-ztr at (default ${DEFAULT-VALUE}).")
     List<Integer> checkerConcurrency;
 
-    @Option(names = "--latency-ms", defaultValue = "100", description = "Simulated latency per model call (default ${DEFAULT-VALUE}).")
-    int latencyMs;
-
     @Option(names = "--keep-alive", description = "Reuse each client's connection (slime's shared session does);"
             + " by default every request opens a new one, as OpenRLHF's per-request aiohttp session does.")
     boolean keepAlive;
 
     @Override
     public Integer call() throws Exception {
-        if (requests < 1 || clients < 1 || marchRequests < 0 || warmup < 0 || latencyMs < 0) {
+        if (load.requests < 1 || load.clients < 1 || marchRequests < 0 || warmup.count < 0 || latency.ms < 0) {
             throw new IllegalArgumentException("--requests and --clients must be positive; --march-requests, --warmup"
                     + " and --latency-ms zero or more");
         }
@@ -93,10 +91,10 @@ final class RewardsBench implements Callable<Integer> {
             body("\\boxed{Rome}", "Paris"), body("no box", "{\"answers\": [\"Paris\", \"City of Light\"]}")};
         try (RewardServer server = RewardServer.start(Rewards.byName("truthrl-ternary"), RewardServerSettings.defaults(),
                 ServerLog.none())) {
-            run(server.port(), bodies, warmup, clients);
-            Result r = run(server.port(), bodies, requests, clients);
+            run(server.port(), bodies, warmup.count, load.clients);
+            Result r = run(server.port(), bodies, load.requests, load.clients);
             System.out.printf(Locale.ROOT, "== truthrl-ternary: %,d OpenRLHF requests (one sample each) from %d clients, %s%n",
-                    requests, clients, keepAlive ? "connections kept alive" : "a new connection per request");
+                    load.requests, load.clients, keepAlive ? "connections kept alive" : "a new connection per request");
             System.out.printf(Locale.ROOT, "   %s%n", r.line());
         }
     }
@@ -105,7 +103,7 @@ final class RewardsBench implements Callable<Integer> {
         SimConfig cfg = SimCommand.simulator()
                 .rules(Rule.of("You are a data validation expert", m -> AppendixC.respond(m.prompt())),
                         Rule.of("You are a data annotation expert", m -> AppendixC.respond(m.prompt())))
-                .latency(LatencyModel.ofMillis(latencyMs, 0)).capacity(Math.max(4096, concurrency * 2))
+                .latency(LatencyModel.ofMillis(latency.ms, 0)).capacity(Math.max(4096, concurrency * 2))
                 .recentRequestLimit(0).build();
         ObjectNode label = JSON.createObjectNode();
         label.putArray("answers").add("-");
@@ -119,20 +117,20 @@ final class RewardsBench implements Callable<Integer> {
             Reward ztr = Rewards.byName("march-ztr", RewardSettings.defaults().withLlm(client));
             try (RewardServer server = RewardServer.start(ztr, RewardServerSettings.defaults().withRewardsAtOnce(4096),
                     ServerLog.none())) {
-                run(server.port(), bodies, Math.min(marchRequests, clients), clients); // warm up
+                run(server.port(), bodies, Math.min(marchRequests, load.clients), load.clients); // warm up
                 long calls0 = sim.counters().generationRequests();
-                Result r = run(server.port(), bodies, marchRequests, clients);
+                Result r = run(server.port(), bodies, marchRequests, load.clients);
                 double callsPerReward = (double) (sim.counters().generationRequests() - calls0) / marchRequests;
-                double latency = latencyMs / 1000.0;
-                double ideal = concurrency / (callsPerReward * latency);
-                double clientBound = clients / (2 * latency); // Proposer, then the Checker samples at once
+                double latencyS = latency.ms / 1000.0;
+                double ideal = concurrency / (callsPerReward * latencyS);
+                double clientBound = load.clients / (2 * latencyS); // Proposer, then the Checker samples at once
                 double bound = Math.min(ideal, clientBound);
                 System.out.printf(Locale.ROOT, "== march-ztr: %,d requests from %d clients, %d ms per model call, checker"
-                        + " concurrency %d%n", marchRequests, clients, latencyMs, concurrency);
+                        + " concurrency %d%n", marchRequests, load.clients, latency.ms, concurrency);
                 System.out.printf(Locale.ROOT, "   %s%n", r.line());
                 System.out.printf(Locale.ROOT, "   %.1f model calls per reward; ideal concurrency / (calls x latency) ="
                                 + " %.1f rewards/s, clients' bound %d / (2 x latency) = %.1f; measured %.1f rewards/s ="
-                                + " %.2f of the lower bound%n", callsPerReward, ideal, clients, clientBound,
+                                + " %.2f of the lower bound%n", callsPerReward, ideal, load.clients, clientBound,
                         r.throughput(), r.throughput() / bound);
             }
         }

@@ -37,12 +37,6 @@ final class RlExportCommand implements Callable<Integer> {
             description = "verl, verl-jsonl, openrlhf, trl, trl-dpo, trl-sft, llamafactory or slime.")
     String format;
 
-    @Option(names = "--dataset", required = true, paramLabel = "NAME", description = "The dataset (veracity eval's names).")
-    String dataset;
-
-    @Option(names = "--data", required = true, paramLabel = "FILE", description = "The dataset file.")
-    Path data;
-
     @Option(names = "--prompt", required = true, paramLabel = "METHOD[:ROLE]",
             description = "The method's role prompt: no-rag, standard-rag, cot, cot-sc, madam-rag:agent (one row per"
                     + " document agent), march:solver; without a role, the method's first.")
@@ -52,9 +46,6 @@ final class RlExportCommand implements Callable<Integer> {
             description = "The file to write (its folder must exist): .parquet for verl, .json for verl-jsonl, .jsonl"
                     + " for slime, .jsonl or .json for openrlhf and llamafactory.")
     Path out;
-
-    @Option(names = "--limit", defaultValue = "0", paramLabel = "N", description = "The first N questions (0: all).")
-    int limit;
 
     @Option(names = "--split", defaultValue = "train", paramLabel = "NAME",
             description = "extra_info.split of VeRL rows (default ${DEFAULT-VALUE}).")
@@ -84,6 +75,9 @@ final class RlExportCommand implements Callable<Integer> {
     String name;
 
     @Mixin
+    DatasetOptions dataset;
+
+    @Mixin
     RetrievalOptions retrieval;
 
     @Spec
@@ -94,7 +88,7 @@ final class RlExportCommand implements Callable<Integer> {
         ExportFormat f = ExportFormat.of(format);
         RolePrompts.Selected selected = RolePrompts.select(prompt); // unknown method or role: before an index opens
         retrieval.validate();
-        ExportSpec export = ExportSpec.of(f, dataset, data, prompt, out).withOptions(options).withLimit(limit)
+        ExportSpec export = ExportSpec.of(f, dataset.name, dataset.file, prompt, out).withOptions(options).withLimit(dataset.limit)
                 .withSplit(split).withResponses(responses).withPairs(pairs).withLabelDocuments(!noLabelDocuments)
                 .withAgentName(agentName).withEntryName(name);
         TrainingDataExport.Summary s;

@@ -57,17 +57,8 @@ final class RlRolloutCommand implements Callable<Integer> {
             description = "AReaL's proxy gateway, e.g. http://10.0.0.5:8090 (printed as 'Proxy gateway available at').")
     String arealUrl;
 
-    @Option(names = "--dataset", required = true, paramLabel = "NAME", description = "Dataset format (ramdocs, hotpotqa, ...).")
-    String dataset;
-
-    @Option(names = "--data", required = true, paramLabel = "FILE", description = "The dataset file.")
-    Path data;
-
     @Option(names = "--out", required = true, paramLabel = "DIR", description = "Output folder (resumed when it exists).")
     Path out;
-
-    @Option(names = "--limit", defaultValue = "0", paramLabel = "N", description = "First N questions (0 = all).")
-    int limit;
 
     @Option(names = "--questions-at-once", defaultValue = "4", paramLabel = "N",
             description = "Sessions open at once (default ${DEFAULT-VALUE}); AReaL's capacity bounds it too.")
@@ -96,6 +87,9 @@ final class RlRolloutCommand implements Callable<Integer> {
     boolean noPreflight;
 
     @Mixin
+    DatasetOptions dataset;
+
+    @Mixin
     C3poRolloutOptions c3po;
 
     @Mixin
@@ -104,12 +98,9 @@ final class RlRolloutCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         OnlineRollout.Method m = OnlineRollout.Method.of(method);
-        dataset = Datasets.spec(dataset).name();
-        if (!Files.isRegularFile(data)) {
-            throw new IllegalArgumentException("no dataset file at " + data);
-        }
-        if (limit < 0 || questionsAtOnce < 1 || capacityWaitSeconds < 0) {
-            throw new IllegalArgumentException("--limit and --capacity-wait-seconds must be >= 0, --questions-at-once >= 1");
+        String datasetName = dataset.checkedName();
+        if (questionsAtOnce < 1 || capacityWaitSeconds < 0) {
+            throw new IllegalArgumentException("--capacity-wait-seconds must be >= 0, --questions-at-once >= 1");
         }
         if (m == OnlineRollout.Method.MARCH) {
             MarchSettings.fromOptions(options); // a bad option is one line before any session
@@ -117,19 +108,19 @@ final class RlRolloutCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--option sets MARCH's settings; c3po takes the rollout flags (--preset, ...)");
         }
         Optional<QaItem> first;
-        try (Stream<QaItem> s = Datasets.stream(dataset, data)) {
+        try (Stream<QaItem> s = Datasets.stream(datasetName, dataset.file)) {
             first = s.findFirst();
         }
         if (first.isPresent() && first.get().documents().isEmpty() && (m == OnlineRollout.Method.MARCH || index == null)) {
             throw new IllegalArgumentException(m == OnlineRollout.Method.MARCH
-                    ? dataset + " questions come without documents and MARCH checks answers against them: use a dataset"
+                    ? datasetName + " questions come without documents and MARCH checks answers against them: use a dataset"
                     + " with passages (ramdocs, hotpotqa, ...)"
-                    : dataset + " questions come without passages and C-3PO searches: pass --index DIR");
+                    : datasetName + " questions come without passages and C-3PO searches: pass --index DIR");
         }
         String admin = System.getenv().getOrDefault("VERACITY_AREAL_ADMIN_KEY", ArealClient.DEFAULT_ADMIN_KEY);
         ArealClient areal = new ArealClient(arealUrl, ApiKey.of(admin), Duration.ofSeconds(30),
                 Duration.ofSeconds(capacityWaitSeconds));
-        OnlineRollout.Spec rollout = new OnlineRollout.Spec(m, dataset, data, limit, out, questionsAtOnce,
+        OnlineRollout.Spec rollout = new OnlineRollout.Spec(m, datasetName, dataset.file, dataset.limit, out, questionsAtOnce,
                 out.toAbsolutePath().normalize().getFileName() + "@" + Instant.now(), options,
                 m == OnlineRollout.Method.C3PO ? c3po.settings() : null,
                 m == OnlineRollout.Method.C3PO ? c3po.leafReward() : null);
@@ -145,7 +136,7 @@ final class RlRolloutCommand implements Callable<Integer> {
              TraceStore traces = TraceStore.open(cfg.traceFile());
              Stack stack = new Stack(cfg, traces)) {
             Retriever retriever = searchIndex == null ? null : searchIndex.retriever(searchMode, embedder);
-            MethodContext ctx = new MethodContext(stack.client, CallContext.of(rollout.run(), "", "rl-rollout"), dataset,
+            MethodContext ctx = new MethodContext(stack.client, CallContext.of(rollout.run(), "", "rl-rollout"), datasetName,
                     false, Map.of(), retriever, null, null);
             // The policy changes as it trains: its calls are never cached, and AReaL takes one sample per request.
             OnlineRollout.PolicyClients policy = session -> LlmClient.builder(OpenAiCompatibleBackend.builder()

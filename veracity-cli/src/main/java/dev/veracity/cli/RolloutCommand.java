@@ -53,17 +53,8 @@ final class RolloutCommand implements Runnable {
         @CommandLine.Spec
         CommandLine.Model.CommandSpec spec;
 
-        @Option(names = "--dataset", required = true, paramLabel = "NAME", description = "Dataset format (hotpotqa, musique, nq-open, ...).")
-        String dataset;
-
-        @Option(names = "--data", required = true, paramLabel = "FILE", description = "The dataset file.")
-        Path data;
-
         @Option(names = "--out", required = true, paramLabel = "DIR", description = "Output folder (resumed when it exists).")
         Path out;
-
-        @Option(names = "--limit", defaultValue = "0", paramLabel = "N", description = "First N questions (0 = all).")
-        int limit;
 
         @Option(names = "--index", paramLabel = "DIR",
                 description = "A retrieval index (./veracity index) the proxy's queries search; without it, each question's"
@@ -85,6 +76,9 @@ final class RolloutCommand implements Runnable {
         boolean noPreflight;
 
         @Mixin
+        DatasetOptions dataset;
+
+        @Mixin
         C3poRolloutOptions c3po;
 
         @Mixin
@@ -95,23 +89,20 @@ final class RolloutCommand implements Runnable {
 
         @Override
         public Integer call() throws Exception {
-            dataset = Datasets.spec(dataset).name();
-            if (!Files.isRegularFile(data)) {
-                throw new IllegalArgumentException("no dataset file at " + data);
-            }
+            String datasetName = dataset.checkedName();
             RolloutSettings settings = c3po.settings();
             Reward leafReward = c3po.leafReward();
-            if (questionsAtOnce < 1 || seedSolutions < 0 || limit < 0) {
-                throw new IllegalArgumentException("--questions-at-once must be >= 1, --seed-solutions and --limit >= 0");
+            if (questionsAtOnce < 1 || seedSolutions < 0) {
+                throw new IllegalArgumentException("--questions-at-once must be >= 1, --seed-solutions >= 0");
             }
             // before any call: questions without passages need an index to search
             if (index == null) {
                 Optional<QaItem> first;
-                try (Stream<QaItem> s = Datasets.stream(dataset, data)) {
+                try (Stream<QaItem> s = Datasets.stream(datasetName, dataset.file)) {
                     first = s.findFirst();
                 }
                 if (first.isPresent() && first.get().documents().isEmpty()) {
-                    throw new IllegalArgumentException(dataset + " questions come without passages and C-3PO searches: pass"
+                    throw new IllegalArgumentException(datasetName + " questions come without passages and C-3PO searches: pass"
                             + " --index DIR (build one with ./veracity index) [--search-mode bm25|dense|hybrid]");
                 }
             }
@@ -130,13 +121,13 @@ final class RolloutCommand implements Runnable {
                  Stack stack = new Stack(cfg, traces);
                  ProxyOptions.Proxy proxyClient = proxy.open(stack, traces)) {
                 Retriever retriever = searchIndex == null ? null : searchIndex.retriever(searchMode, embedder);
-                MethodContext ctx = new MethodContext(stack.client, CallContext.of(run, "", "c3po-rollout"), dataset,
+                MethodContext ctx = new MethodContext(stack.client, CallContext.of(run, "", "c3po-rollout"), datasetName,
                         false, Map.of(), retriever, null, null, ProxyOptions.clients(proxyClient));
                 log.printf("C-3PO rollout: preset %s%s, proxy %s, few-shot %s, reward %s, at most %d calls per tree%n",
                         c3po.preset, c3po.single ? " (single trajectory)" : "", proxy.describe(base),
                         settings.fewShot().resolve(proxy.given()).describe(), c3po.reward, c3po.maxCalls);
-                C3poRolloutRun.Outcome o = C3poRolloutRun.run(new C3poRolloutRun.Spec(dataset, data, limit, out, settings,
-                        c3po.preset, questionsAtOnce, seedSolutions, run), ctx, leafReward, line -> {
+                C3poRolloutRun.Outcome o = C3poRolloutRun.run(new C3poRolloutRun.Spec(datasetName, dataset.file, dataset.limit, out,
+                        settings, c3po.preset, questionsAtOnce, seedSolutions, run), ctx, leafReward, line -> {
                             synchronized (log) {
                                 log.println(line);
                                 log.flush();

@@ -38,16 +38,21 @@ import picocli.CommandLine.Option;
  * time. Also the errors, and the process's RSS and threads before and after.
  */
 @Command(name = "serve", mixinStandardHelpOptions = true,
-        description = "veracity serve under load against the simulator: overhead over the pipeline's critical path.")
+        description = {"veracity serve under load against the simulator: overhead over the pipeline's critical path.",
+                "--requests and --warmup count requests per method; with a warm-up of a few hundred, p50 and p99 are"
+                        + " several times higher."})
 final class ServeBench implements Callable<Integer> {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    @Option(names = "--requests", defaultValue = "1000", description = "Requests per method (default ${DEFAULT-VALUE}).")
-    int requests;
+    @picocli.CommandLine.Mixin
+    BenchLoad.Warmup warmup = new BenchLoad.Warmup(3000);
 
-    @Option(names = "--clients", defaultValue = "50", description = "Concurrent clients (default ${DEFAULT-VALUE}).")
-    int clients;
+    @picocli.CommandLine.Mixin
+    BenchLoad.Latency latency = new BenchLoad.Latency(100);
+
+    @picocli.CommandLine.Mixin
+    BenchLoad.Requests load = new BenchLoad.Requests(1000, 50);
 
     @Option(names = "--rounds", defaultValue = "1", description = "Measured runs of --requests each, after one warm-up;"
             + " with more than one, also the median and range of their p99 overheads: the p99 of 1,000 requests moves"
@@ -57,13 +62,6 @@ final class ServeBench implements Callable<Integer> {
     @Option(names = "--warmup-max", defaultValue = "30000", description = "After --warmup, more warm-up rounds of 1,000"
             + " requests while the JIT compiles more than 1%% of a round's time, up to this many (default ${DEFAULT-VALUE}).")
     int warmupMax;
-
-    @Option(names = "--warmup", defaultValue = "3000", description = "Requests per method before measuring, for the JIT"
-            + " to settle (default ${DEFAULT-VALUE}; with a few hundred, p50 and p99 are several times higher).")
-    int warmup;
-
-    @Option(names = "--latency-ms", defaultValue = "100", description = "Simulated latency per model call (default ${DEFAULT-VALUE}).")
-    int latencyMs;
 
     @Option(names = "--jitter", defaultValue = "0", paramLabel = "FRACTION", description = "Vary each simulated call's"
             + " latency uniformly by up to this fraction either way (default ${DEFAULT-VALUE}).")
@@ -89,13 +87,13 @@ final class ServeBench implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (requests < 1 || clients < 1 || rounds < 1 || warmup < 0 || warmupMax < 0 || latencyMs < 0 || !(jitter >= 0 && jitter < 1)) {
+        if (load.requests < 1 || load.clients < 1 || rounds < 1 || warmup.count < 0 || warmupMax < 0 || latency.ms < 0 || !(jitter >= 0 && jitter < 1)) {
             throw new IllegalArgumentException("--requests, --clients and --rounds must be positive; --warmup, --warmup-max and"
                     + " --latency-ms zero or more; --jitter a fraction in [0, 1)");
         }
         long rssStart = rssKb();
         int threadsStart = ManagementFactory.getThreadMXBean().getThreadCount();
-        SimConfig cfg = SimCommand.simulator().latency(LatencyModel.ofMillis(latencyMs, 0).withJitter(jitter)).capacity(4096)
+        SimConfig cfg = SimCommand.simulator().latency(LatencyModel.ofMillis(latency.ms, 0).withJitter(jitter)).capacity(4096)
                 .recentRequestLimit(0).build();
         try (SimServer sim = upstreamBaseUrl == null ? SimServer.start(cfg) : null;
              OpenAiCompatibleBackend backend = OpenAiCompatibleBackend.builder()
@@ -106,10 +104,10 @@ final class ServeBench implements Callable<Integer> {
                              .traces(traces).build())
                      .log(ServerLog.none()).start()) {
             String upstream = sim == null ? "upstream " + upstreamBaseUrl + " (another process)"
-                    : String.format(Locale.ROOT, "in-process simulator at %d ms per call%s", latencyMs,
+                    : String.format(Locale.ROOT, "in-process simulator at %d ms per call%s", latency.ms,
                     jitter == 0 ? " exactly" : String.format(Locale.ROOT, " +-%.0f%%", jitter * 100));
             System.out.printf(Locale.ROOT, "== veracity serve: %,d requests per method from %d clients (kept-alive"
-                    + " connections), %s; %d cores. Plumbing figures, not a model's.%n", requests, clients, upstream,
+                    + " connections), %s; %d cores. Plumbing figures, not a model's.%n", load.requests, load.clients, upstream,
                     Runtime.getRuntime().availableProcessors());
             for (String method : methods) {
                 byte[] body = body(method.strip());
@@ -119,7 +117,7 @@ final class ServeBench implements Callable<Integer> {
                 int threadsBefore = ManagementFactory.getThreadMXBean().getThreadCount();
                 double[] p99s = new double[rounds];
                 for (int k = 0; k < rounds; k++) {
-                    Result r = run(server.port(), body, requests, clients, spread);
+                    Result r = run(server.port(), body, load.requests, load.clients, spread);
                     p99s[k] = r.overheadP99() / 1e6;
                     System.out.printf(Locale.ROOT, "   %-14s %s%s%n", method.strip(), rounds == 1 ? ""
                             : String.format(Locale.ROOT, "round %d: ", k + 1), r.line());
@@ -268,13 +266,13 @@ final class ServeBench implements Callable<Integer> {
     private long warmUp(int port, byte[] body, String method) throws Exception {
         var jit = ManagementFactory.getCompilationMXBean();
         boolean timed = jit != null && jit.isCompilationTimeMonitoringSupported();
-        Result last = run(port, body, warmup, clients, latencyMs * 1_000_000L);
-        int done = warmup;
+        Result last = run(port, body, warmup.count, load.clients, latency.ms * 1_000_000L);
+        int done = warmup.count;
         double share = Double.NaN;
         while (timed && done < warmupMax) {
             long compiled = jit.getTotalCompilationTime();
             long t0 = System.nanoTime();
-            last = run(port, body, 1000, clients, last.meanLatency());
+            last = run(port, body, 1000, load.clients, last.meanLatency());
             done += 1000;
             share = (jit.getTotalCompilationTime() - compiled) / ((System.nanoTime() - t0) / 1e6);
             if (share < 0.01) {
@@ -282,11 +280,11 @@ final class ServeBench implements Callable<Integer> {
             }
         }
         // no warm-up at all: spread over the simulated latency of one call
-        long spread = done == 0 ? latencyMs * 1_000_000L : last.meanLatency();
+        long spread = done == 0 ? latency.ms * 1_000_000L : last.meanLatency();
         System.out.printf(Locale.ROOT, "   %-14s warm-up %,d requests%s%s%n", method, done, Double.isNaN(share) ? ""
                 : String.format(Locale.ROOT, "; the JIT compiled %.1f%% of the last round's time", share * 100),
                 stagger ? String.format(Locale.ROOT, "; clients start %.2f ms apart (mean latency / clients)",
-                        spread / 1e6 / clients) : "; clients start together");
+                        spread / 1e6 / load.clients) : "; clients start together");
         return spread;
     }
 

@@ -44,12 +44,9 @@ import picocli.CommandLine.Spec;
                 + " (madam-rag, march, standard-rag+march+abstain, ...), GET /v1/models, /healthz, /readyz, /metrics.")
 final class ServeCommand implements Callable<Integer> {
 
-    @Option(names = "--port", defaultValue = "8080", description = "Port (0 picks a free one; default ${DEFAULT-VALUE}).")
-    int port;
-
-    @Option(names = "--host", defaultValue = "127.0.0.1", paramLabel = "ADDRESS", description = "Address to listen on"
-            + " (default ${DEFAULT-VALUE}: this machine only). Another address needs API keys, or --insecure-listen.")
-    String host;
+    /** Port 8080; a request may take 300 s; SIGTERM gives those in flight 30 s. */
+    @Mixin
+    ServerOptions http = new ServerOptions(8080, 300, 30);
 
     @Option(names = "--upstream-base-url", paramLabel = "URL", description = "The OpenAI-compatible server the methods"
             + " call, e.g. http://127.0.0.1:8000/v1 (the same as --llm-base-url).")
@@ -60,7 +57,8 @@ final class ServeCommand implements Callable<Integer> {
     List<String> upstreamModels = new ArrayList<>();
 
     @Option(names = "--api-keys-file", paramLabel = "FILE", description = "Keys clients must send as Authorization: Bearer"
-            + " KEY, one per line (KEY or KEY LABEL; # comments). Also VERACITY_SERVE_API_KEYS (comma-separated).")
+            + " KEY, one per line (KEY or KEY LABEL; # comments). Also VERACITY_SERVE_API_KEYS (comma-separated). A --host"
+            + " other than this machine needs them, or --insecure-listen.")
     Path apiKeysFile;
 
     @Option(names = "--insecure-listen", description = "Listen on a non-loopback --host without API keys: anyone who"
@@ -75,29 +73,13 @@ final class ServeCommand implements Callable<Integer> {
             description = "Requests per key at once; 0 for none (default).")
     int maxInFlightPerKey;
 
-    @Option(names = "--max-concurrent-requests", defaultValue = "256", paramLabel = "N", description = "Requests handled"
-            + " at once; more wait up to 5 s, then get 429 (default ${DEFAULT-VALUE}).")
-    int maxConcurrentRequests;
-
     @Option(names = "--max-items", defaultValue = "256", paramLabel = "N",
             description = "Most messages, and most documents, in one request, else 413 (default ${DEFAULT-VALUE}).")
     int maxItems;
 
-    @Option(names = "--max-body-mb", defaultValue = "16", paramLabel = "MB",
-            description = "Largest request body in MiB, else 413 (default ${DEFAULT-VALUE}).")
-    int maxBodyMb;
-
-    @Option(names = "--deadline-seconds", defaultValue = "300", paramLabel = "S", description = "A request not answered"
-            + " by then gets 503 and its method is cancelled (default ${DEFAULT-VALUE}).")
-    double deadlineSeconds;
-
     @Option(names = "--keep-alive-seconds", defaultValue = "5", paramLabel = "S", description = "While a streamed"
             + " answer is worked out, a ': keep-alive' comment this often (default ${DEFAULT-VALUE}).")
     double keepAliveSeconds;
-
-    @Option(names = "--stop-grace-seconds", defaultValue = "30", paramLabel = "S", description = "On SIGTERM, how long"
-            + " requests in flight may take to finish before they are cancelled (default ${DEFAULT-VALUE}).")
-    double stopGraceSeconds;
 
     @Mixin
     RetrievalOptions retrieval;
@@ -140,10 +122,9 @@ final class ServeCommand implements Callable<Integer> {
         if (!(keepAliveSeconds > 0)) {
             throw new IllegalArgumentException("--keep-alive-seconds must be positive, got " + keepAliveSeconds);
         }
-        ServerLimits limits = ServerCommands.limits("--max-items", maxItems, maxBodyMb, maxConcurrentRequests,
-                deadlineSeconds, stopGraceSeconds);
+        ServerLimits limits = http.limits("--max-items", maxItems);
         ApiKeys keys = ApiKeys.load(apiKeysFile, System.getenv("VERACITY_SERVE_API_KEYS"));
-        ServeSettings settings = ServeSettings.defaults().withHost(host).withPort(port).withKeys(keys)
+        ServeSettings settings = ServeSettings.defaults().withHost(http.host).withPort(http.port).withKeys(keys)
                 .withInsecureListen(insecureListen).withRequestsPerMinute(rateLimit).withMaxInFlightPerKey(maxInFlightPerKey)
                 .withKeepAlive(seconds(keepAliveSeconds))
                 .withLimits(limits);

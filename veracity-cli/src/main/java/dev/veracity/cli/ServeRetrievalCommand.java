@@ -22,12 +22,9 @@ final class ServeRetrievalCommand implements Callable<Integer> {
     @Option(names = "--index", required = true, paramLabel = "DIR", description = "Index directory.")
     Path index;
 
-    @Option(names = "--port", defaultValue = "8000", description = "Port (0 picks a free one; default ${DEFAULT-VALUE}).")
-    int port;
-
-    @Option(names = "--host", defaultValue = "127.0.0.1", paramLabel = "ADDRESS", description = "Address to listen on"
-            + " (default ${DEFAULT-VALUE}: this machine only; 0.0.0.0 for trainers on other machines).")
-    String host;
+    /** Port 8000; a request may take 120 s; SIGTERM gives those in flight 5 s. */
+    @picocli.CommandLine.Mixin
+    ServerOptions http = new ServerOptions(8000, 120, 5);
 
     @Option(names = "--mode", defaultValue = "bm25", description = "bm25, dense or hybrid (default ${DEFAULT-VALUE}).")
     String mode;
@@ -42,29 +39,12 @@ final class ServeRetrievalCommand implements Callable<Integer> {
             description = "Most queries in one request; more is refused with 413 (default ${DEFAULT-VALUE}).")
     int maxBatch;
 
-    @Option(names = "--max-body-mb", defaultValue = "16", paramLabel = "MB",
-            description = "Largest request body; larger is refused with 413 before it is read (default ${DEFAULT-VALUE}).")
-    int maxBodyMb;
-
-    @Option(names = "--max-concurrent-requests", defaultValue = "256", paramLabel = "N",
-            description = "Requests searched at once; others wait up to 5 s, then get 429 (default ${DEFAULT-VALUE}).")
-    int maxConcurrentRequests;
-
-    @Option(names = "--deadline-seconds", defaultValue = "120", paramLabel = "S", description = "Longest a request may"
-            + " take; past it the client gets 503 and its search stops (default ${DEFAULT-VALUE}).")
-    double deadlineSeconds;
-
-    @Option(names = "--stop-grace-seconds", defaultValue = "5", paramLabel = "S", description = "On SIGTERM, how long"
-            + " requests in flight may finish before they are cancelled (default ${DEFAULT-VALUE}).")
-    double stopGraceSeconds;
-
     @picocli.CommandLine.Mixin
     EmbedderOptions embedding;
 
     @Override
     public Integer call() throws Exception {
-        ServerLimits limits = ServerCommands.limits("--max-batch", maxBatch, maxBodyMb, maxConcurrentRequests,
-                deadlineSeconds, stopGraceSeconds);
+        ServerLimits limits = http.limits("--max-batch", maxBatch);
         List<AutoCloseable> held = new ArrayList<>();
         LuceneIndex idx = LuceneIndex.open(index);
         held.add(idx);
@@ -72,7 +52,7 @@ final class ServeRetrievalCommand implements Callable<Integer> {
         try {
             Embedder embedder = mode.equalsIgnoreCase("bm25") || !idx.metadata().dense() ? null
                     : embedding.forQueries(idx.metadata(), onnxModel, tokenizer);
-            server = RetrievalServer.start(idx.retriever(mode, embedder), host, port, limits, ServerLog.to(System.err));
+            server = RetrievalServer.start(idx.retriever(mode, embedder), http.host, http.port, limits, ServerLog.to(System.err));
         } catch (Exception e) {
             closeAll(held);
             throw e;

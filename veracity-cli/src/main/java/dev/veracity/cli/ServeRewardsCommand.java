@@ -33,26 +33,20 @@ import picocli.CommandLine.Spec;
 @Command(name = "serve-rewards", mixinStandardHelpOptions = true,
         description = "Serve a reward to RL trainers over HTTP until stopped: OpenRLHF (POST /get_reward), slime"
                 + " (POST /slime), the native batch (POST /v1/rewards) for the VeRL and TRL shims, GET /health,"
-                + " GET /metrics.")
+                + " GET /metrics. There is no authentication: keep a --host other than this machine on a private"
+                + " network.")
 final class ServeRewardsCommand implements Callable<Integer> {
 
     @Option(names = "--reward", required = true, paramLabel = "NAME", description = "The reward: an official metric (em,"
             + " f1, nq-em, substring, ...), accuracy, truthrl-ternary, truthrl-binary, march-ztr or march-err.")
     String name;
 
-    @Option(names = "--port", defaultValue = "5000", description = "Port (0 picks a free one; default ${DEFAULT-VALUE},"
-            + " as OpenRLHF's own reward server).")
-    int port;
-
-    @Option(names = "--host", defaultValue = "127.0.0.1", paramLabel = "ADDRESS", description = "Address to listen on"
-            + " (default ${DEFAULT-VALUE}: this machine only; 0.0.0.0 for trainers on other machines: there is no"
-            + " authentication, keep it on a private network).")
-    String host;
-
-    @Option(names = "--deadline-seconds", defaultValue = "100", paramLabel = "S", description = "Every request is"
-            + " answered within this time; inputs not scored by then get the fallback score, flagged (default"
-            + " ${DEFAULT-VALUE}: under slime's 120 s, OpenRLHF's 180 s and VeRL's 300 s).")
-    double deadlineSeconds;
+    /**
+     * Port 5000, as OpenRLHF's own reward server; every request answered within 100 s, under slime's 120 s, OpenRLHF's
+     * 180 s and VeRL's 300 s; SIGTERM gives those in flight 5 s.
+     */
+    @Mixin
+    ServerOptions http = new ServerOptions(5000, 100, 5);
 
     @Option(names = "--fallback-score", defaultValue = "0", paramLabel = "X", description = "The score of an input whose"
             + " reward could not be computed (model down, deadline passed), flagged in details / extra_logs and logged"
@@ -71,25 +65,13 @@ final class ServeRewardsCommand implements Callable<Integer> {
             + " scored at once across all requests (model calls are further limited by --concurrency).")
     int rewardsAtOnce;
 
-    @Option(names = "--max-concurrent-requests", defaultValue = "256", paramLabel = "N",
-            description = "Most requests handled at once; more wait up to 5 s, then get 429 (default ${DEFAULT-VALUE}).")
-    int maxConcurrentRequests;
-
     @Option(names = "--max-batch", defaultValue = "1024", paramLabel = "N",
             description = "Most inputs in one request, else 413 (default ${DEFAULT-VALUE}).")
     int maxBatch;
 
-    @Option(names = "--max-body-mb", defaultValue = "16", paramLabel = "MB",
-            description = "Largest request body in MiB, else 413 (default ${DEFAULT-VALUE}).")
-    int maxBodyMb;
-
     @Option(names = "--max-response-chars", defaultValue = "1000000", paramLabel = "N",
             description = "Longest response scored, else 400 naming the item (default ${DEFAULT-VALUE}).")
     int maxResponseChars;
-
-    @Option(names = "--stop-grace-seconds", defaultValue = "5", paramLabel = "S", description = "On SIGTERM, how long"
-            + " requests in flight may take to finish before they are cancelled (default ${DEFAULT-VALUE}).")
-    double stopGraceSeconds;
 
     @Option(names = "--no-preflight", description = "MARCH rewards: skip the GET /models check at start.")
     boolean noPreflight;
@@ -107,13 +89,12 @@ final class ServeRewardsCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--option sets MARCH's settings; reward " + name + " has none");
         }
         // the request deadline in these limits is the server's to set (a little past the reward deadline)
-        ServerLimits limits = ServerCommands.limits("--max-batch", maxBatch, maxBodyMb, maxConcurrentRequests,
-                deadlineSeconds, stopGraceSeconds);
+        ServerLimits limits = http.limits("--max-batch", maxBatch);
         RewardSettings rewardSettings = RewardSettings.defaults().withMarch(MarchSettings.fromOptions(options))
                 .withFallbackScore(fallbackScore).withParallelism(rewardsAtOnce).withJudge(judge)
                 .withRunId("serve-rewards-" + name + "-" + Instant.now());
-        RewardServerSettings settings = RewardServerSettings.defaults().withHost(host).withPort(port)
-                .withDeadline(seconds(deadlineSeconds)).withFallbackScore(fallbackScore).withRewardsAtOnce(rewardsAtOnce)
+        RewardServerSettings settings = RewardServerSettings.defaults().withHost(http.host).withPort(http.port)
+                .withDeadline(seconds(http.deadlineSeconds)).withFallbackScore(fallbackScore).withRewardsAtOnce(rewardsAtOnce)
                 .withMaxResponseChars(maxResponseChars)
                 .withLimits(limits);
         // What the server holds, closed in reverse order after it stops (the model stack flushes its traces).

@@ -36,15 +36,19 @@ import picocli.CommandLine.Option;
  * time and the peak RSS of the eval processes and of this one.
  */
 @Command(name = "soak", mixinStandardHelpOptions = true,
-        description = "Every method against the faulty simulator, killed (SIGKILL) and resumed: nothing lost, duplicated or corrupted.")
+        description = {"Every method against the faulty simulator, killed (SIGKILL) and resumed: nothing lost, duplicated or corrupted.",
+                "--questions per method; --latency-ms is the time to the first token."})
 final class SoakBench implements Callable<Integer> {
+
+    @picocli.CommandLine.Mixin
+    BenchLoad.Questions questions = new BenchLoad.Questions(500);
+
+    @picocli.CommandLine.Mixin
+    BenchLoad.Latency latency = new BenchLoad.Latency(5);
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final List<FaultKind> FAULTS = List.of(FaultKind.RATE_LIMIT, FaultKind.SERVER_ERROR, FaultKind.HANG,
             FaultKind.RESET, FaultKind.MALFORMED_JSON, FaultKind.TRUNCATED);
-
-    @Option(names = "--questions", defaultValue = "500", description = "Questions per method (default ${DEFAULT-VALUE}).")
-    int questions;
 
     @Option(names = "--method", split = ",", paramLabel = "NAME", description = "Only these methods (default: every one).")
     List<String> methods = new ArrayList<>();
@@ -63,9 +67,6 @@ final class SoakBench implements Callable<Integer> {
     @Option(names = "--max-attempts", defaultValue = "3", description = "Attempts per model call (default ${DEFAULT-VALUE}:"
             + " low enough that some questions fail for good and must be recorded with their reason).")
     int maxAttempts;
-
-    @Option(names = "--latency-ms", defaultValue = "5", description = "Simulated time to first token (default ${DEFAULT-VALUE}).")
-    int latencyMs;
 
     @Option(names = "--timeout-seconds", defaultValue = "2", description = "The evals' per-attempt timeout; hangs last"
             + " twice as long (default ${DEFAULT-VALUE}).")
@@ -86,7 +87,7 @@ final class SoakBench implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (questions < 1 || kills < 0 || maxAttempts < 1 || latencyMs < 0 || timeoutSeconds < 1 || questionsAtOnce < 1
+        if (questions.count < 1 || kills < 0 || maxAttempts < 1 || latency.ms < 0 || timeoutSeconds < 1 || questionsAtOnce < 1
                 || faultRate < 0 || faultRate > 1) {
             throw new IllegalArgumentException("--questions, --max-attempts, --timeout-seconds and --questions-at-once must be"
                     + " positive, --kills and --latency-ms zero or more, --fault-rate in [0, 1]");
@@ -100,7 +101,7 @@ final class SoakBench implements Callable<Integer> {
         Path file = questions(root.resolve("questions.jsonl"));
         List<String> ids;
         try (var items = Datasets.stream("ramdocs", file)) {
-            ids = items.limit(questions).map(QaItem::id).toList();
+            ids = items.limit(questions.count).map(QaItem::id).toList();
         }
         FaultPlan faults = FaultPlan.none().withHangDuration(Duration.ofSeconds(2L * timeoutSeconds));
         for (FaultKind k : FAULTS) {
@@ -108,7 +109,7 @@ final class SoakBench implements Callable<Integer> {
         }
         long t0 = System.nanoTime();
         List<Outcome> outcomes = new ArrayList<>();
-        try (SimServer sim = SimServer.start(SimCommand.simulator().latency(LatencyModel.ofMillis(latencyMs, 0))
+        try (SimServer sim = SimServer.start(SimCommand.simulator().latency(LatencyModel.ofMillis(latency.ms, 0))
                 .capacity(4096).faults(faults).seed(s).retryAfter(Duration.ofMillis(100)).recentRequestLimit(0).build())) {
             System.out.printf(Locale.ROOT, "== soak: %d methods x %d questions (%s), %.0f%% of model requests faulted (429,"
                             + " 500, hang %ds past a %ds timeout, reset, malformed, truncated), %d SIGKILLs per method then"
@@ -199,7 +200,7 @@ final class SoakBench implements Callable<Integer> {
                         && !a.startsWith("-XX:AOTCache") && !a.startsWith("-Xlog:aot") && !a.startsWith("-Xlog:cds"))
                 .forEach(cmd::add);
         cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), VeracityCli.class.getName(), "eval",
-                "--method", method, "--dataset", "ramdocs", "--data", file.toString(), "--limit", String.valueOf(questions),
+                "--method", method, "--dataset", "ramdocs", "--data", file.toString(), "--limit", String.valueOf(questions.count),
                 "--out", dir.toString(), "--llm-base-url", sim.baseUrl(), "--model", "sim-model", "--no-preflight",
                 "--cache-file", dir.resolve("cache.db").toString(), "--timeout-seconds", String.valueOf(timeoutSeconds),
                 "--questions-at-once", String.valueOf(questionsAtOnce)));
@@ -221,12 +222,12 @@ final class SoakBench implements Callable<Integer> {
             return data;
         }
         Path shared = MadamBench.find("ramdocs/RAMDocs_test.jsonl");
-        if (shared != null && Files.lines(shared).count() >= questions) {
+        if (shared != null && Files.lines(shared).count() >= questions.count) {
             return shared;
         }
         List<String> bundled = Files.readAllLines(MethodsDemo.copyBundled(target.resolveSibling("bundled.jsonl")));
         List<String> lines = new ArrayList<>();
-        for (int i = 0; lines.size() < questions; i++) {
+        for (int i = 0; lines.size() < questions.count; i++) {
             ObjectNode q = (ObjectNode) JSON.readTree(bundled.get(i % bundled.size()));
             int pass = i / bundled.size();
             if (pass > 0) {

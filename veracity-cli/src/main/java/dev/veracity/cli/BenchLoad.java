@@ -1,0 +1,77 @@
+package dev.veracity.cli;
+
+import picocli.CommandLine.Option;
+
+/**
+ * The load flags the {@code bench} commands (and {@code demo}, for its simulator) share, each declared once as a small mixin that a bench mixes in with its
+ * own default (picocli shows a field's initial value as {@code ${DEFAULT-VALUE}}). A bench checks their values with its
+ * others, in one line.
+ */
+final class BenchLoad {
+
+    private BenchLoad() {
+    }
+
+    /**
+     * {@code --latency-ms}: the simulator's latency per model call, its time to the first token (bench llm, c3po, madam,
+     * rewards, serve, soak; demo).
+     */
+    static final class Latency {
+        @Option(names = "--latency-ms", paramLabel = "MS",
+                description = "Simulated latency per model call, its time to the first token (default ${DEFAULT-VALUE}).")
+        int ms;
+
+        Latency(int ms) {
+            this.ms = ms;
+        }
+    }
+
+    /**
+     * {@code --warmup}: untimed work before measuring, in the unit the bench measures (llm: calls; c3po: rollouts of all
+     * the questions; serve and rewards: requests).
+     */
+    static final class Warmup {
+        @Option(names = "--warmup", paramLabel = "N", description = "Untimed work before measuring, for the JIT to settle,"
+                + " counted as the bench counts what it measures (default ${DEFAULT-VALUE}).")
+        int count;
+
+        Warmup(int count) {
+            this.count = count;
+        }
+    }
+
+    /** {@code --questions}: how many questions a bench runs (c3po, madam, soak, memory). */
+    static final class Questions {
+        @Option(names = "--questions", paramLabel = "N", description = "Questions (default ${DEFAULT-VALUE}).")
+        int count;
+
+        Questions(int count) {
+            this.count = count;
+        }
+    }
+
+    /** {@code --requests} and {@code --clients}: the HTTP load on a server (serve, rewards). */
+    static final class Requests {
+        @Option(names = "--requests", paramLabel = "N", description = "Measured requests (default ${DEFAULT-VALUE}).")
+        int requests;
+
+        @Option(names = "--clients", paramLabel = "N", description = "Concurrent clients (default ${DEFAULT-VALUE}).")
+        int clients;
+
+        Requests(int requests, int clients) {
+            this.requests = requests;
+            this.clients = clients;
+        }
+    }
+
+    /** {@code --concurrency}: the model client's limit on calls in flight (c3po, madam). */
+    static final class ClientConcurrency {
+        @Option(names = "--concurrency", paramLabel = "N",
+                description = "The model client's concurrency limit (default ${DEFAULT-VALUE}).")
+        int limit;
+
+        ClientConcurrency(int limit) {
+            this.limit = limit;
+        }
+    }
+}
