@@ -11,6 +11,7 @@ import dev.veracity.eval.judge.Judges;
 import dev.veracity.eval.run.DatasetProfile;
 import dev.veracity.eval.run.DocumentSource;
 import dev.veracity.eval.run.EvalRunner;
+import dev.veracity.method.Capability;
 import dev.veracity.method.QaMethod;
 import dev.veracity.methods.Methods;
 import dev.veracity.methods.march.MarchMethod;
@@ -193,7 +194,8 @@ final class EvalCommand implements Callable<Integer> {
         QaMethod m = Methods.byName(method);
         // Checked against the method's declaration before anything runs; the method and the run see the resolved map.
         Map<String, String> resolved = m.spec().resolve(options).values();
-        if (m.usesRetriever() && !retrieval.given()) {
+        Capability.requireProvided(m.spec()); // a plug-in's need no runner here meets
+        if (m.needs(Capability.RETRIEVER) && !retrieval.given()) {
             throw new IllegalArgumentException("method " + method + " searches: build an index with ./veracity index and"
                     + " pass --index DIR");
         }
@@ -213,7 +215,7 @@ final class EvalCommand implements Callable<Integer> {
         retrieval.validate();
         // a page store that is none (or --pages with a method that reads no pages) stops here, before any model call
         dev.veracity.retrieval.react.PageStore pageStore = retrieval.openPages(m);
-        if (m.readsPages() && pageStore == null && !retrieval.given()) {
+        if (m.needs(Capability.PAGES) && pageStore == null && !retrieval.given()) {
             requirePagesOrParagraphs(m);
         } else if (!retrieval.given() && pageStore == null) {
             // a RAG method on a dataset without passages and without --index stops here, before any model call

@@ -5,6 +5,7 @@ import dev.veracity.eval.report.ComparisonTable;
 import dev.veracity.eval.report.RunDir;
 import dev.veracity.eval.run.DatasetProfile;
 import dev.veracity.eval.run.EvalRunner;
+import dev.veracity.method.Capability;
 import dev.veracity.method.QaMethod;
 import dev.veracity.methods.Methods;
 import dev.veracity.retrieval.embed.OnnxEmbedder;
@@ -62,7 +63,7 @@ final class MethodsDemo {
             for (String name : names) {
                 QaMethod m = Methods.byName(name);
                 Path dir = out.resolve(name);
-                if (m.usesEmbedder() && embedder == null) {
+                if (m.needs(Capability.EMBEDDER) && embedder == null) {
                     embedder = OnnxEmbedder.bgeSmall();
                 }
                 Map<String, String> options = m.spec().resolve(Map.of()).values();
@@ -78,7 +79,7 @@ final class MethodsDemo {
                             EvalRunner.Spec spec = new EvalRunner.Spec(m, DATASET, questions, limit, dir, cfg.concurrency(),
                                     DatasetProfile.of(DATASET), options, EvalRunner.labels("model", cfg.model(),
                                     "llm_base_url", cfg.llmBaseUrl(), "demo", simulated ? "simulator, built-in reader" : "server"),
-                                    null, m.usesEmbedder() ? embedder : null, null, null);
+                                    null, m.needs(Capability.EMBEDDER) ? embedder : null, null, null);
                             o = EvalRunner.run(spec, stack.client, traces, name + "@" + Instant.now(), p -> { });
                         }
                     }

@@ -9,6 +9,7 @@ import dev.veracity.eval.recipe.RecipeTable;
 import dev.veracity.eval.recipe.Recipes;
 import dev.veracity.eval.report.RunDir;
 import dev.veracity.eval.run.QuestionSample;
+import dev.veracity.method.Capability;
 import dev.veracity.method.QaMethod;
 import dev.veracity.methods.Methods;
 import dev.veracity.sim.SimConfig;
@@ -231,13 +232,13 @@ final class ReproduceCommand implements Callable<Integer> {
             QaMethod m = Methods.byName(row.method());
             for (String d : selected) {
                 String docs = recipe.documentsFor(d);
-                boolean needsDocs = m.needsDocuments() || m.usesRetriever();
+                boolean needsDocs = m.needs(Capability.DOCUMENTS) || m.needs(Capability.RETRIEVER);
                 if (docs.equals("index") && needsDocs && retrieval.index == null) {
                     problems.add(row.id() + " on " + d + ": the paper retrieves from an index; build one with"
                             + " ./veracity index and pass --index DIR");
                 }
                 Path f = files.get(d);
-                if (docs.equals("pages") && m.readsPages() && retrieval.pages == null && f != null && !hasParagraphs(d, f)) {
+                if (docs.equals("pages") && m.needs(Capability.PAGES) && retrieval.pages == null && f != null && !hasParagraphs(d, f)) {
                     problems.add(row.id() + " on " + d + ": the agents search a Wikipedia and these questions come"
                             + " without paragraphs; build a page store (./veracity index --pages) and pass --pages DIR");
                 }
@@ -353,9 +354,9 @@ final class ReproduceCommand implements Callable<Integer> {
         for (OptionSpec o : spec.commandLine().getParseResult().matchedOptions()) {
             String n = o.longestName();
             boolean mixin = spec.mixins().values().stream().anyMatch(mx -> mx.options().contains(o));
-            boolean retrieves = r.documents().equals("index") && (m.needsDocuments() || m.usesRetriever());
+            boolean retrieves = r.documents().equals("index") && (m.needs(Capability.DOCUMENTS) || m.needs(Capability.RETRIEVER));
             if (!mixin || (n.equals("--index") || n.equals("--k") || n.equals("--search-mode")) && !retrieves
-                    || n.equals("--pages") && !(r.documents().equals("pages") && m.readsPages())) {
+                    || n.equals("--pages") && !(r.documents().equals("pages") && m.needs(Capability.PAGES))) {
                 continue;
             }
             if (sim != null && (n.equals("--llm-base-url") || n.equals("--model"))) {

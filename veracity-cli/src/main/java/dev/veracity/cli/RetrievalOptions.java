@@ -1,6 +1,7 @@
 package dev.veracity.cli;
 
 import dev.veracity.eval.run.DocumentSource;
+import dev.veracity.method.Capability;
 import dev.veracity.method.QaMethod;
 import dev.veracity.retrieval.Embedder;
 import dev.veracity.retrieval.Retriever;
@@ -46,7 +47,7 @@ final class RetrievalOptions {
         if (pages == null) {
             return null;
         }
-        if (!m.readsPages()) {
+        if (!m.needs(Capability.PAGES)) {
             throw new IllegalArgumentException("--pages is for methods whose agents act in a Wikipedia (court, react, ...);"
                     + " method " + m.name() + " does not read pages");
         }
@@ -76,7 +77,7 @@ final class RetrievalOptions {
      * server's, else bge-small in process.
      */
     Embedder embedder(QaMethod m) {
-        return m.usesEmbedder() || (index != null && !searchMode.equals("bm25")) ? embedder() : null;
+        return m.needs(Capability.EMBEDDER) || (index != null && !searchMode.equals("bm25")) ? embedder() : null;
     }
 
     /** The {@code --embedder} server's embedder (its model by default the index's), else bge-small in process. */

@@ -14,8 +14,10 @@ import dev.veracity.eval.metrics.Metric;
 import dev.veracity.eval.metrics.Metrics;
 import dev.veracity.llm.ErrorKind;
 import dev.veracity.llm.client.LlmClient;
+import dev.veracity.method.Capability;
 import dev.veracity.method.MethodAnswer;
 import dev.veracity.method.MethodContext;
+import dev.veracity.method.ModelRole;
 import dev.veracity.method.QaMethod;
 import dev.veracity.qa.QaItem;
 import dev.veracity.retrieval.Embedder;
@@ -109,7 +111,7 @@ public final class EvalRunner {
 
         /** Whether the method's agents act in the run's page store (then they need no documents from the dataset). */
         boolean actsInPages() {
-            return pages != null && method.readsPages();
+            return pages != null && method.needs(Capability.PAGES);
         }
 
         /** A spec without a recorded configuration. */
@@ -247,11 +249,15 @@ public final class EvalRunner {
     }
 
     /**
-     * Runs the spec with further named backends for methods whose agents use several models
-     * ({@link MethodContext#client(String)}; C-3PO's {@code proxy}). Each must trace into {@code traces} too.
+     * Runs the spec with further models by role name, for methods whose agents use several models: each is bound to
+     * the {@link ModelRole} of that name the method declares ({@link MethodContext#model}; C-3PO's {@code proxy}), and
+     * one for a role the method does not declare is not used. Each must trace into {@code traces} too.
      */
     public static Outcome run(Spec spec, LlmClient client, Map<String, LlmClient> clients, QuestionTraces traces,
                               String traceRun, Consumer<Progress> progress) {
+        // a need no runner here meets (a plug-in's own capability) stops here, before the dataset is read
+        Capability.requireProvided(spec.method().spec());
+        Map<ModelRole, LlmClient> models = ModelRole.bind(spec.method().spec(), clients);
         List<Metric> metrics = spec.profile().metrics().stream().map(n -> Metrics.byName(n, spec.options())).toList();
         // The dataset is streamed, never held: read for its first question, then to count, then to answer.
         QaItem first;
@@ -308,7 +314,7 @@ public final class EvalRunner {
                     }
                     pool.submit(() -> {
                         try {
-                            results.append(answer(spec, item, client, clients, traces, traceRun, metrics));
+                            results.append(answer(spec, item, client, models, traces, traceRun, metrics));
                             done.incrementAndGet();
                             unreachable.set(0);
                         } catch (RuntimeException e) {
@@ -389,11 +395,11 @@ public final class EvalRunner {
         return e.getClass().getSimpleName();
     }
 
-    private static ObjectNode answer(Spec spec, QaItem item, LlmClient client, Map<String, LlmClient> clients,
+    private static ObjectNode answer(Spec spec, QaItem item, LlmClient client, Map<ModelRole, LlmClient> models,
                                      QuestionTraces traces, String traceRun, List<Metric> metrics) {
         CallContext calls = CallContext.of(traceRun, item.id(), spec.method().name());
         MethodContext ctx = new MethodContext(client, calls, spec.dataset(), spec.profile().multiAnswer(), spec.options(),
-                spec.retriever(), spec.embedder(), spec.pages(), clients);
+                spec.retriever(), spec.embedder(), spec.pages(), models);
         // documents from the dataset, the index, or none (closed book); retrieval runs here, in the question's task
         DocumentSource.Prepared prepared = spec.documents().prepare(spec.method(), item);
         traces.begin(traceRun, item.id());
@@ -450,20 +456,9 @@ public final class EvalRunner {
         if (cut.any()) {
             o.set("truncated", cut.json());
         }
-        if (!answer.candidates().isEmpty()) {
-            // the answers the method chose among (Reasoning Court's agents): the report's judge scenarios read them
-            ArrayNode cands = o.putArray("candidates");
-            for (MethodAnswer.Candidate c : answer.candidates()) {
-                ObjectNode n = cands.addObject();
-                n.put("agent", c.agent());
-                n.put("answer", c.answer());
-                n.put("steps", c.steps());
-                n.put("forced", c.forced());
-                if (!c.note().isEmpty()) {
-                    n.put("note", c.note());
-                }
-            }
-        }
+        // what the method reports beyond the answer, each under its key's name (Reasoning Court's agents' answers as
+        // "candidates": the report's judge scenarios read them)
+        answer.details().writeTo(o);
         o.set("retrieval", spec.documents().resultLine(spec.method(), prepared, item.goldForms()));
         ArrayNode pf = o.putArray("parse_failures");
         answer.parseFailures().forEach(pf::add);

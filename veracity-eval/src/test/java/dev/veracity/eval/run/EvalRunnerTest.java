@@ -9,8 +9,10 @@ import dev.veracity.eval.judge.Judges;
 import dev.veracity.llm.LlmRequest;
 import dev.veracity.llm.ScriptedBackend;
 import dev.veracity.llm.client.LlmClient;
+import dev.veracity.method.DetailKey;
 import dev.veracity.method.MethodAnswer;
 import dev.veracity.method.MethodContext;
+import dev.veracity.method.MethodSpec;
 import dev.veracity.method.QaMethod;
 import dev.veracity.qa.QaItem;
 import dev.veracity.trace.InMemoryTraces;
@@ -36,8 +38,8 @@ class EvalRunnerTest {
         }
 
         @Override
-        public boolean needsDocuments() {
-            return false; // closed book: nq-open has no passages and these tests give no index
+        public MethodSpec spec() {
+            return MethodSpec.named(name()).withNeeds(); // closed book: nq-open has no passages and these tests give no index
         }
 
         @Override
@@ -108,6 +110,13 @@ class EvalRunnerTest {
         assertThat(JSON.readTree(dir.resolve("out/summary.json").toFile()).get("n").asInt()).isEqualTo(3);
     }
 
+    /** One agent's answer, a detail a method defines for itself (as the Court's candidates). */
+    record Pick(String agent, String answer) {
+    }
+
+    /** The agents' answers: the result line's {@code candidates}, which the judge scenarios read. */
+    static final DetailKey<List<Pick>> PICKS = DetailKey.listOf("candidates", Pick.class);
+
     /** Two agents asked concurrently, then a judge that sees their answers: as Reasoning Court's shape. */
     private static final QaMethod COURT_LIKE = new QaMethod() {
         @Override
@@ -116,8 +125,8 @@ class EvalRunnerTest {
         }
 
         @Override
-        public boolean needsDocuments() {
-            return false;
+        public MethodSpec spec() {
+            return MethodSpec.named(name()).withNeeds();
         }
 
         @Override
@@ -126,9 +135,8 @@ class EvalRunnerTest {
                     ctx.role("agent-" + k, 1), LlmRequest.user("agent " + k + ": " + item.question()).build()).text());
             String verdict = ctx.llm().call(ctx.role("judge", 0), LlmRequest.user("judge: " + item.question() + " | "
                     + String.join(" | ", answers)).build()).text();
-            return new MethodAnswer(verdict, List.of(verdict), List.of()).withCandidates(List.of(
-                    new MethodAnswer.Candidate("agent-1", answers.get(0), 1, false, ""),
-                    new MethodAnswer.Candidate("agent-2", answers.get(1), 1, false, "")));
+            return new MethodAnswer(verdict, List.of(verdict), List.of()).withDetail(PICKS,
+                    List.of(new Pick("agent-1", answers.get(0)), new Pick("agent-2", answers.get(1))));
         }
     };
 
@@ -335,8 +343,8 @@ class EvalRunnerTest {
         }
 
         @Override
-        public boolean needsDocuments() {
-            return false;
+        public MethodSpec spec() {
+            return MethodSpec.named(name()).withNeeds();
         }
 
         @Override
