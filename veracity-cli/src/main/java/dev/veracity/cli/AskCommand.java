@@ -2,6 +2,7 @@ package dev.veracity.cli;
 
 import dev.veracity.config.VeracityConfig;
 import dev.veracity.eval.run.DocumentSource;
+import dev.veracity.method.Capability;
 import dev.veracity.method.MethodAnswer;
 import dev.veracity.method.MethodContext;
 import dev.veracity.method.QaMethod;
@@ -76,16 +77,17 @@ final class AskCommand implements Callable<Integer> {
         QaMethod m = Methods.byName(method);
         // checked against the method's declaration before any work
         Map<String, String> resolved = m.spec().resolve(options).values();
+        Capability.requireProvided(m.spec()); // a plug-in's need no runner here meets
         if (docs != null && retrieval.given()) {
             throw new IllegalArgumentException("give documents with --docs or --index, not both");
         }
         retrieval.validate();
         dev.veracity.retrieval.react.PageStore pageStore = retrieval.openPages(m); // a bad --pages stops here
-        if (m.needsDocuments() && docs == null && !retrieval.given() && pageStore == null) {
+        if (m.needs(Capability.DOCUMENTS) && docs == null && !retrieval.given() && pageStore == null) {
             throw new IllegalArgumentException("method " + method + " needs documents: pass --docs FILE (JSONL) or --index DIR"
                     + " [--k N --search-mode bm25|dense|hybrid], or use a closed-book method (no-rag, cot, cot-sc)");
         }
-        if (m.usesRetriever() && !retrieval.given()) {
+        if (m.needs(Capability.RETRIEVER) && !retrieval.given()) {
             throw new IllegalArgumentException("method " + method + " searches: pass --index DIR");
         }
         List<Document> given = docs == null ? List.of() : VerifyCommand.readDocuments(docs);

@@ -8,6 +8,8 @@ import dev.veracity.eval.run.EvalRunner;
 import dev.veracity.eval.run.JobEnvironment;
 import dev.veracity.eval.run.QuestionSample;
 import dev.veracity.eval.run.RunLock;
+import dev.veracity.method.Capability;
+import dev.veracity.method.QaMethod;
 import dev.veracity.methods.Methods;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;

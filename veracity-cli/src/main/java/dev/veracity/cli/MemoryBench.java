@@ -8,6 +8,7 @@ import dev.veracity.eval.report.RunDir;
 import dev.veracity.eval.run.DatasetProfile;
 import dev.veracity.eval.run.EvalRunner;
 import dev.veracity.eval.run.RunConfig;
+import dev.veracity.method.Capability;
 import dev.veracity.method.QaMethod;
 import dev.veracity.methods.Methods;
 import dev.veracity.sim.LatencyModel;
@@ -62,7 +63,7 @@ final class MemoryBench implements Callable<Integer> {
             throw new IllegalArgumentException("--questions must be >= 10 and --questions-at-once positive");
         }
         QaMethod m = Methods.byName(method);
-        if (m.usesRetriever() || m.usesEmbedder()) {
+        if (m.needs(Capability.RETRIEVER) || m.needs(Capability.EMBEDDER)) {
             throw new IllegalArgumentException("method " + method + " needs an index or an embedder: pick a cheap one"
                     + " (no-rag, standard-rag)");
         }

@@ -1,5 +1,6 @@
 package dev.veracity.cli;
 
+import dev.veracity.method.Capability;
 import dev.veracity.method.MethodSpec;
 import dev.veracity.method.OptionSpec;
 import dev.veracity.methods.Methods;
@@ -11,10 +12,11 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-/** {@code ./veracity methods [NAME]}: every method's declaration (description, paper section, options). */
+/** {@code ./veracity methods [NAME]}: every method's declaration (description, paper section, needs, options). */
 @Command(name = "methods", mixinStandardHelpOptions = true,
-        description = "List the methods with their description, the paper section they implement and their"
-                + " --option settings with defaults; with a NAME, that method only.")
+        description = "List the methods with their description, the paper section they implement, what they need"
+                + " (documents, an index, pages, an embedder, a model of their own) and their --option settings with"
+                + " defaults; with a NAME, that method only.")
 final class MethodsCommand implements Callable<Integer> {
 
     @Parameters(arity = "0..1", paramLabel = "NAME", description = "A method name.")
@@ -40,6 +42,7 @@ final class MethodsCommand implements Callable<Integer> {
     static void print(MethodSpec m, PrintWriter out) {
         out.println(m.name() + "  " + m.description());
         out.println("  implements: " + m.source());
+        out.println("  needs: " + (m.needs().isEmpty() ? "nothing (closed book)" : Capability.keys(m.needs())));
         if (m.options().isEmpty()) {
             out.println("  options: none");
             return;

@@ -8,6 +8,7 @@ import dev.veracity.eval.run.EvalJobRunner;
 import dev.veracity.eval.run.EvalRunner;
 import dev.veracity.eval.run.JobDocuments;
 import dev.veracity.llm.openai.OpenAiEmbedder;
+import dev.veracity.method.Capability;
 import dev.veracity.method.QaMethod;
 import dev.veracity.methods.Methods;
 import dev.veracity.retrieval.Embedder;
@@ -53,7 +54,7 @@ final class MethodsDemo {
         Path questions = data != null ? data : bundled(out);
         List<String> names = methods.isEmpty() ? List.copyOf(Methods.names()) : methods;
         names.forEach(Methods::byName); // an unknown name stops here, before any call
-        List<String> embedding = names.stream().filter(n -> Methods.byName(n).usesEmbedder()).toList();
+        List<String> embedding = names.stream().filter(n -> Methods.byName(n).needs(Capability.EMBEDDER)).toList();
         if (!embedding.isEmpty() && !simulated) {
             LocalEmbedders.require(); // bge-small in process: without the embed part the demo stops here, not half-way
         }
@@ -135,10 +136,10 @@ final class MethodsDemo {
 
         @Override
         public Embedder embedder(QaMethod method) {
-            if (method.usesEmbedder() && embedder == null) {
+            if (method.needs(Capability.EMBEDDER) && embedder == null) {
                 embedder = LocalEmbedders.bgeSmall(); // loaded once, for the first method that needs it
             }
-            return method.usesEmbedder() ? embedder : null;
+            return method.needs(Capability.EMBEDDER) ? embedder : null;
         }
 
         @Override

@@ -5,6 +5,7 @@ import dev.veracity.llm.cache.CacheMode;
 import dev.veracity.llm.client.LlmClient;
 import dev.veracity.llm.client.RetrySettings;
 import dev.veracity.llm.openai.OpenAiCompatibleBackend;
+import dev.veracity.method.ModelRole;
 import dev.veracity.trace.TraceSink;
 import java.util.Map;
 import picocli.CommandLine.Option;
@@ -80,9 +81,12 @@ public final class ProxyOptions {
         }
     }
 
-    /** The named clients for {@code MethodContext}: {@code proxy}, or none. */
+    /**
+     * The models by role name for a runner to bind to the roles a method declares ({@link ModelRole#bind}): C-3PO's
+     * {@link dev.veracity.methods.c3po.Agent#PROXY}, or none.
+     */
     static Map<String, LlmClient> clients(Proxy proxy) {
-        return proxy == null ? Map.of() : Map.of(dev.veracity.methods.c3po.Agent.PROXY_BACKEND, proxy.client);
+        return proxy == null ? Map.of() : Map.of(dev.veracity.methods.c3po.Agent.PROXY.name(), proxy.client);
     }
 
     /** How the run records it. */

@@ -12,6 +12,7 @@ import dev.veracity.eval.run.EvalJob;
 import dev.veracity.eval.run.EvalJobRunner;
 import dev.veracity.eval.run.QuestionSample;
 import dev.veracity.eval.run.RunConfig;
+import dev.veracity.method.Capability;
 import dev.veracity.method.QaMethod;
 import dev.veracity.methods.Methods;
 import dev.veracity.sim.SimServer;
@@ -231,13 +232,13 @@ final class ReproduceCommand implements Callable<Integer> {
             QaMethod m = Methods.byName(row.method());
             for (String d : selected) {
                 String docs = recipe.documentsFor(d);
-                boolean needsDocs = m.needsDocuments() || m.usesRetriever();
+                boolean needsDocs = m.needs(Capability.DOCUMENTS) || m.needs(Capability.RETRIEVER);
                 if (docs.equals("index") && needsDocs && retrieval.index == null) {
                     problems.add(row.id() + " on " + d + ": the paper retrieves from an index; build one with"
                             + " ./veracity index and pass --index DIR");
                 }
                 Path f = files.get(d);
-                if (docs.equals("pages") && m.readsPages() && retrieval.pages == null && f != null && !hasParagraphs(d, f)) {
+                if (docs.equals("pages") && m.needs(Capability.PAGES) && retrieval.pages == null && f != null && !hasParagraphs(d, f)) {
                     problems.add(row.id() + " on " + d + ": the agents search a Wikipedia and these questions come"
                             + " without paragraphs; build a page store (./veracity index --pages) and pass --pages DIR");
                 }
@@ -333,8 +334,8 @@ final class ReproduceCommand implements Callable<Integer> {
                 metrics.add(c.metric().contains(".") ? c.metric().substring(0, c.metric().indexOf('.')) : c.metric());
             }
         }
-        boolean retrieves = r.documents().equals("index") && (m.needsDocuments() || m.usesRetriever());
-        boolean readsPages = r.documents().equals("pages") && m.readsPages();
+        boolean retrieves = r.documents().equals("index") && (m.needs(Capability.DOCUMENTS) || m.needs(Capability.RETRIEVER));
+        boolean readsPages = r.documents().equals("pages") && m.needs(Capability.PAGES);
         EvalJob.Builder job = EvalJob.builder(m, r.dataset(), r.file(), r.dir()).options(r.row().options())
                 .limit(r.limit()).metrics(List.copyOf(metrics)).sample(r.sample())
                 // a column that depends on it (a time per question): the recipe's, whatever --concurrency allows

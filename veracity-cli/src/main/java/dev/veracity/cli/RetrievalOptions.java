@@ -2,6 +2,7 @@ package dev.veracity.cli;
 
 import dev.veracity.eval.run.DocumentSource;
 import dev.veracity.eval.run.JobDocuments;
+import dev.veracity.method.Capability;
 import dev.veracity.method.QaMethod;
 import dev.veracity.retrieval.Embedder;
 import dev.veracity.retrieval.LocalEmbedders;
@@ -48,7 +49,7 @@ final class RetrievalOptions {
         if (pages == null) {
             return null;
         }
-        if (!m.readsPages()) {
+        if (!m.needs(Capability.PAGES)) {
             throw new IllegalArgumentException("--pages is for methods whose agents act in a Wikipedia (court, react, ...);"
                     + " method " + m.name() + " does not read pages");
         }
@@ -78,7 +79,7 @@ final class RetrievalOptions {
      * server's, else bge-small in process.
      */
     Embedder embedder(QaMethod m) {
-        return m.usesEmbedder() || (index != null && !searchMode.equals("bm25")) ? embedder() : null;
+        return m.needs(Capability.EMBEDDER) || (index != null && !searchMode.equals("bm25")) ? embedder() : null;
     }
 
     /**
@@ -86,7 +87,7 @@ final class RetrievalOptions {
      * optional embed part (the one-line error says how to add it).
      */
     void requireEmbedder(QaMethod m) {
-        if (!embedding.remote() && (m.usesEmbedder() || (index != null && !searchMode.equals("bm25")))) {
+        if (!embedding.remote() && (m.needs(Capability.EMBEDDER) || (index != null && !searchMode.equals("bm25")))) {
             LocalEmbedders.require();
         }
     }

@@ -3,6 +3,7 @@ package dev.veracity.cli;
 import dev.veracity.config.VeracityConfig;
 import dev.veracity.eval.data.Datasets;
 import dev.veracity.method.MethodContext;
+import dev.veracity.method.ModelRole;
 import dev.veracity.methods.c3po.rollout.RolloutSettings;
 import dev.veracity.qa.QaItem;
 import dev.veracity.retrieval.Embedder;
@@ -122,7 +123,8 @@ final class RolloutCommand implements Runnable {
                  ProxyOptions.Proxy proxyClient = proxy.open(stack, traces)) {
                 Retriever retriever = searchIndex == null ? null : searchIndex.retriever(searchMode, embedder);
                 MethodContext ctx = new MethodContext(stack.client, CallContext.of(run, "", "c3po-rollout"), datasetName,
-                        false, Map.of(), retriever, null, null, ProxyOptions.clients(proxyClient));
+                        false, Map.of(), retriever, null, null,
+                        ModelRole.bind(dev.veracity.methods.c3po.C3po.SPEC, ProxyOptions.clients(proxyClient)));
                 log.printf("C-3PO rollout: preset %s%s, proxy %s, few-shot %s, reward %s, at most %d calls per tree%n",
                         c3po.preset, c3po.single ? " (single trajectory)" : "", proxy.describe(base),
                         settings.fewShot().resolve(proxy.given()).describe(), c3po.reward, c3po.maxCalls);

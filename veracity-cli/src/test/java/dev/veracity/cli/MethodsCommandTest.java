@@ -32,7 +32,14 @@ class MethodsCommandTest {
     @Test
     void showsOneMethod() {
         assertThat(run("methods", "cot-sc")).isEqualTo(0);
-        assertThat(out).startsWith("cot-sc  ").contains("k=21").doesNotContain("madam-rag");
+        assertThat(out).startsWith("cot-sc  ").contains("k=21").contains("needs: nothing (closed book)")
+                .doesNotContain("madam-rag");
+        assertThat(run("methods", "c3po")).isEqualTo(0);
+        assertThat(out).contains("needs: documents, model:proxy");
+        assertThat(run("methods", "court")).isEqualTo(0);
+        assertThat(out).contains("needs: documents, pages");
+        assertThat(run("methods", "speculative-rag+march")).isEqualTo(0);
+        assertThat(out).contains("needs: documents, embedder, model:march-untrained");
         assertThat(run("methods", "nope")).isEqualTo(2);
         assertThat(err).contains("unknown method 'nope'").contains("madam-rag");
     }

@@ -26,8 +26,11 @@ class PluginsTest {
     @TempDir
     Path dir;
 
-    /** A closed-book method that asks the model in its own words and answers with the reply's first line. */
-    private static String method(String name) {
+    /**
+     * A closed-book method that asks the model in its own words and answers with the reply's first line; {@code needs}:
+     * what else it declares it needs ({@code Own.GPU_INDEX}: a need of its own, which no runner here provides).
+     */
+    private static String method(String name, String needs) {
         return """
                 package example.plugin;
 
@@ -42,12 +45,17 @@ class PluginsTest {
                 import java.util.Map;
 
                 public final class ShortAnswer implements QaMethod {
+                    enum Own implements dev.veracity.method.Capability {
+                        GPU_INDEX;
+                        @Override public String key() { return "gpu-index"; }
+                        @Override public String description() { return "a GPU vector index"; }
+                    }
+
                     private static final MethodSpec SPEC = new MethodSpec("NAME", "Answers in one line (a test plug-in).",
-                            "none", "", List.of(OptionSpec.integer("max-tokens", 32, "output limit")));
+                            "none", "", List.of(OptionSpec.integer("max-tokens", 32, "output limit"))).withNeeds(NEEDS);
 
                     @Override public String name() { return "NAME"; }
                     @Override public MethodSpec spec() { return SPEC; }
-                    @Override public boolean needsDocuments() { return false; }
 
                     @Override
                     public MethodAnswer answer(QaItem item, MethodContext ctx) {
@@ -58,7 +66,7 @@ class PluginsTest {
                         return new MethodAnswer(line, List.of(line), List.of(), Map.of(), out);
                     }
                 }
-                """.replace("NAME", name);
+                """.replace("NAME", name).replace("NEEDS", needs);
     }
 
     private static final String PROVIDER = """
@@ -94,13 +102,20 @@ class PluginsTest {
             """;
 
     private Path plugin(String folder, String name) throws Exception {
-        return plugin(folder, name, false);
+        return plugin(folder, name, "", false);
     }
 
-    /** A plug-in with the method {@code name}, and with the simulator's reader of its prompts when {@code reader}. */
-    private Path plugin(String folder, String name, boolean reader) throws Exception {
+    private Path plugin(String folder, String name, String needs) throws Exception {
+        return plugin(folder, name, needs, false);
+    }
+
+    /**
+     * A plug-in with the method {@code name} declaring {@code needs}, and with the simulator's reader of its prompts
+     * when {@code reader}.
+     */
+    private Path plugin(String folder, String name, String needs, boolean reader) throws Exception {
         Path d = Files.createDirectories(dir.resolve(folder));
-        Map<String, String> sources = new java.util.HashMap<>(Map.of("example.plugin.ShortAnswer", method(name),
+        Map<String, String> sources = new java.util.HashMap<>(Map.of("example.plugin.ShortAnswer", method(name, needs),
                 "example.plugin.Provider", PROVIDER));
         Map<String, List<String>> services = new java.util.HashMap<>(Map.of("dev.veracity.plugin.MethodProvider",
                 List.of("example.plugin.Provider")));
@@ -115,7 +130,7 @@ class PluginsTest {
     @Test
     void aPluginsReaderAnswersItsMethodsPromptsInTheSimulatorTheCliStarts() throws Exception {
         for (boolean reader : List.of(true, false)) {
-            Path plugins = plugin(reader ? "with-reader" : "without-reader", "short-answer", reader);
+            Path plugins = plugin(reader ? "with-reader" : "without-reader", "short-answer", "", reader);
             Path out = dir.resolve(reader ? "demo-with" : "demo-without");
             CliRun.Result r = CliRun.run("demo", "--plugins", plugins.toString(), "--method", "short-answer", "--limit",
                     "2", "--latency-ms", "0", "--cache", "off", "--out", out.toString());
@@ -177,6 +192,29 @@ class PluginsTest {
                 data.toString(), "--out", dir.resolve("other").toString(), "--no-preflight");
         assertThat(unknown.code()).isEqualTo(2);
         assertThat(unknown.err()).contains("unknown method 'short-answer'");
+    }
+
+    @Test
+    void aPluginMethodThatNeedsWhatNoRunnerProvidesIsListedButRefusedInOneLineBeforeAnyModelCall() throws Exception {
+        Path plugins = plugin("gpu", "gpu-answer", "Own.GPU_INDEX");
+        CliRun.Result listed = CliRun.run("methods", "gpu-answer", "--plugins", plugins.toString());
+        assertThat(listed.code()).as(listed.err()).isZero();
+        assertThat(listed.out()).contains("needs: gpu-index");
+
+        Path data = dir.resolve("nq.jsonl");
+        Files.writeString(data, """
+                {"question": "capital of france", "answer": ["Paris"]}
+                """);
+        try (SimServer sim = SimServer.start()) {
+            CliRun.Result r = CliRun.run("eval", "--plugins", plugins.toString(), "--method", "gpu-answer", "--dataset",
+                    "nq-open", "--data", data.toString(), "--out", dir.resolve("run").toString(), "--llm-base-url",
+                    sim.baseUrl(), "--model", "sim-model", "--cache", "off");
+            assertThat(r.code()).isEqualTo(2);
+            assertThat(r.err().strip()).startsWith("veracity eval: method gpu-answer needs gpu-index (a GPU vector index),"
+                    + " which no runner here provides").doesNotContain("\n");
+            assertThat(sim.recentRequests()).isEmpty();
+        }
+        assertThat(dir.resolve("run/results.jsonl")).doesNotExist();
     }
 
     @Test

@@ -17,30 +17,12 @@ import java.util.Objects;
  *                      reward); runs keep them per question and average them in the summary
  * @param raw           the model output the prediction was read from, as the model wrote it ("" when the
  *                      prediction is the output itself); results keep it beside the prediction
- * @param candidates    the answers of the agents a method chose among (Reasoning Court's agents before its
- *                      judge), in agent order; empty for methods that do not choose. Reports split questions by
- *                      them (Reasoning Court's Table 3)
+ * @param details       what the method reports beyond these fields, each under a key it defines
+ *                      ({@link DetailKey}; Reasoning Court's candidate answers); runs write each into the result line
+ *                      under the key's name
  */
 public record MethodAnswer(String prediction, List<String> answers, List<String> parseFailures,
-                           Map<String, Double> signals, String raw, List<Candidate> candidates) {
-
-    /**
-     * One agent's answer among several.
-     *
-     * @param agent  the agent's role in the traces ({@code agent-1}, ...)
-     * @param answer its answer ("" when it gave none)
-     * @param steps  the steps it took (model turns; 0 when the agent does not step)
-     * @param forced whether it was stopped at its step limit instead of finishing by itself
-     * @param note   what else a reader of the run should know ("" when nothing), e.g. a loop on one action
-     */
-    public record Candidate(String agent, String answer, int steps, boolean forced, String note) {
-
-        public Candidate {
-            agent = Objects.requireNonNullElse(agent, "");
-            answer = Objects.requireNonNullElse(answer, "");
-            note = Objects.requireNonNullElse(note, "");
-        }
-    }
+                           Map<String, Double> signals, String raw, Details details) {
 
     public MethodAnswer {
         prediction = Objects.requireNonNullElse(prediction, "");
@@ -48,13 +30,13 @@ public record MethodAnswer(String prediction, List<String> answers, List<String>
         answers = answers == null ? List.of() : List.copyOf(answers);
         parseFailures = parseFailures == null ? List.of() : List.copyOf(parseFailures);
         signals = signals == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(signals));
-        candidates = candidates == null ? List.of() : List.copyOf(candidates);
+        details = details == null ? Details.NONE : details;
     }
 
-    /** An answer without candidates. */
+    /** An answer without details. */
     public MethodAnswer(String prediction, List<String> answers, List<String> parseFailures,
                         Map<String, Double> signals, String raw) {
-        this(prediction, answers, parseFailures, signals, raw, List.of());
+        this(prediction, answers, parseFailures, signals, raw, Details.NONE);
     }
 
     /** An answer with signals, without a separate raw output. */
@@ -70,12 +52,17 @@ public record MethodAnswer(String prediction, List<String> answers, List<String>
 
     /** This answer, recording the raw model output it was read from. */
     public MethodAnswer withRaw(String output) {
-        return new MethodAnswer(prediction, answers, parseFailures, signals, output, candidates);
+        return new MethodAnswer(prediction, answers, parseFailures, signals, output, details);
     }
 
-    /** This answer, recording the candidates it was chosen among. */
-    public MethodAnswer withCandidates(List<Candidate> chosenAmong) {
-        return new MethodAnswer(prediction, answers, parseFailures, signals, raw, chosenAmong);
+    /** This answer with a detail (replacing one of the same key). */
+    public <T> MethodAnswer withDetail(DetailKey<T> key, T value) {
+        return new MethodAnswer(prediction, answers, parseFailures, signals, raw, details.with(key, value));
+    }
+
+    /** The detail's value, or empty when the method attached none. */
+    public <T> java.util.Optional<T> detail(DetailKey<T> key) {
+        return details.get(key);
     }
 
     public static MethodAnswer of(String prediction) {

@@ -23,20 +23,21 @@ import java.util.Objects;
  * @param embedder    an embedder for methods that compare documents (Speculative RAG), or null
  * @param pages       a Wikipedia of pages by title for methods whose agents act in one (Reasoning Court's ReAct
  *                    agents, {@code --pages DIR}), or null: such methods then read the question's own paragraphs
- * @param clients     further model backends by name, for methods whose agents run on different models (C-3PO's
- *                    {@code proxy}: a small model beside the large LLM); a name not in the map is {@link #llm}
+ * @param models      the models bound to the {@link ModelRole}s the method declares, for methods whose agents run
+ *                    on different models (C-3PO's {@code proxy}: a small model beside the large LLM); read them with
+ *                    {@link #model(ModelRole)}, which gives {@link #llm} for a role not bound
  */
 public record MethodContext(LlmClient llm, CallContext calls, String dataset, boolean multiAnswer,
                             Map<String, String> options, Retriever retriever, Embedder embedder, PageSource pages,
-                            Map<String, LlmClient> clients) {
+                            Map<ModelRole, LlmClient> models) {
 
-    /** A context with one model backend. */
+    /** A context with one model. */
     public MethodContext(LlmClient llm, CallContext calls, String dataset, boolean multiAnswer,
                          Map<String, String> options, Retriever retriever, Embedder embedder, PageSource pages) {
         this(llm, calls, dataset, multiAnswer, options, retriever, embedder, pages, Map.of());
     }
 
-    /** A context without a page store and with one model backend. */
+    /** A context without a page store and with one model. */
     public MethodContext(LlmClient llm, CallContext calls, String dataset, boolean multiAnswer,
                          Map<String, String> options, Retriever retriever, Embedder embedder) {
         this(llm, calls, dataset, multiAnswer, options, retriever, embedder, null, Map.of());
@@ -69,21 +70,26 @@ public record MethodContext(LlmClient llm, CallContext calls, String dataset, bo
         Objects.requireNonNull(calls, "calls");
         dataset = Objects.requireNonNullElse(dataset, "");
         options = options == null ? Map.of() : Map.copyOf(options);
-        clients = clients == null ? Map.of() : Map.copyOf(clients);
+        models = models == null ? Map.of() : Map.copyOf(models);
     }
 
     /**
-     * The client of the named backend, or {@link #llm} when none of that name was configured: a method asks for
-     * its roles' backends by name and runs on one model when the front end sets up only one.
+     * The model of the role, or {@link #llm} when none is bound to it: a method asks for its roles' models and runs on
+     * one model when the front end sets up only one.
      */
-    public LlmClient client(String name) {
-        return clients.getOrDefault(name, llm);
+    public LlmClient model(ModelRole role) {
+        return models.getOrDefault(role, llm);
     }
 
-    /** This context with one more named backend (replacing one of the same name). */
-    public MethodContext withClient(String name, LlmClient client) {
-        Map<String, LlmClient> m = new java.util.HashMap<>(clients);
-        m.put(Objects.requireNonNull(name, "name"), Objects.requireNonNull(client, "client"));
+    /** Whether a model of its own is bound to the role (else the role runs on {@link #llm}). */
+    public boolean hasModel(ModelRole role) {
+        return models.containsKey(role);
+    }
+
+    /** This context with a model bound to the role (replacing the role's one). */
+    public MethodContext withModel(ModelRole role, LlmClient client) {
+        Map<ModelRole, LlmClient> m = new java.util.HashMap<>(models);
+        m.put(Objects.requireNonNull(role, "role"), Objects.requireNonNull(client, "client"));
         return new MethodContext(llm, calls, dataset, multiAnswer, options, retriever, embedder, pages, m);
     }
 
@@ -92,14 +98,14 @@ public record MethodContext(LlmClient llm, CallContext calls, String dataset, bo
      * method hands its part a view of each, e.g. {@link LlmClient#resampled}).
      */
     public MethodContext withEveryClient(java.util.function.UnaryOperator<LlmClient> f) {
-        Map<String, LlmClient> m = new java.util.LinkedHashMap<>();
-        clients.forEach((name, c) -> m.put(name, f.apply(c)));
+        Map<ModelRole, LlmClient> m = new java.util.LinkedHashMap<>();
+        models.forEach((role, c) -> m.put(role, f.apply(c)));
         return new MethodContext(f.apply(llm), calls, dataset, multiAnswer, options, retriever, embedder, pages, m);
     }
 
     /** This context with another set of options (a composite method hands its parts their own). */
     public MethodContext withOptions(Map<String, String> newOptions) {
-        return new MethodContext(llm, calls, dataset, multiAnswer, newOptions, retriever, embedder, pages, clients);
+        return new MethodContext(llm, calls, dataset, multiAnswer, newOptions, retriever, embedder, pages, models);
     }
 
     /** The calls of one agent role. */

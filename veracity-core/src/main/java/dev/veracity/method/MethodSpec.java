@@ -1,18 +1,22 @@
 package dev.veracity.method;
 
+import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
  * What a method is, declared once next to it: the command-line name, a one-line description, the paper and
- * section it implements, and its typed options. {@code eval}, {@code methods} (and any other front end) read it.
+ * section it implements, its typed options and what it needs from the runner ({@link Capability}). {@code eval},
+ * {@code methods} (and any other front end) read it.
  *
  * <pre>{@code
  * static final MethodSpec SPEC = new MethodSpec("cot-sc", "CoT with self-consistency", "Reasoning Court", "5.1",
- *         List.of(OptionSpec.integer("k", 21, "samples")));
+ *         List.of(OptionSpec.integer("k", 21, "samples"))).withNeeds();   // closed book: needs nothing
  * MethodOptions o = SPEC.resolve(Map.of("k", "5"));   // {k=5}; an unknown key or a bad value is an error
  * }</pre>
  *
@@ -21,8 +25,15 @@ import java.util.stream.Collectors;
  * @param paper       the paper it implements (short title)
  * @param section     the paper's section or appendix the implementation follows
  * @param options     its options, in display order
+ * @param needs       what it needs from the runner, in display order; {@link Capability#DOCUMENTS} unless declared
  */
-public record MethodSpec(String name, String description, String paper, String section, List<OptionSpec> options) {
+public record MethodSpec(String name, String description, String paper, String section, List<OptionSpec> options,
+                         Set<Capability> needs) {
+
+    /** A spec that needs the question's documents and nothing else (what most methods read). */
+    public MethodSpec(String name, String description, String paper, String section, List<OptionSpec> options) {
+        this(name, description, paper, section, options, Set.of(Capability.DOCUMENTS));
+    }
 
     public MethodSpec {
         Objects.requireNonNull(name, "name");
@@ -33,6 +44,22 @@ public record MethodSpec(String name, String description, String paper, String s
         if (options.stream().map(OptionSpec::name).distinct().count() != options.size()) {
             throw new IllegalArgumentException("method " + name + " declares an option twice");
         }
+        needs = needs == null ? Set.of() : Collections.unmodifiableSet(new LinkedHashSet<>(needs));
+    }
+
+    /** This spec with these needs instead (none: a closed-book method that reads the question alone). */
+    public MethodSpec withNeeds(Capability... newNeeds) {
+        return withNeeds(List.of(newNeeds));
+    }
+
+    /** This spec with these needs instead, in this order. */
+    public MethodSpec withNeeds(java.util.Collection<? extends Capability> newNeeds) {
+        return new MethodSpec(name, description, paper, section, options, new LinkedHashSet<>(newNeeds));
+    }
+
+    /** Whether it declares the need. */
+    public boolean needs(Capability need) {
+        return needs.contains(need);
     }
 
     /** A spec with a name only and no options (methods that declare nothing). */

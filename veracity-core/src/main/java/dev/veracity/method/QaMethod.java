@@ -15,8 +15,9 @@ public interface QaMethod {
     String name();
 
     /**
-     * The method's declaration: description, paper section and typed options. Front ends validate
-     * {@code --option}s against it before the first model call; the default declares no options.
+     * The method's declaration: description, paper section, typed options and needs. Front ends validate
+     * {@code --option}s against it before the first model call; the default declares no options and needs the
+     * question's documents.
      */
     default MethodSpec spec() {
         return MethodSpec.named(name());
@@ -30,31 +31,11 @@ public interface QaMethod {
     MethodAnswer answer(QaItem item, MethodContext context);
 
     /**
-     * Whether the method reads {@link QaItem#documents()}. The runner gives a method that does the dataset's own
-     * passages or passages retrieved from an index, and refuses to start it on a dataset without passages when no
-     * index is given; a closed-book method (false) never receives documents, not even the dataset's.
+     * Whether the method declares the need ({@link MethodSpec#needs()}): the runner gives it what it needs, or refuses
+     * to start it, before any model call.
      */
-    default boolean needsDocuments() {
-        return true;
-    }
-
-    /** Whether the method needs {@link MethodContext#embedder()} (the runner then loads one). */
-    default boolean usesEmbedder() {
-        return false;
-    }
-
-    /**
-     * Whether the method's agents act in a Wikipedia of pages ({@link MethodContext#pages()}, {@code --pages DIR}).
-     * Given a page store, such a method needs no documents from the dataset; without one it reads the question's
-     * own paragraphs.
-     */
-    default boolean readsPages() {
-        return false;
-    }
-
-    /** Whether the method searches with {@link MethodContext#retriever()} (the runner then needs an index). */
-    default boolean usesRetriever() {
-        return false;
+    default boolean needs(Capability need) {
+        return spec().needs(need);
     }
 
     /**

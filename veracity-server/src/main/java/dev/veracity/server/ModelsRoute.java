@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.veracity.http.JsonCall;
 import dev.veracity.http.JsonReply;
+import dev.veracity.method.Capability;
 import dev.veracity.method.MethodSpec;
 import dev.veracity.method.OptionSpec;
 import dev.veracity.method.QaMethod;
@@ -59,7 +60,9 @@ final class ModelsRoute {
         o.put("description", spec.description());
         o.put("paper", spec.paper());
         o.put("section", spec.section());
-        o.put("needs_documents", m.needsDocuments());
+        o.put("needs_documents", m.needs(Capability.DOCUMENTS));
+        ArrayNode needs = o.putArray("needs"); // every need it declares: documents, retriever, pages, model:proxy, ...
+        spec.needs().forEach(n -> needs.add(n.key()));
         ArrayNode options = o.putArray("options");
         for (OptionSpec opt : spec.options()) {
             ObjectNode x = options.addObject();

@@ -4,6 +4,7 @@ import dev.veracity.eval.run.DocumentSource;
 import dev.veracity.http.HttpProblem;
 import dev.veracity.http.ServerLog;
 import dev.veracity.llm.client.LlmClient;
+import dev.veracity.method.Capability;
 import dev.veracity.method.MethodAnswer;
 import dev.veracity.method.MethodContext;
 import dev.veracity.method.QaMethod;
@@ -95,11 +96,16 @@ final class Pipeline {
             throw new HttpProblem(400, "invalid_option", ClientText.quote(e.getMessage(), 1000))
                     .withParam("veracity_options");
         }
-        if (m.usesRetriever() && retriever == null) {
+        try {
+            Capability.requireProvided(m.spec()); // a plug-in's need this server cannot meet
+        } catch (IllegalArgumentException e) {
+            throw new HttpProblem(400, "unsupported_method", e.getMessage()).withParam("model");
+        }
+        if (m.needs(Capability.RETRIEVER) && retriever == null) {
             throw new HttpProblem(400, "missing_index", "method " + m.name() + " searches an index itself: this server"
                     + " was started without --index").withParam("model");
         }
-        if (m.usesEmbedder() && embedder != null) {
+        if (m.needs(Capability.EMBEDDER) && embedder != null) {
             try {
                 embedder.get(); // loaded once (seconds); a server that cannot embed says so before any model call
             } catch (IllegalStateException e) { // the in-process model without the optional embed part
@@ -111,7 +117,7 @@ final class Pipeline {
                 Map.of(), null);
         List<String> ignored = new ArrayList<>(r.ignored());
         String source;
-        if (!m.needsDocuments()) {
+        if (!m.needs(Capability.DOCUMENTS)) {
             source = "none";
             if (r.documents() != null) {
                 ignored.add("documents (" + m.name() + " answers closed-book)");
@@ -122,7 +128,7 @@ final class Pipeline {
         } else if (index != null) {
             source = "index";
             item = index.prepare(m, item).item();
-        } else if (m.readsPages() && pages != null) {
+        } else if (m.needs(Capability.PAGES) && pages != null) {
             source = "pages";
         } else {
             throw new HttpProblem(400, "missing_documents", "method " + m.name() + " answers from documents: send them"
@@ -141,7 +147,8 @@ final class Pipeline {
         QaMethod m = p.method();
         MethodContext ctx = new MethodContext(client, CallContext.of(RUN_ID, p.requestId(), m.name()),
                 p.request().dataset(), p.request().multiAnswer(), p.options(), retriever,
-                m.usesEmbedder() && embedder != null ? embedder.get() : null, m.readsPages() ? pages : null);
+                m.needs(Capability.EMBEDDER) && embedder != null ? embedder.get() : null,
+                m.needs(Capability.PAGES) ? pages : null);
         long t0 = System.nanoTime();
         traces.begin(p.requestId());
         List<CallRecord> calls = List.of();

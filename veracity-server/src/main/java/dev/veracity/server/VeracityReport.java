@@ -23,7 +23,8 @@ import java.util.Map;
  * <pre>{@code
  * "veracity": {"method": "madam-rag+march+abstain", "upstream_model": "qwen", "answers": ["Paris"],
  *   "abstained": false, "verification": {"verdict": "passed", "claims": 1, "abstained_by_policy": false},
- *   "signals": {...}, "parse_failures": [], "candidates": [], "raw": "...",
+ *   "signals": {...}, "parse_failures": [], "raw": "...",
+ *   (the method's details by name, as in results.jsonl: "candidates": [...] for Reasoning Court's agents)
  *   "documents": {"source": "request", "count": 2, "ids": ["1", "2"]}, "options": {...}, "ignored": ["temperature"],
  *   "calls": {"count": 6, "samples": 6, "failed": 0, "retries": 0, "cache_hits": 0, "cached_samples": 0,
  *             "prompt_tokens": 812, "completion_tokens": 95, "cached_tokens": 0,
@@ -75,11 +76,7 @@ final class VeracityReport {
         a.signals().forEach(signals::put);
         ArrayNode failures = v.putArray("parse_failures");
         a.parseFailures().forEach(failures::add);
-        ArrayNode candidates = v.putArray("candidates");
-        for (MethodAnswer.Candidate c : a.candidates()) {
-            candidates.addObject().put("agent", c.agent()).put("answer", c.answer()).put("steps", c.steps())
-                    .put("forced", c.forced()).put("note", c.note());
-        }
+        a.details().writeTo(v); // what the method reports beyond the answer, as in results.jsonl (the Court's candidates)
         if (!a.raw().isEmpty() && !a.raw().equals(a.prediction())) {
             v.put("raw", a.raw());
         }

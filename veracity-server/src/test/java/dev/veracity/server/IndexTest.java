@@ -3,6 +3,7 @@ package dev.veracity.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.veracity.eval.run.DocumentSource;
+import dev.veracity.method.Capability;
 import dev.veracity.method.MethodAnswer;
 import dev.veracity.method.MethodContext;
 import dev.veracity.method.QaMethod;
@@ -67,7 +68,7 @@ class IndexTest {
         Embedder embedder = LocalEmbedders.bgeSmall();
         try (Served s = Served.start(SimConfig.defaults(), x -> x, b -> b.embedder(() -> embedder), Duration.ofSeconds(30))) {
             QaMethod m = Methods.byName("speculative-rag");
-            assertThat(m.usesEmbedder()).isTrue();
+            assertThat(m.needs(Capability.EMBEDDER)).isTrue();
             Http.Reply r = Http.post(s.v1() + "/chat/completions", Http.chat("speculative-rag", ""));
             assertThat(r.status()).as(r.body()).isEqualTo(200);
             try (var client = dev.veracity.llm.client.LlmClient.builder(s.backend).build()) {

@@ -16,6 +16,7 @@ import com.openai.models.chat.completions.ChatCompletionCreateParams;
 import com.openai.models.chat.completions.ChatCompletionStreamOptions;
 import com.openai.models.completions.CompletionUsage;
 import com.openai.models.models.Model;
+import dev.veracity.method.Capability;
 import dev.veracity.methods.Methods;
 import dev.veracity.qa.Document;
 import java.util.ArrayList;
@@ -61,7 +62,7 @@ class OpenAiJavaClientTest {
     @Test
     void everyMethodIsServedByItsEvalNameWithTheAnswerItGivesInProcess() {
         List<String> names = new ArrayList<>(Methods.names());
-        names.removeIf(n -> Methods.byName(n).usesEmbedder() || Methods.byName(n).usesRetriever()); // tested with an index
+        names.removeIf(n -> Methods.byName(n).needs(Capability.EMBEDDER) || Methods.byName(n).needs(Capability.RETRIEVER)); // tested with an index
         names.addAll(List.of("standard-rag+march", "madam-rag+march+abstain"));
         for (String name : names) {
             Served.Reference expected = served.inProcess(name, Served.QUESTION, Served.DOCS, Map.of());
@@ -85,7 +86,7 @@ class OpenAiJavaClientTest {
             v.path("answers").forEach(a -> answers.add(a.asText()));
             assertThat(answers).as(name).isEqualTo(expected.answer().answers());
             assertThat(v.path("documents").path("source").asText()).isEqualTo(
-                    Methods.byName(name).needsDocuments() ? "request" : "none");
+                    Methods.byName(name).needs(Capability.DOCUMENTS) ? "request" : "none");
         }
     }
 

@@ -6,6 +6,7 @@ import dev.veracity.llm.cache.ResponseCache;
 import dev.veracity.llm.client.LlmClient;
 import dev.veracity.llm.client.RetrySettings;
 import dev.veracity.llm.openai.OpenAiCompatibleBackend;
+import dev.veracity.method.Capability;
 import dev.veracity.method.MethodAnswer;
 import dev.veracity.method.MethodContext;
 import dev.veracity.method.QaMethod;
@@ -109,7 +110,7 @@ final class Served implements AutoCloseable {
             MethodContext ctx = new MethodContext(client, CallContext.of("reference", "q", m.name()), "", false,
                     m.spec().resolve(options).values());
             // the id the server gives the same question and documents (methods seed choices with it)
-            QaItem item = new QaItem(Pipeline.itemId(question, m.needsDocuments() ? docs : null), question, m.needsDocuments() ? docs : List.of(), List.of(), List.of(), null,
+            QaItem item = new QaItem(Pipeline.itemId(question, m.needs(Capability.DOCUMENTS) ? docs : null), question, m.needs(Capability.DOCUMENTS) ? docs : List.of(), List.of(), List.of(), null,
                     Map.of(), null);
             MethodAnswer a = m.answer(item, ctx);
             List<CallRecord> records = made.all();

@@ -28,6 +28,8 @@ import java.util.Map;
  * @param failed           a failure record's reason (null for an answer)
  * @param failedKind       a failure record's error kind
  * @param error            an error the question met, in lines of early runs (not written any more)
+ * @param details          what a plug-in method reports beyond its answer ({@code MethodAnswer.details}), by its keys'
+ *                         names; the Court's candidates have their own field
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
@@ -39,12 +41,12 @@ public record ResultLine(Integer schemaVersion, String id, String question, Stri
                          Long cachedSamples, Long cachedTokens, Double wallMs, Double criticalPathMs, Double modelMs,
                          String traceRun, Map<String, Role> roles, Cut truncated, List<Candidate> candidates,
                          Retrieval retrieval, List<String> parseFailures, Map<String, Double> signals, Judge judge,
-                         String failed, String failedKind, String error) {
+                         String failed, String failedKind, String error, Map<String, Object> details) {
 
     /** A failure record: the question failed after all retries, for {@code reason}, of error {@code kind}. */
     public static ResultLine failure(String id, String question, String reason, String kind) {
         return new ResultLine(null, id, question, null, null, null, null, null, null, null, null, null, null, null,
-                null, null, null, null, null, null, null, null, null, null, null, null, null, null, reason, kind, null);
+                null, null, null, null, null, null, null, null, null, null, null, null, null, null, reason, kind, null, null);
     }
 
     /** The JSON tree of this ResultLine as it is written (for printing it, and for tests of the file's shape). */
@@ -63,7 +65,7 @@ public record ResultLine(Integer schemaVersion, String id, String question, Stri
         return new ResultLine(version, id, question, questionType, prediction, raw, answers, gold, wrong, metrics,
                 calls, samples, promptTokens, completionTokens, cacheHits, cachedSamples, cachedTokens, wallMs,
                 criticalPathMs, modelMs, traceRun, roles, truncated, candidates, retrieval, parseFailures, signals,
-                judge, failed, failedKind, error);
+                judge, failed, failedKind, error, details);
     }
 
     /** The prediction, or "" when the line has none. */

@@ -3,6 +3,7 @@ package dev.veracity.eval.run;
 import dev.veracity.eval.results.ResultLine;
 import dev.veracity.eval.results.Summary;
 import dev.veracity.eval.data.Datasets;
+import dev.veracity.method.Capability;
 import dev.veracity.method.QaMethod;
 import dev.veracity.qa.AnswerNormalizer;
 import dev.veracity.qa.Document;
@@ -25,7 +26,7 @@ import java.util.stream.Stream;
  *   <li>{@code index}: the top {@code k} passages a retriever finds for the question in an index. They REPLACE the
  *       dataset's own passages when it has some (open-domain retrieval over the index; the run record says so with
  *       {@code replaces_dataset_documents});</li>
- *   <li>{@code none}: a closed-book method ({@link QaMethod#needsDocuments()} false) gets no documents at all.</li>
+ *   <li>{@code none}: a closed-book method (no {@link dev.veracity.method.Capability#DOCUMENTS} need) gets no documents at all.</li>
  * </ul>
  */
 public final class DocumentSource {
@@ -73,7 +74,7 @@ public final class DocumentSource {
 
     /** {@code dataset}, {@code index} or {@code none} for this method. */
     public String kind(QaMethod method) {
-        return !method.needsDocuments() ? "none" : retrieves() ? "index" : "dataset";
+        return !method.needs(Capability.DOCUMENTS) ? "none" : retrieves() ? "index" : "dataset";
     }
 
     /**
@@ -81,7 +82,7 @@ public final class DocumentSource {
      * question comes without any: the run would otherwise be closed book under a RAG method's name.
      */
     public void requireDocuments(QaMethod method, String dataset, Path data) {
-        if (!method.needsDocuments() || retrieves()) {
+        if (!method.needs(Capability.DOCUMENTS) || retrieves()) {
             return;
         }
         Optional<QaItem> first;
@@ -92,7 +93,7 @@ public final class DocumentSource {
     }
 
     void requireDocuments(QaMethod method, String dataset, QaItem first) {
-        if (method.needsDocuments() && !retrieves() && first != null && first.documents().isEmpty()) {
+        if (method.needs(Capability.DOCUMENTS) && !retrieves() && first != null && first.documents().isEmpty()) {
             throw new IllegalArgumentException("method " + method.name() + " needs documents and " + dataset
                     + " questions come without any: pass --index DIR (build one with ./veracity index) [--k N"
                     + " --search-mode bm25|dense|hybrid], or use a closed-book method (no-rag, cot, cot-sc)");
@@ -105,7 +106,7 @@ public final class DocumentSource {
 
     /** The question with its documents from this source (none for a closed-book method). */
     public Prepared prepare(QaMethod method, QaItem item) {
-        if (!method.needsDocuments()) {
+        if (!method.needs(Capability.DOCUMENTS)) {
             return new Prepared(item.withDocuments(List.of()), List.of(), 0);
         }
         if (!retrieves()) {

@@ -4,6 +4,7 @@ import dev.veracity.config.VeracityConfig;
 import dev.veracity.eval.data.Datasets;
 import dev.veracity.eval.judge.JudgePrompt;
 import dev.veracity.eval.judge.Judges;
+import dev.veracity.method.Capability;
 import dev.veracity.method.QaMethod;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -214,6 +215,7 @@ public record EvalJob(QaMethod method, Map<String, String> options, String datas
             }
             // Checked against the method's declaration before anything runs; the method and the run see the resolved map.
             Map<String, String> resolved = method.spec().resolve(options).values();
+            Capability.requireProvided(method.spec()); // a plug-in's need no runner here meets
             String name = Datasets.spec(dataset).name(); // an alias runs, is scored and is prompted as its dataset
             DatasetProfile.of(name).withMetrics(metrics); // an unknown metric: here, before a run records it
             if (!Files.isRegularFile(data)) {

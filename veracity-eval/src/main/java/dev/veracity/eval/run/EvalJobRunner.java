@@ -1,5 +1,6 @@
 package dev.veracity.eval.run;
 
+import dev.veracity.method.Capability;
 import dev.veracity.config.VeracityConfig;
 import dev.veracity.eval.data.Datasets;
 import dev.veracity.eval.judge.Judge;
@@ -53,7 +54,7 @@ public final class EvalJobRunner {
         RunLock.requireFree(out); // another eval writing there: refused before any work
         QaMethod m = job.method();
         JobDocuments docs = job.documents();
-        if (m.usesRetriever() && !docs.indexed()) {
+        if (m.needs(Capability.RETRIEVER) && !docs.indexed()) {
             throw new IllegalArgumentException("method " + m.name() + " searches: build an index with ./veracity index and"
                     + " pass --index DIR");
         }
@@ -61,7 +62,7 @@ public final class EvalJobRunner {
         // a page store that is none (or --pages with a method that reads no pages) stops here, before any model call
         PageSource pageStore = docs.openPages(m);
         try {
-            if (m.readsPages() && pageStore == null && !docs.indexed()) {
+            if (m.needs(Capability.PAGES) && pageStore == null && !docs.indexed()) {
                 requirePagesOrParagraphs(m, job.dataset(), job.data());
             } else if (!docs.indexed() && pageStore == null) {
                 // a RAG method on a dataset without passages and without an index stops here, before any model call

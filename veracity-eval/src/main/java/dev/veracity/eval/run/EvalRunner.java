@@ -18,8 +18,10 @@ import dev.veracity.eval.metrics.Metric;
 import dev.veracity.eval.metrics.Metrics;
 import dev.veracity.llm.ErrorKind;
 import dev.veracity.llm.client.LlmClient;
+import dev.veracity.method.Capability;
 import dev.veracity.method.MethodAnswer;
 import dev.veracity.method.MethodContext;
+import dev.veracity.method.ModelRole;
 import dev.veracity.method.QaMethod;
 import dev.veracity.qa.QaItem;
 import dev.veracity.retrieval.Embedder;
@@ -58,6 +60,9 @@ import java.util.stream.Stream;
 public final class EvalRunner {
 
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    /** How the results line reads the Court's "candidates" detail (veracity-eval does not see the methods' types). */
+    private static final dev.veracity.method.DetailKey<List<ResultLine.Candidate>> CANDIDATES =
+            dev.veracity.method.DetailKey.listOf("candidates", ResultLine.Candidate.class);
 
     /**
      * What to run.
@@ -113,7 +118,7 @@ public final class EvalRunner {
 
         /** Whether the method's agents act in the run's page store (then they need no documents from the dataset). */
         boolean actsInPages() {
-            return pages != null && method.readsPages();
+            return pages != null && method.needs(Capability.PAGES);
         }
 
         /** A spec without a recorded configuration. */
@@ -252,11 +257,15 @@ public final class EvalRunner {
     }
 
     /**
-     * Runs the spec with further named backends for methods whose agents use several models
-     * ({@link MethodContext#client(String)}; C-3PO's {@code proxy}). Each must trace into {@code traces} too.
+     * Runs the spec with further models by role name, for methods whose agents use several models: each is bound to
+     * the {@link ModelRole} of that name the method declares ({@link MethodContext#model}; C-3PO's {@code proxy}), and
+     * one for a role the method does not declare is not used. Each must trace into {@code traces} too.
      */
     public static Outcome run(Spec spec, LlmClient client, Map<String, LlmClient> clients, QuestionTraces traces,
                               String traceRun, Consumer<Progress> progress) {
+        // a need no runner here meets (a plug-in's own capability) stops here, before the dataset is read
+        Capability.requireProvided(spec.method().spec());
+        Map<ModelRole, LlmClient> models = ModelRole.bind(spec.method().spec(), clients);
         List<Metric> metrics = spec.profile().metrics().stream().map(n -> Metrics.byName(n, spec.options())).toList();
         // The dataset is streamed, never held: read for its first question, then to count, then to answer.
         QaItem first;
@@ -313,7 +322,7 @@ public final class EvalRunner {
                     }
                     pool.submit(() -> {
                         try {
-                            results.append(answer(spec, item, client, clients, traces, traceRun, metrics));
+                            results.append(answer(spec, item, client, models, traces, traceRun, metrics));
                             done.incrementAndGet();
                             unreachable.set(0);
                         } catch (RuntimeException e) {
@@ -389,11 +398,11 @@ public final class EvalRunner {
         return e.getClass().getSimpleName();
     }
 
-    private static ResultLine answer(Spec spec, QaItem item, LlmClient client, Map<String, LlmClient> clients,
+    private static ResultLine answer(Spec spec, QaItem item, LlmClient client, Map<ModelRole, LlmClient> models,
                                      QuestionTraces traces, String traceRun, List<Metric> metrics) {
         CallContext calls = CallContext.of(traceRun, item.id(), spec.method().name());
         MethodContext ctx = new MethodContext(client, calls, spec.dataset(), spec.profile().multiAnswer(), spec.options(),
-                spec.retriever(), spec.embedder(), spec.pages(), clients);
+                spec.retriever(), spec.embedder(), spec.pages(), models);
         // documents from the dataset, the index, or none (closed book); retrieval runs here, in the question's task
         DocumentSource.Prepared prepared = spec.documents().prepare(spec.method(), item);
         traces.begin(traceRun, item.id());
@@ -416,10 +425,14 @@ public final class EvalRunner {
                 : spec.profile().multiAnswer() ? AnswerSetParser.parse(answer.prediction()) : List.of();
         // the metrics, and the judge (in TruthRL's order for the truthfulness metrics): AnswerScores
         AnswerScores scored = AnswerScores.of(metrics, spec.judge(), item, answer, gold, calls);
-        List<ResultLine.Candidate> candidates = answer.candidates().isEmpty() ? null : answer.candidates().stream()
-                .map(c -> new ResultLine.Candidate(c.agent(), c.answer(), c.steps(), c.forced(),
-                        c.note().isEmpty() ? null : c.note()))
-                .toList(); // the answers the method chose among (Reasoning Court's agents): the judge scenarios read them
+        // what the method reports beyond the answer (MethodAnswer.details, each under its key's name): the answers of the
+        // agents it chose among ("candidates", Reasoning Court's) in their own typed field, which the judge scenarios
+        // and the report read; a plug-in's own details under "details"
+        ObjectNode written = JSON.createObjectNode();
+        answer.details().writeTo(written);
+        List<ResultLine.Candidate> candidates = CANDIDATES.read(written).filter(l -> !l.isEmpty()).orElse(null);
+        written.remove(CANDIDATES.name());
+        Map<String, Object> details = ResultsJson.convert(written, Map.class);
         // what the method used, whether the model or the response cache answered: requests ("calls"), the samples
         // they asked for, tokens and model time; the cache's share apart; wall time and critical path as run
         return new ResultLine(null, item.id(), item.question(),
@@ -435,7 +448,7 @@ public final class EvalRunner {
                 traceRun, RoleStats.ofQuestion(made), cut.any() ? cut.json() : null, candidates,
                 spec.documents().resultLine(spec.method(), prepared, item.goldForms()),
                 answer.parseFailures(), answer.signals().isEmpty() ? null : answer.signals(),
-                spec.judge() != null ? scored.judge() : null, null, null, null);
+                spec.judge() != null ? scored.judge() : null, null, null, null, details.isEmpty() ? null : details);
     }
 
     /** Aggregates over every line of the file (this run's and earlier ones'), re-scoring from the stored fields. */

@@ -42,6 +42,14 @@ class ResultsSchemaTest {
     Path dir;
 
     /** Answers with the model's reply, two agents' candidates and a signal; the raw output differs from the answer. */
+    /** An agent's answer as a method that chooses among agents reports it (the Court's Candidate's shape). */
+    record Agent(String agent, String answer, int steps, boolean forced, String note) {
+    }
+
+    private static final dev.veracity.method.DetailKey<List<Agent>> AGENTS =
+            dev.veracity.method.DetailKey.listOf("candidates", Agent.class);
+    private static final dev.veracity.method.DetailKey<Integer> VOTES = dev.veracity.method.DetailKey.of("votes", Integer.class);
+
     private static final QaMethod CANDIDATES = new QaMethod() {
         @Override
         public String name() {
@@ -49,17 +57,18 @@ class ResultsSchemaTest {
         }
 
         @Override
-        public boolean needsDocuments() {
-            return false;
+        public dev.veracity.method.MethodSpec spec() {
+            return dev.veracity.method.MethodSpec.named("candidates").withNeeds(); // closed book
         }
 
         @Override
         public MethodAnswer answer(QaItem item, MethodContext ctx) {
             String out = ctx.llm().call(ctx.role("answerer", 0), LlmRequest.user("Q: " + item.question()).build()).text();
             return new MethodAnswer(out.strip(), List.of(), List.of("one output could not be read"),
-                    Map.of("agreed", 1.0), "Answer: " + out,
-                    List.of(new MethodAnswer.Candidate("agent-1", out, 2, false, ""),
-                            new MethodAnswer.Candidate("agent-2", "Lyon", 3, true, "forced")));
+                    Map.of("agreed", 1.0), "Answer: " + out)
+                    .withDetail(AGENTS, List.of(new Agent("agent-1", out, 2, false, ""),
+                            new Agent("agent-2", "Lyon", 3, true, "forced")))
+                    .withDetail(VOTES, 2); // a plug-in's own detail: under "details"
         }
     };
 
@@ -111,6 +120,9 @@ class ResultsSchemaTest {
                 .isEqualTo(SchemaVersion.CURRENT));
         JsonNode line = JSON.readTree(lines.getFirst());
         assertThat(line.path("candidates")).hasSize(2); // the nested records were written, and validated
+        assertThat(line.path("candidates").get(1).path("note").asText()).isEqualTo("forced");
+        assertThat(line.path("details").path("votes").asInt()).as("a plug-in's detail").isEqualTo(2);
+        assertThat(line.path("details").has("candidates")).as("the Court's in their own field only").isFalse();
         assertThat(line.path("judge").path("outcome").isTextual()).isTrue();
         assertThat(line.path("calls").isIntegralNumber()).isTrue();
         JsonNode summary = JSON.readTree(out.resolve("summary.json").toFile());

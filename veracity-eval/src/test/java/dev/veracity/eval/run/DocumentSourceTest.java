@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.veracity.method.MethodAnswer;
 import dev.veracity.method.MethodContext;
+import dev.veracity.method.MethodSpec;
 import dev.veracity.method.QaMethod;
 import dev.veracity.qa.Document;
 import dev.veracity.qa.QaItem;
@@ -29,8 +30,8 @@ class DocumentSourceTest {
             }
 
             @Override
-            public boolean needsDocuments() {
-                return needsDocuments;
+            public MethodSpec spec() {
+                return needsDocuments ? MethodSpec.named(name()) : MethodSpec.named(name()).withNeeds();
             }
         };
     }

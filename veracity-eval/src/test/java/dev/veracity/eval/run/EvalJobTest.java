@@ -143,12 +143,8 @@ class EvalJobTest {
 
         @Override
         public dev.veracity.method.MethodSpec spec() {
-            return dev.veracity.method.MethodSpec.named("echo");
-        }
-
-        @Override
-        public boolean needsDocuments() {
-            return needsDocuments;
+            return needsDocuments ? dev.veracity.method.MethodSpec.named("echo")
+                    : dev.veracity.method.MethodSpec.named("echo").withNeeds(); // closed book: no documents
         }
 
         @Override

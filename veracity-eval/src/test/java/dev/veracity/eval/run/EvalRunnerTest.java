@@ -12,8 +12,10 @@ import dev.veracity.eval.judge.Judges;
 import dev.veracity.llm.LlmRequest;
 import dev.veracity.llm.ScriptedBackend;
 import dev.veracity.llm.client.LlmClient;
+import dev.veracity.method.DetailKey;
 import dev.veracity.method.MethodAnswer;
 import dev.veracity.method.MethodContext;
+import dev.veracity.method.MethodSpec;
 import dev.veracity.method.QaMethod;
 import dev.veracity.qa.QaItem;
 import dev.veracity.trace.InMemoryTraces;
@@ -39,8 +41,8 @@ class EvalRunnerTest {
         }
 
         @Override
-        public boolean needsDocuments() {
-            return false; // closed book: nq-open has no passages and these tests give no index
+        public MethodSpec spec() {
+            return MethodSpec.named(name()).withNeeds(); // closed book: nq-open has no passages and these tests give no index
         }
 
         @Override
@@ -111,6 +113,13 @@ class EvalRunnerTest {
         assertThat(JSON.readTree(dir.resolve("out/summary.json").toFile()).get("n").asInt()).isEqualTo(3);
     }
 
+    /** One agent's answer, a detail a method defines for itself (as the Court's candidates). */
+    record Pick(String agent, String answer) {
+    }
+
+    /** The agents' answers: the result line's {@code candidates}, which the judge scenarios read. */
+    static final DetailKey<List<Pick>> PICKS = DetailKey.listOf("candidates", Pick.class);
+
     /** Two agents asked concurrently, then a judge that sees their answers: as Reasoning Court's shape. */
     private static final QaMethod COURT_LIKE = new QaMethod() {
         @Override
@@ -119,8 +128,8 @@ class EvalRunnerTest {
         }
 
         @Override
-        public boolean needsDocuments() {
-            return false;
+        public MethodSpec spec() {
+            return MethodSpec.named(name()).withNeeds();
         }
 
         @Override
@@ -129,9 +138,8 @@ class EvalRunnerTest {
                     ctx.role("agent-" + k, 1), LlmRequest.user("agent " + k + ": " + item.question()).build()).text());
             String verdict = ctx.llm().call(ctx.role("judge", 0), LlmRequest.user("judge: " + item.question() + " | "
                     + String.join(" | ", answers)).build()).text();
-            return new MethodAnswer(verdict, List.of(verdict), List.of()).withCandidates(List.of(
-                    new MethodAnswer.Candidate("agent-1", answers.get(0), 1, false, ""),
-                    new MethodAnswer.Candidate("agent-2", answers.get(1), 1, false, "")));
+            return new MethodAnswer(verdict, List.of(verdict), List.of()).withDetail(PICKS,
+                    List.of(new Pick("agent-1", answers.get(0)), new Pick("agent-2", answers.get(1))));
         }
     };
 
@@ -338,8 +346,8 @@ class EvalRunnerTest {
         }
 
         @Override
-        public boolean needsDocuments() {
-            return false;
+        public MethodSpec spec() {
+            return MethodSpec.named(name()).withNeeds();
         }
 
         @Override

@@ -13,6 +13,7 @@ import dev.veracity.llm.client.LlmClient;
 import dev.veracity.llm.client.RetrySettings;
 import dev.veracity.method.MethodAnswer;
 import dev.veracity.method.MethodContext;
+import dev.veracity.method.MethodSpec;
 import dev.veracity.method.QaMethod;
 import dev.veracity.qa.QaItem;
 import dev.veracity.trace.InMemoryTraces;
@@ -45,8 +46,8 @@ class TruncationTest {
         }
 
         @Override
-        public boolean needsDocuments() {
-            return false;
+        public MethodSpec spec() {
+            return MethodSpec.named(name()).withNeeds();
         }
 
         @Override

@@ -13,6 +13,7 @@ import dev.veracity.llm.ScriptedBackend;
 import dev.veracity.llm.client.LlmClient;
 import dev.veracity.method.MethodAnswer;
 import dev.veracity.method.MethodContext;
+import dev.veracity.method.MethodSpec;
 import dev.veracity.method.QaMethod;
 import dev.veracity.qa.BoxedAnswer;
 import dev.veracity.qa.QaItem;
@@ -59,8 +60,8 @@ class TruthRlJudgedRunTest {
         }
 
         @Override
-        public boolean needsDocuments() {
-            return false;
+        public MethodSpec spec() {
+            return MethodSpec.named(name()).withNeeds();
         }
 
         @Override

@@ -30,18 +30,13 @@ public final class ChainOfThought implements QaMethod {
     /** The declaration {@code eval} and {@code methods} read. */
     public static final MethodSpec SPEC = new MethodSpec("cot",
             "Closed-book chain of thought with the dataset's few-shot prompt, greedy.", "Reasoning Court",
-            "App. B.2", List.of(OptionSpec.integer("max-tokens", 256, "output limit per call"), ENDPOINT));
+            "App. B.2", List.of(OptionSpec.integer("max-tokens", 256, "output limit per call"), ENDPOINT))
+            .withNeeds(); // closed book: the question alone
 
     /** The reasoner's prompt as the chat endpoint gets it (cot and cot-sc), for training data. */
     static final RolePrompt REASONER = RolePrompt.of("reasoner",
             "the dataset's few-shot chain-of-thought prompt as one user message (Reasoning Court App. B.2)",
             (item, c) -> List.of(new AgentPrompt("reasoner", messages(item, c.dataset()))));
-
-    /** Closed book: answers from the question alone. */
-    @Override
-    public boolean needsDocuments() {
-        return false;
-    }
 
     @Override
     public String name() {

@@ -35,13 +35,8 @@ public final class ChainOfThoughtSelfConsistency implements QaMethod {
             "Section 4.1, App. B.2", List.of(
                     OptionSpec.integer("k", 21, "samples"),
                     OptionSpec.decimal("temperature", 0.7, "sampling temperature"),
-                    OptionSpec.integer("max-tokens", 256, "output limit per sample"), ChainOfThought.ENDPOINT));
-
-    /** Closed book: answers from the question alone. */
-    @Override
-    public boolean needsDocuments() {
-        return false;
-    }
+                    OptionSpec.integer("max-tokens", 256, "output limit per sample"), ChainOfThought.ENDPOINT))
+            .withNeeds(); // closed book: the question alone
 
     @Override
     public String name() {

@@ -29,19 +29,14 @@ public final class NoRag implements QaMethod {
             "MADAM-RAG App. E (No RAG, multi-answer); Reasoning Court App. B.1 (standard prompting)",
             List.of(OptionSpec.integer("max-tokens", 512, "output limit per call"),
                     OptionSpec.bool("concise", true, "Reasoning Court's concise instruction (B.1); false: its prompt"
-                            + " with no conciseness specified (the A.1 ablation); single-answer datasets only")));
+                            + " with no conciseness specified (the A.1 ablation); single-answer datasets only")))
+            .withNeeds(); // closed book: the question alone
 
     /** The one call's prompt, for training data. */
     static final RolePrompt ANSWERER = RolePrompt.of("answerer",
             "the question alone (MADAM-RAG App. E No RAG for multi-answer datasets, else Reasoning Court App. B.1)",
             (item, c) -> List.of(new AgentPrompt("answerer", messages(item, c.dataset(), c.multiAnswer(),
                     SPEC.resolve(c.options()).bool("concise")))));
-
-    /** Closed book: answers from the question alone. */
-    @Override
-    public boolean needsDocuments() {
-        return false;
-    }
 
     @Override
     public String name() {

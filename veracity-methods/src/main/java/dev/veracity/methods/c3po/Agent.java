@@ -1,5 +1,7 @@
 package dev.veracity.methods.c3po;
 
+import dev.veracity.method.ModelRole;
+
 /**
  * Who acts at a node: the proxy's three agents (section 4.1) and the LLM's two roles (roadmap, answer), with the
  * backend each runs on.
@@ -13,8 +15,12 @@ public enum Agent {
     /** The LLM's final answer. */
     ANSWER("llm", "answer", false);
 
-    /** The backend name of the proxy in {@link dev.veracity.method.MethodContext#client(String)}. */
-    public static final String PROXY_BACKEND = "proxy";
+    /**
+     * The proxy's model, a need C-3PO declares: the {@code --proxy-*} flags bind it
+     * ({@link dev.veracity.method.MethodContext#model}); unbound, the LLM plays the proxy (C-3PO-ICL).
+     */
+    public static final ModelRole PROXY = new ModelRole("proxy",
+            "the small proxy model (router, filter, decision maker): --proxy-base-url/--proxy-model, else the LLM");
 
     private final String treeName;
     private final String role;
@@ -43,6 +49,6 @@ public enum Agent {
 
     /** {@code proxy} or {@code llm}. */
     public String backend() {
-        return proxy ? PROXY_BACKEND : "llm";
+        return proxy ? PROXY.name() : "llm";
     }
 }

@@ -55,9 +55,9 @@ public final class Agents {
         }
     }
 
-    /** The method context's backends: the proxy is {@code client("proxy")} (the LLM when none is configured). */
+    /** The method context's models: the proxy is {@link Agent#PROXY}'s (the LLM when none is bound). */
     public static Agents of(MethodContext ctx, Map<Agent, Sampling> sampling) {
-        return new Agents(ctx.client(Agent.PROXY_BACKEND), ctx.llm(), ctx.calls(), sampling);
+        return new Agents(ctx.model(Agent.PROXY), ctx.llm(), ctx.calls(), sampling);
     }
 
     /** {@code n} samples of {@code agent}'s answer to {@code prompt}, for the node at {@code depth}. */

@@ -1,6 +1,7 @@
 package dev.veracity.methods.c3po;
 
 import dev.veracity.llm.Completion;
+import dev.veracity.method.Capability;
 import dev.veracity.method.MethodAnswer;
 import dev.veracity.method.MethodContext;
 import dev.veracity.method.MethodSpec;
@@ -19,7 +20,7 @@ import java.util.stream.IntStream;
  * LLM write a roadmap, then the Decision Maker and the filter loop until [LLM], and the LLM answers with the
  * accumulated documents. The state transitions are {@link Transition}'s, the limits {@link Limits}'.
  *
- * <p>Backends: the proxy is {@link MethodContext#client(String) client("proxy")}, the LLM {@link MethodContext#llm()};
+ * <p>Models: the proxy is {@link MethodContext#model model}({@link Agent#PROXY}), the LLM {@link MethodContext#llm()};
  * with one backend configured, one model plays both (C-3PO-ICL when it is a large instruction model). Few-shot
  * examples ({@link FewShot}, option {@code few-shot}): the roadmap and the answer as the authors' test, every prompt
  * when one model plays both (C-3PO-ICL), none on request. Retrieval:
@@ -49,7 +50,9 @@ public final class C3po implements QaMethod {
     public static final MethodSpec SPEC = new MethodSpec("c3po",
             "C-3PO: a proxy's router, filter and decision maker between the retriever and the LLM (strategies: direct,"
                     + " single pass, roadmap-led multi-step)",
-            "C-3PO", "Algorithm 1, sections 4.1-4.2, Appendix B and D", C3poSettings.OPTIONS);
+            "C-3PO", "Algorithm 1, sections 4.1-4.2, Appendix B and D", C3poSettings.OPTIONS)
+            // it searches; without an index, the question's own passages are its corpus, so the dataset must have some
+            .withNeeds(Capability.DOCUMENTS, Agent.PROXY);
 
     @Override
     public String name() {
@@ -59,12 +62,6 @@ public final class C3po implements QaMethod {
     @Override
     public MethodSpec spec() {
         return SPEC;
-    }
-
-    /** It searches; without an index, the question's own passages are its corpus, so the dataset must have some. */
-    @Override
-    public boolean needsDocuments() {
-        return true;
     }
 
     @Override
@@ -78,9 +75,9 @@ public final class C3po implements QaMethod {
         return new MethodAnswer(answer, List.of(), run.failures, run.signals(search), answer);
     }
 
-    /** Whether a proxy backend of its own is configured (else the LLM plays the proxy: C-3PO-ICL). */
+    /** Whether a proxy model of its own is bound (else the LLM plays the proxy: C-3PO-ICL). */
     public static boolean hasProxy(MethodContext ctx) {
-        return ctx.clients().containsKey(Agent.PROXY_BACKEND);
+        return ctx.hasModel(Agent.PROXY);
     }
 
     /** The index's retriever, else the question's passages; neither is an error before any call. */

@@ -16,7 +16,7 @@
  *   <li>{@link dev.veracity.methods.c3po.C3po}: Algorithm 1 (inference), method {@code c3po};</li>
  *   <li>{@code rollout}: the tree-structured rollout and Monte Carlo credit of section 5.1 (eq. 1-5).</li>
  * </ul>
- * Two model backends: the proxy ({@link dev.veracity.method.MethodContext#client(String) client("proxy")}) and the
+ * Two models: the proxy ({@link Agent#PROXY}, a declared {@link dev.veracity.method.ModelRole}) and the
  * LLM ({@link dev.veracity.method.MethodContext#llm()}); one model plays both when only one is configured, which is
  * C-3PO-ICL (section 6.7) when it is a large instruction model.
  */

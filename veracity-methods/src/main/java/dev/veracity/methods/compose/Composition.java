@@ -1,5 +1,6 @@
 package dev.veracity.methods.compose;
 
+import dev.veracity.method.Capability;
 import dev.veracity.method.MethodAnswer;
 import dev.veracity.method.MethodContext;
 import dev.veracity.method.MethodOptions;
@@ -14,8 +15,10 @@ import dev.veracity.methods.march.Verification;
 import dev.veracity.qa.QaItem;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * {@code BASE+march[+abstain|+regenerate]}: the base method answers, MARCH verifies the answer, the policy decides.
@@ -70,7 +73,20 @@ public final class Composition implements QaMethod {
                     case REPORT -> " (verdict reported).";
                     case ABSTAIN -> "; abstains when verification fails.";
                     case REGENERATE -> "; answers again when verification fails.";
-                }, base.spec().paper() + " + MARCH", "composition", options);
+                }, base.spec().paper() + " + MARCH", "composition", options).withNeeds(needsOf(base));
+    }
+
+    /**
+     * The base's needs with the documents MARCH checks against (even over a closed-book method) and MARCH's own model
+     * role; not the pages: the base runs on the question's documents, which MARCH then checks its answer against.
+     */
+    private static Set<Capability> needsOf(QaMethod base) {
+        Set<Capability> needs = new LinkedHashSet<>();
+        needs.add(Capability.DOCUMENTS);
+        needs.addAll(base.spec().needs());
+        needs.remove(Capability.PAGES);
+        needs.addAll(MarchMethod.SPEC.needs());
+        return needs;
     }
 
     /** Parses {@code BASE+march[+abstain|+regenerate]}; null when the name has no '+'. */
@@ -99,22 +115,6 @@ public final class Composition implements QaMethod {
         return spec;
     }
 
-    /** MARCH checks against documents, so a composition needs them even over a closed-book method. */
-    @Override
-    public boolean needsDocuments() {
-        return true;
-    }
-
-    @Override
-    public boolean usesEmbedder() {
-        return base.usesEmbedder();
-    }
-
-    @Override
-    public boolean usesRetriever() {
-        return base.usesRetriever();
-    }
-
     @Override
     public MethodAnswer answer(QaItem item, MethodContext ctx) {
         MethodOptions all = spec.resolve(ctx.options());
@@ -130,7 +130,7 @@ public final class Composition implements QaMethod {
         MarchSettings settings = MarchSettings.fromOptions(marchOptions);
         MarchVerifier verifier = new MarchVerifier(settings);
         // the base sees its documents only if it reads them (a closed-book base stays closed book)
-        QaItem forBase = base.needsDocuments() ? item : item.withDocuments(List.of());
+        QaItem forBase = base.needs(Capability.DOCUMENTS) ? item : item.withDocuments(List.of());
         int tries = settings.policy() == FailurePolicy.REGENERATE ? 1 + settings.regenerations() : 1;
         MethodAnswer answered = null;
         Verification v = null;

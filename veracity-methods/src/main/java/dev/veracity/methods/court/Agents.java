@@ -1,7 +1,6 @@
 package dev.veracity.methods.court;
 
 import dev.veracity.concurrent.Parallel;
-import dev.veracity.method.MethodAnswer;
 import dev.veracity.method.MethodContext;
 import dev.veracity.qa.QaItem;
 import dev.veracity.retrieval.PageSource;
@@ -58,7 +57,7 @@ final class Agents {
         return m;
     }
 
-    static List<MethodAnswer.Candidate> candidates(List<Trajectory> ts) {
+    static List<Candidate> candidates(List<Trajectory> ts) {
         return ts.stream().map(Trajectory::candidate).toList();
     }
 

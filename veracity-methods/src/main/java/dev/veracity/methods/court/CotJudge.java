@@ -31,7 +31,8 @@ public final class CotJudge implements QaMethod {
             "Chain-of-thought agents (closed book) and Reasoning Court's judge over their reasoning.", "Reasoning Court",
             "Section 6.5, Table 5", List.of(ReasoningCourt.AGENTS, ReactSettings.TEMPERATURE, ReactSettings.TEMPERATURES,
                     ReactSettings.SEEDS, OptionSpec.integer("max-tokens", 256, "output limit per agent"),
-                    ReactSettings.ENDPOINT, ReasoningCourt.JUDGE_MAX_TOKENS));
+                    ReactSettings.ENDPOINT, ReasoningCourt.JUDGE_MAX_TOKENS))
+            .withNeeds(); // closed book: the question alone
 
     @Override
     public String name() {
@@ -41,12 +42,6 @@ public final class CotJudge implements QaMethod {
     @Override
     public MethodSpec spec() {
         return SPEC;
-    }
-
-    /** Closed book: the agents reason from the question alone. */
-    @Override
-    public boolean needsDocuments() {
-        return false;
     }
 
     @Override
@@ -68,13 +63,13 @@ public final class CotJudge implements QaMethod {
                     return new CourtJudge.Solution("Thought: " + out.text().strip(), a.orElse(""));
                 });
         List<String> failures = new ArrayList<>();
-        List<MethodAnswer.Candidate> candidates = new ArrayList<>();
+        List<Candidate> candidates = new ArrayList<>();
         for (int k = 1; k <= n; k++) {
             CourtJudge.Solution s = solutions.get(k - 1);
             if (s.answer().isEmpty()) {
                 failures.add("agent-" + k + ": no 'Answer:' line in '" + Agents.abbreviate(s.trajectory()) + "'");
             }
-            candidates.add(new MethodAnswer.Candidate("agent-" + k, s.answer(), 1, false, ""));
+            candidates.add(new Candidate("agent-" + k, s.answer(), 1, false, ""));
         }
         CourtJudge.Judgment j = CourtJudge.judge(item, solutions, Task.of(ctx.dataset()), o.intValue("judge-max-tokens"), ctx);
         Map<String, Double> signals = new LinkedHashMap<>();
@@ -83,6 +78,7 @@ public final class CotJudge implements QaMethod {
                     + Agents.abbreviate(f.text()) + "'; fell back to the agents' majority answer");
         }
         signals.put("judge_parsed", j.parsed() ? 1.0 : 0.0);
-        return new MethodAnswer(j.answer(), ReactMethod.answerList(j.answer()), failures, signals, j.raw(), candidates);
+        return Candidate.attach(new MethodAnswer(j.answer(), ReactMethod.answerList(j.answer()), failures, signals, j.raw()),
+                candidates);
     }
 }

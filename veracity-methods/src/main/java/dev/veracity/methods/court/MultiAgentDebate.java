@@ -34,7 +34,8 @@ public final class MultiAgentDebate implements QaMethod {
             "Reasoning Court (after Liang et al. 2024)", "Section 4.2", List.of(
                     OptionSpec.integer("rounds", 3, "most debate rounds (Liang et al.'s 3)"),
                     OptionSpec.decimal("temperature", 0.0, "sampling temperature (the paper's: 0)"),
-                    OptionSpec.integer("max-tokens", 512, "output limit per call")));
+                    OptionSpec.integer("max-tokens", 512, "output limit per call")))
+            .withNeeds(); // closed book: the question alone
 
     @Override
     public String name() {
@@ -44,11 +45,6 @@ public final class MultiAgentDebate implements QaMethod {
     @Override
     public MethodSpec spec() {
         return SPEC;
-    }
-
-    @Override
-    public boolean needsDocuments() {
-        return false;
     }
 
     @Override
@@ -100,10 +96,10 @@ public final class MultiAgentDebate implements QaMethod {
 
     private static MethodAnswer done(String answer, List<String> failures, Map<String, Double> signals, String raw,
                                      String affirmative, String negative) {
-        List<MethodAnswer.Candidate> candidates = List.of(
-                new MethodAnswer.Candidate("affirmative", ShortAnswer.afterAnswerLine(affirmative).orElse(""), 0, false, ""),
-                new MethodAnswer.Candidate("negative", ShortAnswer.afterAnswerLine(negative).orElse(""), 0, false, ""));
-        return new MethodAnswer(answer, ReactMethod.answerList(answer), failures, signals, raw, candidates);
+        List<Candidate> candidates = List.of(
+                new Candidate("affirmative", ShortAnswer.afterAnswerLine(affirmative).orElse(""), 0, false, ""),
+                new Candidate("negative", ShortAnswer.afterAnswerLine(negative).orElse(""), 0, false, ""));
+        return Candidate.attach(new MethodAnswer(answer, ReactMethod.answerList(answer), failures, signals, raw), candidates);
     }
 
     private static String call(MethodContext ctx, MethodOptions o, String role, int round, String prompt) {

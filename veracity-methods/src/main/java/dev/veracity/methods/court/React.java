@@ -47,7 +47,7 @@ public final class React extends ReactMethod {
     MethodAnswer answer(QaItem item, MethodContext ctx, MethodOptions o, ReactSettings s, QuestionPages pages) {
         List<Trajectory> ts = Agents.run(vote ? agents(o) : 1, s, item, pages.source(), ctx);
         String answer = vote ? Votes.of(ts.stream().map(Trajectory::answer).toList()).answer() : ts.getFirst().answer();
-        return new MethodAnswer(answer, answerList(answer), new ArrayList<>(Agents.failures(ts)), Agents.signals(ts), "",
-                vote ? Agents.candidates(ts) : List.of());
+        return Candidate.attach(new MethodAnswer(answer, answerList(answer), new ArrayList<>(Agents.failures(ts)),
+                Agents.signals(ts), ""), vote ? Agents.candidates(ts) : List.of());
     }
 }

@@ -97,7 +97,7 @@ public final class ReactJudges extends ReactMethod {
             }
             raw = out.text();
         }
-        return new MethodAnswer(answer, answerList(answer), failures, signals, raw, Agents.candidates(ts));
+        return Candidate.attach(new MethodAnswer(answer, answerList(answer), failures, signals, raw), Agents.candidates(ts));
     }
 
     /** B.4: the agent argues, in the first person, for its answer from its own research. */

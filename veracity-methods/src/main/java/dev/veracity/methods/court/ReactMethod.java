@@ -1,5 +1,6 @@
 package dev.veracity.methods.court;
 
+import dev.veracity.method.Capability;
 import dev.veracity.method.MethodAnswer;
 import dev.veracity.method.MethodContext;
 import dev.veracity.method.MethodOptions;
@@ -17,8 +18,9 @@ abstract class ReactMethod implements QaMethod {
 
     private final MethodSpec spec;
 
+    /** Every ReAct method's agents act in the run's pages when it has some, else in the question's paragraphs. */
     ReactMethod(MethodSpec spec) {
-        this.spec = spec;
+        this.spec = spec.withNeeds(Capability.DOCUMENTS, Capability.PAGES);
     }
 
     @Override
@@ -29,11 +31,6 @@ abstract class ReactMethod implements QaMethod {
     @Override
     public final MethodSpec spec() {
         return spec;
-    }
-
-    @Override
-    public boolean readsPages() {
-        return true;
     }
 
     @Override

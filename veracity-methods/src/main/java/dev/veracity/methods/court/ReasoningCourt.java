@@ -71,6 +71,6 @@ public final class ReasoningCourt extends ReactMethod {
         } else {
             answer = ts.stream().map(Trajectory::answer).filter(a -> !a.isBlank()).findFirst().orElse("");
         }
-        return new MethodAnswer(answer, answerList(answer), failures, signals, raw, Agents.candidates(ts));
+        return Candidate.attach(new MethodAnswer(answer, answerList(answer), failures, signals, raw), Agents.candidates(ts));
     }
 }

@@ -1,6 +1,5 @@
 package dev.veracity.methods.court;
 
-import dev.veracity.method.MethodAnswer;
 import java.util.List;
 
 /**
@@ -40,7 +39,7 @@ public record Trajectory(String agent, List<Step> steps, String answer, boolean 
         return "stopped at the step limit (" + steps.size() + " steps)" + loop + "; no answer";
     }
 
-    public MethodAnswer.Candidate candidate() {
-        return new MethodAnswer.Candidate(agent, answer, steps.size(), forced, note());
+    public Candidate candidate() {
+        return new Candidate(agent, answer, steps.size(), forced, note());
     }
 }

@@ -1,9 +1,11 @@
 package dev.veracity.methods.march;
 
 import dev.veracity.method.AgentPrompt;
+import dev.veracity.method.Capability;
 import dev.veracity.method.MethodAnswer;
 import dev.veracity.method.MethodContext;
 import dev.veracity.method.MethodSpec;
+import dev.veracity.method.ModelRole;
 import dev.veracity.method.QaMethod;
 import dev.veracity.method.RolePrompt;
 import dev.veracity.method.TrainingRecords;
@@ -29,19 +31,21 @@ public final class MarchMethod implements QaMethod, TrainingRecords {
 
     public static final String NAME = "march";
 
-    /** The declaration {@code eval} and {@code methods} read; the options are {@link MarchSettings#OPTIONS}. */
-    public static final MethodSpec SPEC = new MethodSpec(NAME,
-            "Solver -> Proposer -> Checker: the answer's claims verified against the documents, blind to the response.",
-            "MARCH", "Section 2, prompts of App. A", MarchSettings.OPTIONS);
-    public static final String ABSTENTION = "I don't know";
-
     /**
-     * The backend ({@link MethodContext#client}) of the calls MARCH does not train: the Proposer and Checker samples
-     * 1..k-1 (GUIDE: "the Proposer is not trained", one Checker sample is). Unset, it is the method's one client;
+     * The model ({@link MethodContext#model}) of the calls MARCH does not train: the Proposer and Checker samples
+     * 1..k-1 (GUIDE: "the Proposer is not trained", one Checker sample is). Unbound, it is the method's one client;
      * online training ({@code veracity rl rollout --areal}) points it away from the trainer's session, which trains on
      * every call it serves.
      */
-    public static final String UNTRAINED_BACKEND = "march-untrained";
+    public static final ModelRole UNTRAINED = new ModelRole("march-untrained",
+            "the Proposer and Checker samples MARCH does not train (online training binds it), else the LLM");
+
+    /** The declaration {@code eval} and {@code methods} read; the options are {@link MarchSettings#OPTIONS}. */
+    public static final MethodSpec SPEC = new MethodSpec(NAME,
+            "Solver -> Proposer -> Checker: the answer's claims verified against the documents, blind to the response.",
+            "MARCH", "Section 2, prompts of App. A", MarchSettings.OPTIONS).withNeeds(Capability.DOCUMENTS, UNTRAINED);
+
+    public static final String ABSTENTION = "I don't know";
 
     /**
      * The Solver's prompt (App. A.1), the trajectory MARCH trains with the ZTR reward. The Proposer (it reads a
@@ -113,7 +117,7 @@ public final class MarchMethod implements QaMethod, TrainingRecords {
         List<String> problems = new ArrayList<>();
         for (int a = 0; a < tries; a++) {
             Turn turn = solver.solve(ctx.llm(), ctx.role("solver", a), item.question(), item.documents(), a);
-            Verification v = verifier.verify(ctx.llm(), ctx.client(UNTRAINED_BACKEND), ctx.calls(), a, turn.output(),
+            Verification v = verifier.verify(ctx.llm(), ctx.model(UNTRAINED), ctx.calls(), a, turn.output(),
                     item.documents());
             attempts.add(new MarchOutcome.Attempt(turn, v));
             int attempt = a;

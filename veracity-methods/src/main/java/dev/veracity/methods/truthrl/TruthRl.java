@@ -45,10 +45,10 @@ public final class TruthRl implements QaMethod {
             "Answer, abstain or call a false premise, reasoning in <think>, answer boxed; with references.", "TruthRL",
             "TruthRL Table 10 (inference prompt with retrieval)", OPTIONS);
 
-    /** Closed book (Table 9). */
+    /** Closed book (Table 9): needs no documents. */
     public static final MethodSpec NO_RETRIEVAL_SPEC = new MethodSpec("truthrl-no-retrieval",
             "TruthRL's prompt without references: answer from the model's own knowledge, abstain or call a false premise.",
-            "TruthRL", "TruthRL Table 9 (inference prompt without retrieval)", OPTIONS);
+            "TruthRL", "TruthRL Table 9 (inference prompt without retrieval)", OPTIONS).withNeeds();
 
     private final boolean retrieval;
 
@@ -72,11 +72,6 @@ public final class TruthRl implements QaMethod {
     @Override
     public MethodSpec spec() {
         return retrieval ? SPEC : NO_RETRIEVAL_SPEC;
-    }
-
-    @Override
-    public boolean needsDocuments() {
-        return retrieval;
     }
 
     /** The one call's prompt, for training data ({@code rl export --prompt truthrl}): the same text the call sends. */

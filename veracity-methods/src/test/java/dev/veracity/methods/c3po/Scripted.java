@@ -88,7 +88,7 @@ final class Scripted {
         LlmClient p = LlmClient.builder(proxy).concurrency(8).traces(traces).build();
         LlmClient l = LlmClient.builder(llm).concurrency(8).traces(traces).build();
         return new MethodContext(l, CallContext.of("run", "q1", "c3po"), dataset, false, options, retriever, null)
-                .withClient(Agent.PROXY_BACKEND, p);
+                .withModel(Agent.PROXY, p);
     }
 
     private Scripted() {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.veracity.llm.ScriptedBackend;
 import dev.veracity.llm.client.LlmClient;
+import dev.veracity.method.Capability;
 import dev.veracity.method.MethodAnswer;
 import dev.veracity.method.MethodContext;
 import dev.veracity.method.QaMethod;
@@ -140,7 +141,7 @@ class CompositionTest {
         assertThat(spec.option("rounds")).isNotNull();
         assertThat(spec.option("march.samples")).isNotNull();
         assertThat(spec.option("march.claims").defaultValue()).isEqualTo("typed");
-        assertThat(Methods.byName("no-rag+march").needsDocuments()).isTrue();
+        assertThat(Methods.byName("no-rag+march").needs(Capability.DOCUMENTS)).isTrue();
         assertThatThrownBy(() -> Methods.byName("no-rag+checker")).hasMessageContaining("METHOD+march");
         assertThatThrownBy(() -> Methods.byName("march+march")).hasMessageContaining("already verifies");
         assertThatThrownBy(() -> Methods.byName("nope+march")).hasMessageContaining("unknown method 'nope'");

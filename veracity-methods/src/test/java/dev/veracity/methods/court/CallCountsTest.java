@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.veracity.llm.LlmRequest;
 import dev.veracity.llm.ScriptedBackend;
+import dev.veracity.method.Capability;
 import dev.veracity.method.MethodAnswer;
 import dev.veracity.methods.Methods;
 import dev.veracity.trace.InMemoryTraces;
@@ -92,7 +93,7 @@ class CallCountsTest {
     void reactScIsThreeAgentsAndAVote() {
         Run r = run("react-sc", false, 21, true, Map.of());
         assertThat(r.calls()).isEqualTo(3 * 3);
-        assertThat(r.answer().candidates()).hasSize(3);
+        assertThat(Candidate.of(r.answer())).hasSize(3);
         assertThat(r.answer().prediction()).isEqualTo("Richard Nixon");
     }
 
@@ -194,10 +195,10 @@ class CallCountsTest {
     void cotJudgeIsTwoClosedBookChainsAndTheJudge() {
         Run r = run("cot-judge", false, 21, true, Map.of());
         assertThat(r.calls()).isEqualTo(2 + 1);
-        assertThat(Methods.byName("cot-judge").needsDocuments()).isFalse();
+        assertThat(Methods.byName("cot-judge").needs(Capability.DOCUMENTS)).isFalse();
         assertThat(r.backend().requests().getLast().promptText()).contains("Agent 1:\nThought: Milhouse was named after"
                 + " Richard Nixon.\nAnswer: Richard Nixon\nFinal answer: Richard Nixon");
-        assertThat(r.answer().candidates()).extracting(MethodAnswer.Candidate::answer).containsExactly("Richard Nixon",
+        assertThat(Candidate.of(r.answer())).extracting(Candidate::answer).containsExactly("Richard Nixon",
                 "Richard Nixon");
     }
 
@@ -207,7 +208,7 @@ class CallCountsTest {
         assertThat(undecided.calls()).isEqualTo(3 * 3 + 1);
         assertThat(undecided.answer().prediction()).isEqualTo("Richard Nixon");
         assertThat(undecided.answer().signals()).containsEntry("judge_called", 1.0);
-        assertThat(Methods.byName("mad").needsDocuments()).isFalse();
+        assertThat(Methods.byName("mad").needs(Capability.DOCUMENTS)).isFalse();
         assertThat(undecided.backend().requests().stream().map(LlmRequest::promptText))
                 .noneMatch(p -> p.contains("Milhouse Mussolini")); // no retrieval
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.veracity.llm.LlmRequest;
 import dev.veracity.llm.ScriptedBackend;
+import dev.veracity.method.Capability;
 import dev.veracity.method.MethodAnswer;
 import dev.veracity.methods.Methods;
 import dev.veracity.qa.QaItem;
@@ -42,8 +43,8 @@ class ReasoningCourtTest {
         MethodAnswer a = new ReasoningCourt().answer(MILHOUSE, Scripted.context(backend, traces, "hotpotqa", Map.of()));
 
         assertThat(a.prediction()).isEqualTo("Richard Nixon");
-        assertThat(a.candidates()).extracting(MethodAnswer.Candidate::answer).containsExactly("Spiro Agnew", "Richard Nixon");
-        assertThat(a.candidates()).extracting(MethodAnswer.Candidate::steps).containsExactly(1, 3);
+        assertThat(Candidate.of(a)).extracting(Candidate::answer).containsExactly("Spiro Agnew", "Richard Nixon");
+        assertThat(Candidate.of(a)).extracting(Candidate::steps).containsExactly(1, 3);
         assertThat(a.parseFailures()).isEmpty();
         assertThat(a.signals()).containsEntry("judge_parsed", 1.0).containsEntry("agents_agree", 0.0);
         // the two trajectories overlap in time: the first steps of both agents were in flight together
@@ -98,7 +99,7 @@ class ReasoningCourtTest {
         MethodAnswer a = new ReasoningCourt().answer(MILHOUSE, Scripted.context(backend, traces, "hotpotqa", Map.of()));
 
         assertThat(backend.requests().stream().filter(r -> Scripted.agent(r) == 1 && Scripted.step(r) > 0)).hasSize(7);
-        MethodAnswer.Candidate looping = a.candidates().getFirst();
+        Candidate looping = Candidate.of(a).getFirst();
         assertThat(looping.forced()).isTrue();
         assertThat(looping.answer()).isEmpty();
         assertThat(looping.steps()).isEqualTo(7);
@@ -150,8 +151,8 @@ class ReasoningCourtTest {
                     : " Look up more.\nAction " + Scripted.step(r) + ": Lookup[named after]";
         });
         MethodAnswer a = new ReasoningCourt().answer(MILHOUSE, Scripted.context(backend, traces, "hotpotqa", Map.of()));
-        assertThat(a.candidates()).allSatisfy(c -> assertThat(c.answer()).isEmpty());
-        assertThat(a.candidates()).allSatisfy(c -> assertThat(c.forced()).isTrue());
+        assertThat(Candidate.of(a)).allSatisfy(c -> assertThat(c.answer()).isEmpty());
+        assertThat(Candidate.of(a)).allSatisfy(c -> assertThat(c.forced()).isTrue());
         assertThat(a.prediction()).isEqualTo("Richard Nixon");
         assertThat(a.raw()).contains("Neither agent answered");
     }
@@ -193,7 +194,7 @@ class ReasoningCourtTest {
         assertThat(judge).contains("Agent 2:\nThought 1: I should search Milhouse Van Houten first.\nAction 1: I am not"
                 + " sure what to do.\nObservation 1: Invalid action: I am not sure what to do.");
         // agent 2 never opened the page, so its lookup found nothing and it finished with what it had
-        assertThat(a.candidates()).extracting(MethodAnswer.Candidate::answer).containsExactly("Richard Nixon", "unknown");
+        assertThat(Candidate.of(a)).extracting(Candidate::answer).containsExactly("Richard Nixon", "unknown");
     }
 
     /**
@@ -226,7 +227,7 @@ class ReasoningCourtTest {
         String judge = backend.requests().stream().filter(Scripted::isJudge).findFirst().orElseThrow().promptText();
         assertThat(judge).contains("Agent 2:\nThought 1: \nAction 1: \nObservation 1: Invalid action:\nThought 2:")
                 .contains("Action 2: Lookup[named after]\nObservation 2: No more results.\n");
-        assertThat(a.candidates()).extracting(MethodAnswer.Candidate::answer).containsExactly("Richard Nixon", "unknown");
+        assertThat(Candidate.of(a)).extracting(Candidate::answer).containsExactly("Richard Nixon", "unknown");
         assertThat(a.prediction()).isEqualTo("Richard Nixon");
     }
 
@@ -283,7 +284,7 @@ class ReasoningCourtTest {
                     : Scripted.diligentAgent(r));
             MethodAnswer a = new ReasoningCourt().answer(bare, Scripted.context(backend, traces, "hotpotqa",
                     Map.of("agents", "3"), pages));
-            assertThat(a.candidates()).hasSize(3).allSatisfy(c -> assertThat(c.answer()).isEqualTo("Richard Nixon"));
+            assertThat(Candidate.of(a)).hasSize(3).allSatisfy(c -> assertThat(c.answer()).isEqualTo("Richard Nixon"));
             assertThat(backend.requests()).hasSize(3 * 3 + 1);
             assertThat(backend.requests().stream().filter(Scripted::isJudge).findFirst().orElseThrow().promptText())
                     .startsWith("You are given 3 solutions").contains("Agent 3:\n");
@@ -317,7 +318,7 @@ class ReasoningCourtTest {
         assertThat(Methods.spec("court").optionsLine()).startsWith("agents=2 (int), temperature=0.0 (double),")
                 .contains("seeds= (ints (comma-separated))", "example-order=same", "fever-prompt=enhanced",
                         "max-steps=0 (int)", "judge-max-tokens=512 (int)");
-        assertThat(Methods.byName("court").readsPages()).isTrue();
+        assertThat(Methods.byName("court").needs(Capability.PAGES)).isTrue();
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> Methods.spec("court").resolve(Map.of("seeds", "1,x")))
                 .hasMessageStartingWith("option seeds must be integers separated by commas, was '1,x'");
     }

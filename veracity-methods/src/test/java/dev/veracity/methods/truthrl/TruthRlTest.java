@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.veracity.llm.LlmRequest;
 import dev.veracity.llm.ScriptedBackend;
 import dev.veracity.llm.client.LlmClient;
+import dev.veracity.method.Capability;
 import dev.veracity.method.MethodAnswer;
 import dev.veracity.method.MethodContext;
 import dev.veracity.methods.Methods;
@@ -63,8 +64,8 @@ class TruthRlTest {
             return "<think>not sure</think>\\boxed{I don't know}";
         });
         var method = Methods.byName("truthrl-no-retrieval");
-        assertThat(method.needsDocuments()).isFalse();
-        assertThat(Methods.byName("truthrl").needsDocuments()).isTrue();
+        assertThat(method.needs(Capability.DOCUMENTS)).isFalse();
+        assertThat(Methods.byName("truthrl").needs(Capability.DOCUMENTS)).isTrue();
         QaItem noTime = new QaItem("q2", "Who won?", List.of(), List.of(), List.of(), null, Map.of(), null);
         MethodAnswer a = method.answer(noTime, ctx(backend, Map.of("query-time", "01/01/2025, 00:00:00 PT")));
         String p = prompt(asked.getFirst());

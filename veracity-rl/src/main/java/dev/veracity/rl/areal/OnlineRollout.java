@@ -45,7 +45,7 @@ import java.util.stream.Stream;
  *   <li>{@code march}: per attempt, the Solver's interaction and Checker sample 0's, each with the attempt's ZTR (the
  *       dual trajectories of {@link MarchOutcome#trainingRecords}). The Proposer and Checker samples 1..k-1 are not
  *       trained (GUIDE section 3), so they do not go through the session but to the method's other backend
- *       ({@link MarchMethod#UNTRAINED_BACKEND}; AReaL would train on every interaction of a session);</li>
+ *       ({@link MarchMethod#UNTRAINED}; AReaL would train on every interaction of a session);</li>
  *   <li>{@code c3po}: every proxy call (router, filter, Decision Maker) is an interaction of the session; each sample
  *       gets its node's eq. 5 credit (identical samples merged into one node each get it). The LLM (roadmap,
  *       answer) is not the policy and runs on the other backend. Samples of nodes the environment ended (a failed
@@ -209,7 +209,7 @@ public final class OnlineRollout {
         }
         MethodContext ctx = new MethodContext(policy, CallContext.of(spec.run(), item.id(), MarchMethod.NAME),
                 spec.dataset(), false, spec.options(), null, null, null,
-                Map.of(MarchMethod.UNTRAINED_BACKEND, base.llm()));
+                Map.of(MarchMethod.UNTRAINED, base.llm()));
         MarchOutcome o = new MarchMethod().run(item, ctx);
         List<ObjectNode> records = o.trainingRecords(spec.run()).stream().map(AgentRecord::toJson).toList();
         List<Rewarded> rewards = new ArrayList<>();
@@ -231,7 +231,7 @@ public final class OnlineRollout {
             throw new IllegalArgumentException("no gold answer to score the leaves with");
         }
         MethodContext ctx = new MethodContext(base.llm(), CallContext.of(spec.run(), item.id(), "c3po-rollout"),
-                spec.dataset(), false, Map.of(), base.retriever(), null, null, Map.of(Agent.PROXY_BACKEND, policy));
+                spec.dataset(), false, Map.of(), base.retriever(), null, null, Map.of(Agent.PROXY, policy));
         Tree t = rollout.run(item, ctx);
         List<Rewarded> rewards = new ArrayList<>();
         for (Node n : t.nodes()) {

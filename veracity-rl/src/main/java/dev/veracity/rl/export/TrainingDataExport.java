@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.veracity.eval.data.DatasetSpec;
 import dev.veracity.eval.data.Datasets;
 import dev.veracity.method.AgentPrompt;
+import dev.veracity.method.Capability;
 import dev.veracity.method.PromptContext;
 import dev.veracity.method.QaMethod;
 import dev.veracity.methods.RolePrompts;
@@ -92,7 +93,7 @@ public final class TrainingDataExport {
                         continue;
                     }
                     List<Document> docs = !s.labelDocuments() ? List.of()
-                            : method.needsDocuments() ? item.documents() : raw.documents();
+                            : method.needs(Capability.DOCUMENTS) ? item.documents() : raw.documents();
                     label = ExportLabel.of(answers, raw.wrong(), docs);
                 }
                 long before = n.rows;

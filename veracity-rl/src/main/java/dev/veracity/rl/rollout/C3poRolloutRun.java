@@ -102,7 +102,7 @@ public final class C3poRolloutRun {
                 }
                 MethodContext ctx = new MethodContext(context.llm(), CallContext.of(spec.run(), item.id(),
                         "c3po-rollout"), spec.dataset(), false, Map.of(), context.retriever(), null, null,
-                        context.clients());
+                        context.models());
                 Tree t = rollout.run(item, ctx);
                 ObjectNode line = TreeJson.tree(t, spec.preset());
                 List<ObjectNode> seed = TreeJson.seedTrajectories(t, spec.seedSolutions(), leafReward);

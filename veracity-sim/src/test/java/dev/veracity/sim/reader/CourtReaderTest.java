@@ -13,6 +13,7 @@ import dev.veracity.llm.client.LlmClient;
 import dev.veracity.method.MethodAnswer;
 import dev.veracity.method.MethodContext;
 import dev.veracity.methods.Methods;
+import dev.veracity.methods.court.Candidate;
 import dev.veracity.qa.Document;
 import dev.veracity.qa.QaItem;
 import dev.veracity.retrieval.react.PageStore;
@@ -98,8 +99,8 @@ class CourtReaderTest {
                 .contains("Action 2: Search[Ed Wood]\nObservation 2: Edward Davis Wood Jr."));
         // the invented observation after each action never reached the agent: the stop sequence cut it
         assertThat(backend.outputs).noneMatch(o -> o.contains("the reader imagines one"));
-        assertThat(a.candidates()).allSatisfy(c -> assertThat(c.answer()).isNotBlank());
-        assertThat(a.prediction()).isEqualTo(a.candidates().getFirst().answer());
+        assertThat(Candidate.of(a)).allSatisfy(c -> assertThat(c.answer()).isNotBlank());
+        assertThat(a.prediction()).isEqualTo(Candidate.of(a).getFirst().answer());
     }
 
     @Test

@@ -2,6 +2,7 @@ package dev.veracity.methods.madam.baseline;
 
 import dev.veracity.concurrent.Parallel;
 import dev.veracity.llm.LlmRequest;
+import dev.veracity.method.Capability;
 import dev.veracity.method.MethodAnswer;
 import dev.veracity.method.MethodContext;
 import dev.veracity.method.MethodOptions;
@@ -36,7 +37,8 @@ public final class SpeculativeRag implements QaMethod {
                     OptionSpec.integer("clusters", 2, "k-means clusters"),
                     OptionSpec.integer("drafts", 5, "document subsets, one draft each"),
                     OptionSpec.integer("seed", 0, "k-means and sampling seed"),
-                    OptionSpec.integer("max-tokens", 512, "output limit per call")));
+                    OptionSpec.integer("max-tokens", 512, "output limit per call")))
+            .withNeeds(Capability.DOCUMENTS, Capability.EMBEDDER);
 
     @Override
     public String name() {
@@ -46,11 +48,6 @@ public final class SpeculativeRag implements QaMethod {
     @Override
     public MethodSpec spec() {
         return SPEC;
-    }
-
-    @Override
-    public boolean usesEmbedder() {
-        return true;
     }
 
     @Override

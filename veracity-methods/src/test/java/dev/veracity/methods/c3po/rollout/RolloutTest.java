@@ -105,7 +105,7 @@ class RolloutTest {
         LlmClient p = LlmClient.builder(proxy).concurrency(proxyConcurrency).build();
         LlmClient l = LlmClient.builder(llm).concurrency(16).build();
         return new MethodContext(l, CallContext.of("run", "q1", "c3po"), "hotpotqa", false, Map.of(), search, null)
-                .withClient(Agent.PROXY_BACKEND, p);
+                .withModel(Agent.PROXY, p);
     }
 
     private Tree rollout(RolloutSettings s, ScriptedBackend proxy, ScriptedBackend llm) {
