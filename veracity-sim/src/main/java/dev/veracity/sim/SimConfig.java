@@ -31,6 +31,8 @@ import java.util.OptionalInt;
  * @param arealAdminKey      when set, AReaL's online-mode gateway is served too ({@code /rl/start_session} with
  *                           this admin key, {@code /chat/completions}, {@code /rl/set_reward}, {@code /rl/end_session};
  *                           {@link SimServer#arealSessions()}); default: not served
+ * @param clock              the time latency, hangs and stream pacing pass on (default {@link SimClock#SYSTEM}; a
+ *                           {@link ManualClock} lets a test move it on by hand)
  */
 public record SimConfig(
         int port,
@@ -48,7 +50,8 @@ public record SimConfig(
         int recentRequestLimit,
         boolean reader,
         long maxRequestBytes,
-        Optional<String> arealAdminKey) {
+        Optional<String> arealAdminKey,
+        SimClock clock) {
 
     public static final int DEFAULT_CAPACITY = 1024;
     public static final String DEFAULT_MODEL = "sim-model";
@@ -85,6 +88,7 @@ public record SimConfig(
             throw new IllegalArgumentException("maxRequestBytes must be at least 1, got " + maxRequestBytes);
         }
         Objects.requireNonNull(arealAdminKey, "arealAdminKey");
+        Objects.requireNonNull(clock, "clock");
     }
 
     /** All defaults: an ephemeral port, no rules, no latency, no faults. */
@@ -123,6 +127,7 @@ public record SimConfig(
         private boolean reader = true;
         private long maxRequestBytes = DEFAULT_MAX_REQUEST_BYTES;
         private Optional<String> arealAdminKey = Optional.empty();
+        private SimClock clock = SimClock.SYSTEM;
 
         private Builder() {
         }
@@ -144,6 +149,7 @@ public record SimConfig(
             reader = c.reader;
             maxRequestBytes = c.maxRequestBytes;
             arealAdminKey = c.arealAdminKey;
+            clock = c.clock;
         }
 
         public Builder port(int port) {
@@ -261,10 +267,16 @@ public record SimConfig(
             return this;
         }
 
+        /** The time latency, hangs and stream pacing pass on: a {@link ManualClock} in a test. */
+        public Builder clock(SimClock clock) {
+            this.clock = clock;
+            return this;
+        }
+
         public SimConfig build() {
             boolean any = anyModel != null ? anyModel : !modelsSet;
             return new SimConfig(port, rules, latency, capacity, maxQueue, faults, seed, models, any, refuseN,
-                    requiredApiKey, retryAfter, recentRequestLimit, reader, maxRequestBytes, arealAdminKey);
+                    requiredApiKey, retryAfter, recentRequestLimit, reader, maxRequestBytes, arealAdminKey, clock);
         }
     }
 }
