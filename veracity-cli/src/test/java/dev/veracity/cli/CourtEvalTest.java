@@ -2,7 +2,6 @@ package dev.veracity.cli;
 
 import static dev.veracity.cli.CliRun.run;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -10,6 +9,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.veracity.cli.CliRun.Result;
 import dev.veracity.sim.SimConfig;
 import dev.veracity.sim.SimServer;
+import dev.veracity.testing.Shared;
 import dev.veracity.trace.CallRecord;
 import dev.veracity.trace.TraceStore;
 import java.io.InputStream;
@@ -128,8 +128,7 @@ class CourtEvalTest {
 
     @Test
     void feverClaimsOverAFeverWikiPagesStore() throws Exception {
-        Path fever = SharedData.file("fever/paper_dev.jsonl").orElse(null);
-        assumeTrue(fever != null, "../shared/data/fever is not beside the repository");
+        Path fever = Shared.data("fever/paper_dev.jsonl");
         List<String> claims = Files.readAllLines(fever).stream().filter(l -> !l.isBlank()).limit(8).toList();
         Path claimFile = dir.resolve("claims.jsonl");
         Files.write(claimFile, claims);

@@ -4,6 +4,7 @@ import static dev.veracity.cli.CliRun.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.veracity.cli.CliRun.Result;
+import dev.veracity.testing.Shared;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -38,7 +39,7 @@ class ErrorsTest {
 
     @Test
     void aFileThatWouldLoadIntoWrongNumbersIsRefusedBeforeAnyModelCall() throws Exception {
-        Path ramdocs = SharedData.file("ramdocs/RAMDocs_test.jsonl").orElseThrow();
+        Path ramdocs = Shared.data("ramdocs/RAMDocs_test.jsonl");
         Path latin1 = dir.resolve("latin1.jsonl");
         Files.write(latin1, ("{\"question\": \"q\", \"answer\": [\"a\"]}\n{\"question\": \"caf\u00e9\", \"answer\": [\"a\"]}\n")
                 .getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
@@ -76,8 +77,8 @@ class ErrorsTest {
                 "--llm-base-url", "not-a-url");
         assertThat(r.code()).isEqualTo(2);
         assertThat(r.err()).doesNotContain("\tat ");
-        Result e = run("eval", "--method", "no-rag", "--dataset", "nq-open", "--data", SharedData.file("nq-open/NQ-open.dev.jsonl")
-                .orElseThrow().toString(), "--out", dir.resolve("o").toString(), "--limit", "1", "--llm-base-url", "not-a-url");
+        Result e = run("eval", "--method", "no-rag", "--dataset", "nq-open", "--data", Shared.data("nq-open/NQ-open.dev.jsonl")
+                .toString(), "--out", dir.resolve("o").toString(), "--limit", "1", "--llm-base-url", "not-a-url");
         assertThat(e.code()).isEqualTo(2);
         assertThat(e.err()).contains("llm-base-url").contains("not-a-url").contains("http://127.0.0.1:8000/v1")
                 .doesNotContain("\tat ").doesNotContain("NullPointerException");
@@ -85,7 +86,7 @@ class ErrorsTest {
 
     @Test
     void aServerThatIsDownOrLacksTheModelStopsTheRunBeforeAnyQuestion() throws Exception {
-        Path nq = SharedData.file("nq-open/NQ-open.dev.jsonl").orElseThrow();
+        Path nq = Shared.data("nq-open/NQ-open.dev.jsonl");
         Result down = run("eval", "--method", "no-rag", "--dataset", "nq-open", "--data", nq.toString(), "--out",
                 dir.resolve("down").toString(), "--limit", "3", "--llm-base-url", "http://127.0.0.1:9/v1");
         assertThat(down.code()).isEqualTo(2);

@@ -1,7 +1,6 @@
 package dev.veracity.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -10,6 +9,7 @@ import dev.veracity.sim.Rule;
 import dev.veracity.sim.RuleMatch;
 import dev.veracity.sim.SimConfig;
 import dev.veracity.sim.SimServer;
+import dev.veracity.testing.Shared;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -79,8 +79,7 @@ class EvalCommandTest {
 
     @Test
     void aKilledRunResumesToExactlyTheAskedQuestionsWithoutRedoingFinishedOnes() throws Exception {
-        Path ramdocs = SharedData.file("ramdocs/RAMDocs_test.jsonl").orElse(null);
-        assumeTrue(ramdocs != null, "../shared/data/ramdocs is not beside the repository");
+        Path ramdocs = Shared.data("ramdocs/RAMDocs_test.jsonl");
         Path out = dir.resolve("run");
         Path results = out.resolve("results.jsonl");
         try (SimServer sim = SimServer.start(SimConfig.builder().latency(LatencyModel.ofMillis(40, 0))
@@ -130,8 +129,7 @@ class EvalCommandTest {
      */
     @Test
     void anInterruptedRunSaysWhatItKeptAndIsReadAsPartialUntilResumed() throws Exception {
-        Path ramdocs = SharedData.file("ramdocs/RAMDocs_test.jsonl").orElse(null);
-        assumeTrue(ramdocs != null, "../shared/data/ramdocs is not beside the repository");
+        Path ramdocs = Shared.data("ramdocs/RAMDocs_test.jsonl");
         Path out = dir.resolve("run");
         Path results = out.resolve("results.jsonl");
         try (SimServer sim = SimServer.start(SimConfig.builder().latency(LatencyModel.ofMillis(40, 0))

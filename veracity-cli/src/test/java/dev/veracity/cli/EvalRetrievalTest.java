@@ -2,7 +2,6 @@ package dev.veracity.cli;
 
 import static dev.veracity.cli.CliRun.run;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -15,6 +14,7 @@ import dev.veracity.sim.RecordedRequest;
 import dev.veracity.sim.Rule;
 import dev.veracity.sim.SimConfig;
 import dev.veracity.sim.SimServer;
+import dev.veracity.testing.Shared;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -43,8 +43,7 @@ class EvalRetrievalTest {
 
     @BeforeEach
     void corpus() throws Exception {
-        nq = SharedData.file("nq-open/NQ-open.dev.jsonl").orElse(null);
-        assumeTrue(nq != null, "../shared/data/nq-open is not beside the repository");
+        nq = Shared.data("nq-open/NQ-open.dev.jsonl");
         List<String> lines = Files.readAllLines(nq).stream().filter(l -> !l.isBlank()).limit(QUESTIONS).toList();
         StringBuilder corpus = new StringBuilder();
         for (int i = 0; i < lines.size(); i++) {
@@ -234,8 +233,7 @@ class EvalRetrievalTest {
 
     @Test
     void indexesADatasetsOwnPassagesThroughItsLoader() throws Exception {
-        Path ramdocs = SharedData.file("ramdocs/RAMDocs_test.jsonl").orElse(null);
-        assumeTrue(ramdocs != null, "../shared/data/ramdocs is not beside the repository");
+        Path ramdocs = Shared.data("ramdocs/RAMDocs_test.jsonl");
         Path idx = dir.resolve("ram-idx");
         Result r = run("index", "--corpus", ramdocs.toString(), "--format", "dataset", "--dataset", "ramdocs", "--out", idx.toString());
         assertThat(r.code()).as(r.err()).isZero();

@@ -1,7 +1,6 @@
 package dev.veracity.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -17,6 +16,7 @@ import dev.veracity.sim.LatencyModel;
 import dev.veracity.sim.Rule;
 import dev.veracity.sim.SimConfig;
 import dev.veracity.sim.SimServer;
+import dev.veracity.testing.Shared;
 import dev.veracity.trace.CallRecord;
 import dev.veracity.trace.InMemoryTraces;
 import java.io.ByteArrayOutputStream;
@@ -46,8 +46,7 @@ class MadamCommandsTest {
 
     @Test
     void evalOnTheFirst20RamdocsQuestionsStopsInRoundTwoWithOverlappingAgents() throws Exception {
-        Path ramdocs = SharedData.file("ramdocs/RAMDocs_test.jsonl").orElse(null);
-        assumeTrue(ramdocs != null, "../shared/data/ramdocs is not beside the repository");
+        Path ramdocs = Shared.data("ramdocs/RAMDocs_test.jsonl");
         List<QaItem> items;
         try (Stream<QaItem> s = Datasets.stream("ramdocs", ramdocs)) {
             items = s.limit(20).toList();

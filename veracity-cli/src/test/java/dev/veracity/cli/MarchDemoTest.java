@@ -1,7 +1,6 @@
 package dev.veracity.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.veracity.eval.run.DatasetProfile;
@@ -17,6 +16,7 @@ import dev.veracity.retrieval.Passage;
 import dev.veracity.retrieval.Retriever;
 import dev.veracity.sim.SimConfig;
 import dev.veracity.sim.SimServer;
+import dev.veracity.testing.Shared;
 import dev.veracity.trace.InMemoryTraces;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -59,8 +59,7 @@ class MarchDemoTest {
     @ParameterizedTest
     @CsvSource({"hotpotqa, hotpotqa/hotpot_dev_v1_simplified.json", "ramdocs, ramdocs/RAMDocs_test.jsonl"})
     void evalRunsMarchWithOnePlusOnePlusKCallsPerQuestion(String dataset, String file) {
-        Path data = SharedData.file(file).orElse(null);
-        assumeTrue(data != null, "../shared/data/" + file + " is not beside the repository");
+        Path data = Shared.data(file);
         List<MarchOutcome> outcomes = new CopyOnWriteArrayList<>();
         EvalRunner.QuestionTraces traces = new EvalRunner.QuestionTraces(new InMemoryTraces());
         try (SimServer sim = SimServer.start(SimConfig.builder().rules(MarchDemo.simRules().toArray(dev.veracity.sim.Rule[]::new)).build());

@@ -1,11 +1,11 @@
 package dev.veracity.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.veracity.eval.recipe.Recipe;
 import dev.veracity.eval.recipe.Recipes;
 import dev.veracity.methods.Methods;
+import dev.veracity.testing.Shared;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.file.Files;
@@ -14,14 +14,14 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
  * Every paper number of every bundled recipe is found in its table in the paper's text ({@code ../shared/papers},
- * beside the repository), in the right place: a wrong digit, a swapped cell or a row put on another row's line fails.
+ * beside the repository; without it the test skips, or fails under CI: {@link Shared}), in the right place: a wrong
+ * digit, a swapped cell or a row put on another row's line fails.
  *
  * <p>The table is the text from the recipe's {@code paper.anchor} to its {@code paper.end}. HTML rows become
  * {@code | cell | cell |} lines; MARCH's "12.807.20&#92;uparrow 7.20" (a value run into its printed gain) becomes the value.
@@ -42,15 +42,9 @@ class RecipePaperNumbersTest {
     private static final Pattern TOKEN = Pattern.compile("(?<![\\w.])(-?\\d+(?:\\.\\d*)?|-)(?![\\w.])");
     private static final Pattern GAIN = Pattern.compile("(\\d+\\.\\d+?)(\\d+\\.\\d+)\\\\(?:up|down)arrow\\s*\\2(?!\\d)");
 
-    /** The papers' folder, found as the prompt checks find it. */
-    static Optional<Path> papers() {
-        return Optional.ofNullable(dev.veracity.testing.PaperPrompts.papers());
-    }
-
     @Test
     void everyRecipeNumberIsInItsTableRow() throws IOException {
-        Path dir = papers().orElse(null);
-        assumeTrue(dir != null, "../shared/papers is not beside this checkout");
+        Path dir = Shared.papers();
         List<Recipe> all = new Recipes(Methods::spec).all();
         assertThat(all).hasSizeGreaterThanOrEqualTo(11);
         List<String> problems = new ArrayList<>();
@@ -66,8 +60,7 @@ class RecipePaperNumbersTest {
 
     @Test
     void aWrongTranscriptionFails() throws IOException {
-        Path dir = papers().orElse(null);
-        assumeTrue(dir != null, "../shared/papers is not beside this checkout");
+        Path dir = Shared.papers();
         Recipes recipes = new Recipes(Methods::spec);
         // one altered digit, two cells swapped, a row's numbers moved to the next row of its table; one per layout
         for (String name : List.of("court-table1", "court-table2", "truthrl-table1", "truthrl-table3", "c3po-table1", "march-table5", "madam-table1")) {

@@ -2,12 +2,12 @@ package dev.veracity.cli;
 
 import static dev.veracity.cli.CliRun.runWithStderrInOut;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.veracity.cli.CliRun.Result;
 import dev.veracity.eval.recipe.Recipe;
 import dev.veracity.eval.recipe.Recipes;
 import dev.veracity.methods.Methods;
+import dev.veracity.testing.Shared;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -52,21 +52,26 @@ class ReproduceCommandTest {
 
     /** A file per dataset: the shared samples where they are the official files, else the eval fixtures. */
     static Map<String, Path> files(Recipe r) {
-        Map<String, Path> all = new LinkedHashMap<>();
-        all.put("musique", FIXTURES.resolve("musique_full_v1.0_dev.jsonl"));
-        all.put("2wikimultihopqa", FIXTURES.resolve("2wikimultihopqa_dev.json"));
-        all.put("crag", FIXTURES.resolve("crag_small.jsonl"));
-        all.put("popqa", FIXTURES.resolve("popQA.tsv"));
-        all.put("triviaqa", FIXTURES.resolve("triviaqa_wikipedia-dev.json"));
-        all.put("faitheval", FIXTURES.resolve("faitheval_inconsistent.json"));
-        all.put("ambigdocs", FIXTURES.resolve("ambigdocs_dev.json"));
-        all.put("hotpotqa", r.files().containsKey("hotpotqa") ? FIXTURES.resolve("hotpot_dev_distractor_v1.json")
-                : SharedData.file("hotpotqa/hotpot_dev_v1_simplified.json").orElse(null));
-        all.put("nq-open", SharedData.file("nq-open/NQ-open.dev.jsonl").orElse(null));
-        all.put("fever", SharedData.file("fever/paper_dev.jsonl").orElse(null));
-        all.put("ramdocs", SharedData.file("ramdocs/RAMDocs_test.jsonl").orElse(null));
+        Map<String, Path> fixtures = new LinkedHashMap<>();
+        fixtures.put("musique", FIXTURES.resolve("musique_full_v1.0_dev.jsonl"));
+        fixtures.put("2wikimultihopqa", FIXTURES.resolve("2wikimultihopqa_dev.json"));
+        fixtures.put("crag", FIXTURES.resolve("crag_small.jsonl"));
+        fixtures.put("popqa", FIXTURES.resolve("popQA.tsv"));
+        fixtures.put("triviaqa", FIXTURES.resolve("triviaqa_wikipedia-dev.json"));
+        fixtures.put("faitheval", FIXTURES.resolve("faitheval_inconsistent.json"));
+        fixtures.put("ambigdocs", FIXTURES.resolve("ambigdocs_dev.json"));
+        if (r.files().containsKey("hotpotqa")) {
+            fixtures.put("hotpotqa", FIXTURES.resolve("hotpot_dev_distractor_v1.json"));
+        }
+        Map<String, String> shared = Map.of("hotpotqa", "hotpotqa/hotpot_dev_v1_simplified.json",
+                "nq-open", "nq-open/NQ-open.dev.jsonl", "fever", "fever/paper_dev.jsonl",
+                "ramdocs", "ramdocs/RAMDocs_test.jsonl");
         Map<String, Path> out = new LinkedHashMap<>();
-        r.datasets().forEach(d -> out.put(d, all.get(d)));
+        for (String d : r.datasets()) {
+            assertThat(fixtures.containsKey(d) || shared.containsKey(d)).as("a test file for %s's dataset %s", r.name(), d)
+                    .isTrue();
+            out.put(d, fixtures.containsKey(d) ? fixtures.get(d) : Shared.data(shared.get(d)));
+        }
         return out;
     }
 
@@ -81,8 +86,6 @@ class ReproduceCommandTest {
     Stream<DynamicTest> everyRecipeRunsWithLimitFiveAgainstTheSimulator() {
         return new Recipes(Methods::spec).all().stream().map(r -> DynamicTest.dynamicTest(r.name(), () -> {
             Map<String, Path> files = files(r);
-            assumeTrue(files.values().stream().allMatch(f -> f != null && Files.isRegularFile(f)),
-                    "../shared/data is not beside this checkout");
             List<Recipe.Row> rows = rowsToRun(r);
             List<String> args = new ArrayList<>(List.of("reproduce", r.name(), "--simulator", "--limit", "5",
                     "--out", dir.resolve("runs").toString(), "--cache-file", dir.resolve("cache.db").toString(),
@@ -267,7 +270,7 @@ class ReproduceCommandTest {
         assertThat(list.out()).contains("ramdocs  RAMDocs JSONL (MADAM-RAG); metrics strict-multi")
                 .contains("hotpot_dev_distractor_v1.json  [missing]  http://curtis.ml.cmu.edu/datasets/hotpot/hotpot_dev_distractor_v1.json  sha256 unknown")
                 .contains("musique_ans_v1.0_dev.jsonl  [missing]  from https://github.com/StonyBrookNLP/musique  sha256 unknown");
-        if (SharedData.file("ramdocs/RAMDocs_test.jsonl").isPresent()) {
+        if (Shared.findData("ramdocs/RAMDocs_test.jsonl").isPresent()) {
             assertThat(list.out()).containsPattern("RAMDocs_test.jsonl  \\[present: .*shared/data/ramdocs/RAMDocs_test.jsonl\\]");
         }
         Result fetch = runWithStderrInOut("datasets", "fetch", "musique");
@@ -301,8 +304,7 @@ class ReproduceCommandTest {
 
     @Test
     void aSecondReproduceResumesTheRunFolders() throws Exception {
-        Path ramdocs = SharedData.file("ramdocs/RAMDocs_test.jsonl").orElse(null);
-        assumeTrue(ramdocs != null, "../shared/data is not beside this checkout");
+        Path ramdocs = Shared.data("ramdocs/RAMDocs_test.jsonl");
         String[] args = {"reproduce", "madam-table2", "--simulator", "--limit", "3", "--rows", "prompt-based",
                 "--out", dir.resolve("resume").toString(), "--cache-file", dir.resolve("resume-cache.db").toString(),
                 "--data", "ramdocs=" + ramdocs};
@@ -320,8 +322,7 @@ class ReproduceCommandTest {
 
     @Test
     void aDataFileThatIsNotThePapersSplitIsNotComparableEvenOverTheWholeFile() throws Exception {
-        Path ramdocs = SharedData.file("ramdocs/RAMDocs_test.jsonl").orElse(null);
-        assumeTrue(ramdocs != null, "../shared/data is not beside this checkout");
+        Path ramdocs = Shared.data("ramdocs/RAMDocs_test.jsonl");
         // the first three questions of the official file: a whole-file run of it is not the paper's 500
         Path three = dir.resolve("ramdocs-3.jsonl");
         Files.write(three, Files.readAllLines(ramdocs).subList(0, 3));
@@ -342,9 +343,8 @@ class ReproduceCommandTest {
 
     @Test
     void runsAnEarlierReproduceLeftAreJudgedFromTheirOwnRecord() throws Exception {
-        Path crag = SharedData.file("crag/dev_data.jsonl.bz2").orElse(null);
-        Path nq = SharedData.file("nq-open/NQ-open.dev.jsonl").orElse(null);
-        assumeTrue(crag != null && nq != null, "../shared/data is not beside this checkout");
+        Path crag = Shared.data("crag/dev_data.jsonl.bz2");
+        Path nq = Shared.data("nq-open/NQ-open.dev.jsonl");
         Path out = dir.resolve("earlier");
         String row = "prompting.qwen2.5-7b.no-retrieval";
         try (dev.veracity.sim.SimServer sim = dev.veracity.sim.SimServer.start(dev.veracity.sim.SimConfig.builder()
@@ -384,8 +384,7 @@ class ReproduceCommandTest {
 
     @Test
     void aSplitTheRegistryCannotCheckIsSaidToBeUnverifiedAndOneOfAnotherQuestionCountIsNotComparable() throws Exception {
-        Path crag = SharedData.file("crag/dev_data.jsonl.bz2").orElse(null);
-        assumeTrue(crag != null, "../shared/data is not beside this checkout");
+        Path crag = Shared.data("crag/dev_data.jsonl.bz2");
         try (dev.veracity.sim.SimServer sim = dev.veracity.sim.SimServer.start(dev.veracity.sim.SimConfig.builder()
                 .latency(dev.veracity.sim.LatencyModel.ofMillis(0, 0)).build())) {
             // CRAG: no checksum and no question count in the registry; the 10-question sample is graded, and says so
@@ -414,8 +413,7 @@ class ReproduceCommandTest {
 
     @Test
     void aMultiDatasetRecipeRunsOneDatasetsColumnsAlone() throws Exception {
-        Path fever = SharedData.file("fever/paper_dev.jsonl").orElse(null);
-        assumeTrue(fever != null, "../shared/data is not beside this checkout");
+        Path fever = Shared.data("fever/paper_dev.jsonl");
         Path out = dir.resolve("one-dataset");
         // no file for hotpotqa or musique is needed: only FEVER's columns run
         Result r = runWithStderrInOut("reproduce", "court-table1", "--simulator", "--limit", "2", "--rows",

@@ -31,9 +31,9 @@ class ServeRewardsCommandTest {
     void theCommandServesTheRewardAndStopsWithinSecondsOnSigtermFreeingThePort() throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         Process p = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), VeracityCli.class.getName(),
-                "serve-rewards", "--reward", "truthrl-ternary", "--port", "0", "--stop-grace-seconds", "1").start();
+                "serve-rewards", "--reward", "truthrl-ternary", "--port", "0", "--stop-grace-seconds", "600").start();
         List<String> err = Collections.synchronizedList(new ArrayList<>());
-        Thread.ofVirtual().start(() -> {
+        Thread errReader = Thread.ofVirtual().start(() -> {
             try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getErrorStream(), StandardCharsets.UTF_8))) {
                 r.lines().forEach(err::add);
             } catch (java.io.IOException ignored) {
@@ -67,14 +67,14 @@ class ServeRewardsCommandTest {
             assertThat(JSON.readTree(r.body()).get("rewards").get(0).asDouble()).isEqualTo(1.0);
             assertThat(out).anySatisfy(l -> assertThat(l).contains("--reward.remote_url " + base + "/get_reward"));
 
-            long t0 = System.nanoTime();
             assertThat(new ProcessBuilder("kill", "-TERM", Long.toString(p.pid())).start().waitFor()).isZero();
-            assertThat(p.waitFor(10, TimeUnit.SECONDS)).isTrue();
-            assertThat((System.nanoTime() - t0) / 1_000_000).as("stop time; stderr " + err).isLessThan(3000);
+            // Idle, it stops at once: 20 s is far beyond a JVM's exit on a busy machine and short of what a stop that
+            // waited would take (the 600 s grace, the 30 s idle timeout of the client's open connection).
+            assertThat(p.waitFor(20, TimeUnit.SECONDS)).as("stopped; stderr " + err).isTrue();
             try (ServerSocket again = new ServerSocket(port, 50, InetAddress.getLoopbackAddress())) {
                 assertThat(again.getLocalPort()).isEqualTo(port);
             }
-            Thread.sleep(200);
+            errReader.join(60_000); // a guard: the reader ends with the process
             assertThat(err).anySatisfy(l -> assertThat(l).contains(" INFO stopped in "));
         } finally {
             p.destroyForcibly();

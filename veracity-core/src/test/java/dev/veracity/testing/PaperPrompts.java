@@ -2,7 +2,6 @@ package dev.veracity.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.fail;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -134,27 +133,13 @@ public final class PaperPrompts {
                 .replace('‘', '\'').replace('’', '\'').replaceAll("\\s+", " ");
     }
 
-    /** The paper's text, normalised; the test is skipped when ../shared/papers is not beside the repository. */
+    /** The paper's text, normalised; without ../shared/papers the test is skipped, or fails under CI ({@link Shared}). */
     public static String paper(String id) {
-        Path dir = papers();
-        assumeTrue(dir != null, "../shared/papers is not beside the repository");
         try {
-            return normalise(Files.readString(dir.resolve(id + ".txt"), StandardCharsets.UTF_8));
+            return normalise(Files.readString(Shared.papers().resolve(id + ".txt"), StandardCharsets.UTF_8));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-    }
-
-    /** {@code shared/papers} beside this checkout or one of its parents, or null when there is none. */
-    public static Path papers() {
-        for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
-            for (Path c : new Path[] {dir.resolve("shared/papers"), dir.resolve("../shared/papers")}) {
-                if (Files.isDirectory(c)) {
-                    return c.normalize();
-                }
-            }
-        }
-        return null;
     }
 
     /** The {@code .txt} files under {@code resources}, relative, sorted. */

@@ -1,14 +1,9 @@
 package dev.veracity.text;
 
+import dev.veracity.testing.CpuBudget;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
@@ -57,35 +52,13 @@ public final class Adversarial {
     }
 
     /**
-     * Runs {@code parser} on {@code input} on its own thread and fails when it takes longer than {@code bound} or
-     * throws. A backtracking regex ignores interrupts, so a timed-out parser thread is abandoned (daemon) rather than
-     * joined: the test fails at the bound instead of hanging the build.
+     * Runs {@code parser} on {@code input} and fails when it throws or uses more than {@code bound} of CPU time
+     * ({@link CpuBudget}: the work of the parsing thread, which other builds on a busy machine do not inflate as they
+     * do wall time). A parser past the bound is abandoned, so the test fails there instead of hanging the build.
      */
     public static void assertFinishes(Function<String, ?> parser, String input, Duration bound) {
-        ExecutorService one = Executors.newSingleThreadExecutor(r -> {
-            Thread t = new Thread(r, "adversarial-parse");
-            t.setDaemon(true);
-            return t;
-        });
-        long t0 = System.nanoTime();
-        try {
-            Future<?> f = one.submit(() -> parser.apply(input));
-            f.get(bound.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (TimeoutException e) {
-            throw new AssertionError("parser took longer than " + bound.toMillis() + " ms on a " + input.length()
-                    + "-character input starting " + preview(input));
-        } catch (ExecutionException e) {
-            throw new AssertionError("parser threw " + e.getCause() + " on input starting " + preview(input), e.getCause());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new AssertionError("interrupted", e);
-        } finally {
-            one.shutdownNow();
-        }
-        long ms = (System.nanoTime() - t0) / 1_000_000;
-        if (ms > bound.toMillis()) {
-            throw new AssertionError("parser took " + ms + " ms on a " + input.length() + "-character input");
-        }
+        CpuBudget.call(bound, "the parser, on a " + input.length() + "-character input starting " + preview(input),
+                () -> parser.apply(input));
     }
 
     private static String preview(String s) {

@@ -27,7 +27,7 @@ class EventStreamTest {
 
         Raw(JsonServer s, String path, String body) throws IOException {
             socket = new Socket("127.0.0.1", s.port());
-            socket.setSoTimeout(10_000);
+            socket.setSoTimeout(60_000); // a guard against a hung test, not a measure
             OutputStream out = socket.getOutputStream();
             byte[] b = body.getBytes(StandardCharsets.UTF_8);
             out.write(("POST " + path + " HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: "
@@ -125,7 +125,7 @@ class EventStreamTest {
                         throw new IllegalStateException(e);
                     }
                     try {
-                        Thread.sleep(30_000);
+                        Thread.sleep(Duration.ofMinutes(10)); // for ever: only the deadline or the stop ends it
                     } catch (InterruptedException e) {
                         interrupted.countDown();
                         throw e;
@@ -134,10 +134,8 @@ class EventStreamTest {
                 }).start(); Raw raw = new Raw(s, "/sse", "{}")) {
             assertThat(raw.head().getFirst()).isEqualTo("HTTP/1.1 200 OK");
             assertThat(raw.nextLine()).isEqualTo(": working");
-            long t0 = System.nanoTime();
             assertThat(raw.nextLine()).contains("\"code\":\"deadline_exceeded\"");
-            assertThat((System.nanoTime() - t0) / 1_000_000).isLessThan(3000);
-            assertThat(interrupted.await(3, TimeUnit.SECONDS)).isTrue();
+            assertThat(interrupted.await(60, TimeUnit.SECONDS)).isTrue();
         }
     }
 
@@ -152,7 +150,7 @@ class EventStreamTest {
                         throw new IllegalStateException(e);
                     }
                     try {
-                        Thread.sleep(30_000);
+                        Thread.sleep(Duration.ofMinutes(10)); // for ever: only the deadline or the stop ends it
                     } catch (InterruptedException e) {
                         interrupted.countDown();
                         throw e;
@@ -164,7 +162,7 @@ class EventStreamTest {
             assertThat(raw.nextLine()).isEqualTo(": working");
             s.close();
             assertThat(raw.nextLine()).contains("\"code\":\"stopping\"");
-            assertThat(interrupted.await(3, TimeUnit.SECONDS)).isTrue();
+            assertThat(interrupted.await(60, TimeUnit.SECONDS)).isTrue();
         }
     }
 

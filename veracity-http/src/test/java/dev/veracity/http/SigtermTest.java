@@ -12,6 +12,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -49,12 +50,10 @@ class SigtermTest {
             awaitLine(lines, "slow started");
             CompletableFuture<HttpResponse<String>> quick = client.sendAsync(post(n, "/quick"), HttpResponse.BodyHandlers.ofString());
             awaitLine(lines, "quick started");
-            long t0 = System.nanoTime();
             sigterm(p);
-            assertThat(p.waitFor(10, TimeUnit.SECONDS)).as("stopped within 10 s").isTrue();
-            long ms = (System.nanoTime() - t0) / 1_000_000;
-            reader.join(5000);
-            assertThat(ms).as("stop time; output: " + lines).isLessThan(4000);
+            // /slow would run ten minutes: the process stops only by cancelling it when the 1 s grace is over
+            assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("stopped; output: " + lines).isTrue();
+            reader.join(Duration.ofSeconds(60));
             HttpResponse<String> q = quick.get(5, TimeUnit.SECONDS);
             assertThat(q.statusCode()).as(q.body()).isEqualTo(200);
             assertThat(lines).contains("quick done", "slow interrupted");

@@ -4,7 +4,7 @@ import java.time.Duration;
 
 /**
  * A server run as its own process by {@link SigtermTest}: {@code /quick} answers after 300 ms, {@code /slow} after
- * a minute; prints {@code PORT n} when listening and what happened to each route on stdout, and stops on SIGTERM
+ * ten minutes (longer than any test waits); prints {@code PORT n} when listening and what happened to each route on stdout, and stops on SIGTERM
  * through a shutdown hook, as the commands do.
  */
 public final class SlowServerMain {
@@ -24,7 +24,7 @@ public final class SlowServerMain {
                 .route("POST", "/slow", call -> {
                     System.out.println("slow started");
                     try {
-                        Thread.sleep(60_000);
+                        Thread.sleep(Duration.ofMinutes(10));
                     } catch (InterruptedException e) {
                         System.out.println("slow interrupted");
                         throw e;

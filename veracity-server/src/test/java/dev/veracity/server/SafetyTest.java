@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.veracity.http.ServerLog;
+import dev.veracity.sim.ManualClock;
 import dev.veracity.sim.SimConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -126,34 +127,50 @@ class SafetyTest {
             assertThat(Http.post(url, Http.chat("standard-rag", ""), "Authorization", "Bearer " + BOB).status())
                     .as("another key has its own rate").isEqualTo(200);
         }
-        try (Served s = Served.start(SimConfig.builder().latency(dev.veracity.sim.LatencyModel.ofMillis(400, 0)).build(),
+        // The upstream answers when the test moves its clock on: the first request holds Alice's place until then.
+        ManualClock clock = new ManualClock();
+        try (Served s = Served.start(SimConfig.builder().latency(dev.veracity.sim.LatencyModel.ofMillis(400, 0)).clock(clock).build(),
                 x -> x.withKeys(keys).withMaxInFlightPerKey(1), b -> b, Duration.ofSeconds(30))) {
             String url = s.v1() + "/chat/completions";
             CompletableFuture<Http.Reply> first = CompletableFuture.supplyAsync(() ->
                     Http.post(url, Http.chat("standard-rag", ""), "Authorization", "Bearer " + ALICE));
-            Thread.sleep(150);
+            awaitUpstreamCalls(clock, 1);
             Http.Reply second = Http.post(url, Http.chat("standard-rag", ""), "Authorization", "Bearer " + ALICE);
             assertThat(second.status()).isEqualTo(429);
             assertThat(second.error().path("code").asText()).isEqualTo("too_many_concurrent_requests");
             assertThat(second.header("Retry-After")).isEqualTo("1");
-            assertThat(Http.post(url, Http.chat("standard-rag", ""), "Authorization", "Bearer " + BOB).status()).isEqualTo(200);
+            CompletableFuture<Http.Reply> bob = CompletableFuture.supplyAsync(() ->
+                    Http.post(url, Http.chat("standard-rag", ""), "Authorization", "Bearer " + BOB));
+            awaitUpstreamCalls(clock, 2);
+            clock.advance(Duration.ofMillis(400));
+            assertThat(bob.join().status()).as("another key has its own places").isEqualTo(200);
             assertThat(first.join().status()).isEqualTo(200);
-            assertThat(Http.post(url, Http.chat("standard-rag", ""), "Authorization", "Bearer " + ALICE).status())
-                    .as("the place is given back").isEqualTo(200);
+            CompletableFuture<Http.Reply> again = CompletableFuture.supplyAsync(() ->
+                    Http.post(url, Http.chat("standard-rag", ""), "Authorization", "Bearer " + ALICE));
+            awaitUpstreamCalls(clock, 1);
+            clock.advance(Duration.ofMillis(400));
+            assertThat(again.join().status()).as("the place is given back").isEqualTo(200);
         }
+    }
+
+    /** Waits until {@code n} upstream calls sleep in the simulator's latency (a 60 s guard, not a measure). */
+    private static void awaitUpstreamCalls(ManualClock clock, int n) throws InterruptedException {
+        assertThat(clock.awaitSleeping(n, Duration.ofSeconds(60))).as("%d upstream calls under way: %s", n, clock).isTrue();
     }
 
     @Test
     void theServersConcurrencyLimitAnswers429WithRetryAfter() throws Exception {
-        try (Served s = Served.start(SimConfig.builder().latency(dev.veracity.sim.LatencyModel.ofMillis(500, 0)).build(),
+        ManualClock clock = new ManualClock();
+        try (Served s = Served.start(SimConfig.builder().latency(dev.veracity.sim.LatencyModel.ofMillis(500, 0)).clock(clock).build(),
                 x -> x.withLimits(x.limits().withMaxConcurrentRequests(1).withQueueWait(Duration.ofMillis(50))), b -> b,
                 Duration.ofSeconds(30))) {
             String url = s.v1() + "/chat/completions";
             CompletableFuture<Http.Reply> first = CompletableFuture.supplyAsync(() -> Http.post(url, Http.chat("standard-rag", "")));
-            Thread.sleep(150);
+            awaitUpstreamCalls(clock, 1); // the first holds the one place until the clock moves
             Http.Reply busy = Http.post(url, Http.chat("standard-rag", ""));
             assertThat(busy.status()).isEqualTo(429);
             assertThat(busy.header("Retry-After")).isEqualTo("1");
+            clock.advance(Duration.ofMillis(500));
             assertThat(first.join().status()).isEqualTo(200);
         }
     }

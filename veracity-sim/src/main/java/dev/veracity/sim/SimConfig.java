@@ -36,6 +36,8 @@ import java.util.OptionalInt;
  * @param arealAdminKey      when set, AReaL's online-mode gateway is served too ({@code /rl/start_session} with
  *                           this admin key, {@code /chat/completions}, {@code /rl/set_reward}, {@code /rl/end_session};
  *                           {@link SimServer#arealSessions()}); default: not served
+ * @param clock              the time latency, hangs and stream pacing pass on (default {@link SimClock#SYSTEM}; a
+ *                           {@link ManualClock} lets a test move it on by hand)
  */
 public record SimConfig(
         int port,
@@ -54,7 +56,8 @@ public record SimConfig(
         boolean reader,
         List<PromptReader> readers,
         long maxRequestBytes,
-        Optional<String> arealAdminKey) {
+        Optional<String> arealAdminKey,
+        SimClock clock) {
 
     public static final int DEFAULT_CAPACITY = 1024;
     public static final String DEFAULT_MODEL = "sim-model";
@@ -92,6 +95,7 @@ public record SimConfig(
             throw new IllegalArgumentException("maxRequestBytes must be at least 1, got " + maxRequestBytes);
         }
         Objects.requireNonNull(arealAdminKey, "arealAdminKey");
+        Objects.requireNonNull(clock, "clock");
     }
 
     /** All defaults: an ephemeral port, no rules, no latency, no faults. */
@@ -131,6 +135,7 @@ public record SimConfig(
         private List<PromptReader> readers; // null: the class path's
         private long maxRequestBytes = DEFAULT_MAX_REQUEST_BYTES;
         private Optional<String> arealAdminKey = Optional.empty();
+        private SimClock clock = SimClock.SYSTEM;
 
         private Builder() {
         }
@@ -153,6 +158,7 @@ public record SimConfig(
             readers = c.readers;
             maxRequestBytes = c.maxRequestBytes;
             arealAdminKey = c.arealAdminKey;
+            clock = c.clock;
         }
 
         public Builder port(int port) {
@@ -279,11 +285,17 @@ public record SimConfig(
             return this;
         }
 
+        /** The time latency, hangs and stream pacing pass on: a {@link ManualClock} in a test. */
+        public Builder clock(SimClock clock) {
+            this.clock = clock;
+            return this;
+        }
+
         public SimConfig build() {
             boolean any = anyModel != null ? anyModel : !modelsSet;
             return new SimConfig(port, rules, latency, capacity, maxQueue, faults, seed, models, any, refuseN,
                     requiredApiKey, retryAfter, recentRequestLimit, reader,
-                    readers != null ? readers : ExtractiveReader.classPath().readers(), maxRequestBytes, arealAdminKey);
+                    readers != null ? readers : ExtractiveReader.classPath().readers(), maxRequestBytes, arealAdminKey, clock);
         }
     }
 }

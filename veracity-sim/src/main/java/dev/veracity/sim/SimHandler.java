@@ -312,14 +312,14 @@ final class SimHandler implements HttpHandler {
      */
     private void stream(HttpExchange ex, GenerationRequest req, Generator.Generation gen, String id, FaultKind fault,
                         Slot slot, LatencyModel latency) throws IOException {
-        long started = System.nanoTime();
+        long started = config.clock().nanoTime();
         ex.getResponseHeaders().set("Content-Type", "text/event-stream; charset=utf-8");
         ex.getResponseHeaders().set("Cache-Control", "no-cache");
         ex.sendResponseHeaders(200, 0); // chunked: each event goes out when it is made
         ex.getResponseBody().flush(); // the headers now, as a real server sends them, not with the first token
         long created = System.currentTimeMillis() / 1000;
         new EventStream(ex.getResponseBody(), id, created, req, gen, fault == FaultKind.MALFORMED_JSON)
-                .send(latency, elapsed -> pause(elapsed.minusNanos(System.nanoTime() - started)), () -> {
+                .send(latency, elapsed -> pause(elapsed.minusNanos(config.clock().nanoTime() - started)), () -> {
                     slot.close();
                     leave(ex);
                 });
@@ -368,7 +368,10 @@ final class SimHandler implements HttpHandler {
         }
     }
 
-    /** Sleeps, unless the server closes first: then the request is aborted. Zero or negative: no wait. */
+    /**
+     * Sleeps on the configured clock, unless the server closes first: then the request is aborted. Zero or negative:
+     * no wait.
+     */
     private void pause(Duration d) {
         if (d.isZero() || d.isNegative()) {
             return;
@@ -380,7 +383,7 @@ final class SimHandler implements HttpHandler {
             nanos = Long.MAX_VALUE; // "forever" as a Duration of centuries
         }
         try {
-            if (closed.await(nanos, TimeUnit.NANOSECONDS)) {
+            if (config.clock().await(nanos, closed)) {
                 throw ABORT;
             }
         } catch (InterruptedException e) {

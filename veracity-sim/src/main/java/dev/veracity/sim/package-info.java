@@ -26,6 +26,9 @@
  *       online-mode gateway ({@link dev.veracity.sim.ArealSession}: the sessions and rewards a client set).</li>
  * </ul>
  *
+ * <p>Latency, hangs and pacing pass on a {@linkplain dev.veracity.sim.SimClock clock}: real time, or a
+ * {@link dev.veracity.sim.ManualClock} a test moves on by hand.
+ *
  * <p>{@link dev.veracity.sim.SimServer#counters()} and
  * {@link dev.veracity.sim.SimServer#recentRequests()} let tests assert what clients actually did.
  */

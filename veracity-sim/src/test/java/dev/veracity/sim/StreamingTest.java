@@ -2,6 +2,7 @@ package dev.veracity.sim;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import dev.veracity.testing.Await;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -10,9 +11,11 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import static dev.veracity.sim.ChatCompletionsTest.contents;
 import static dev.veracity.sim.Http.userMessage;
@@ -220,28 +223,33 @@ class StreamingTest {
 
     @Test
     void tokensArriveOverTimeAsTheLatencyModelPacesThem() throws Exception {
+        ManualClock clock = new ManualClock();
         try (SimServer slow = SimServer.start(SimConfig.builder().rules(Rule.of("", "one two three four five"))
-                .latency(LatencyModel.ofMillis(150, 60)).build())) {
+                .latency(LatencyModel.ofMillis(150, 60)).clock(clock).build())) {
             HttpRequest request = Http.request(slow, "/chat/completions")
                     .POST(HttpRequest.BodyPublishers.ofString(userMessage("x", STREAM))).build();
-            long start = System.nanoTime();
             HttpResponse<java.util.stream.Stream<String>> r = Http.CLIENT.send(request, HttpResponse.BodyHandlers.ofLines());
-            long headersAt = (System.nanoTime() - start) / 1_000_000;
-            List<Long> at = new ArrayList<>();
-            List<String> data = new ArrayList<>();
-            r.body().filter(line -> !line.isEmpty()).forEach(line -> {
-                at.add((System.nanoTime() - start) / 1_000_000);
+            assertThat(clock.sleeping()).as("the stream opens before the first token").containsExactly(Duration.ofMillis(150));
+            // Each line with the clock's time when it came: the clock moves only below, once the lines due are in.
+            List<String> data = new CopyOnWriteArrayList<>();
+            List<Long> at = new CopyOnWriteArrayList<>();
+            Thread reader = Thread.ofVirtual().start(() -> r.body().filter(line -> !line.isEmpty()).forEach(line -> {
+                at.add(clock.nanoTime() / 1_000_000);
                 data.add(line);
-            });
+            }));
+            clock.advance(Duration.ofMillis(149));
+            assertThat(clock.sleeping()).containsExactly(Duration.ofMillis(1));
+            assertThat(data).isEmpty();
+            clock.advance(Duration.ofMillis(1));
+            for (int lines : new int[] {2, 3, 4, 5, 6}) { // role and first token at 150 ms, then a token each 60 ms
+                Await.until(lines + " lines; " + clock, () -> data.size() == lines && clock.sleeping().size() == 1);
+                assertThat(clock.sleeping()).containsExactly(Duration.ofMillis(60));
+                clock.advance(Duration.ofMillis(60));
+            }
+            reader.join(Await.GUARD);
             assertThat(data).hasSize(8).endsWith("data: [DONE]"); // role, five tokens, finish, done
-            long firstToken = at.get(1);
-            long lastToken = at.get(5);
-            long done = at.get(7);
-            assertThat(firstToken).as("time to first token").isGreaterThanOrEqualTo(150);
-            assertThat(lastToken).isGreaterThanOrEqualTo(150 + 4 * 60);
-            assertThat(done).as("the non-streamed service time").isGreaterThanOrEqualTo(150 + 5 * 60);
-            assertThat(lastToken - firstToken).as("tokens are not sent in one burst").isGreaterThanOrEqualTo(4 * 60 - 10);
-            assertThat(headersAt).as("the stream opens before the first token").isLessThan(firstToken - 100);
+            // the finish at the non-streamed service time, 150 + 5 × 60 ms
+            assertThat(at).containsExactly(150L, 150L, 210L, 270L, 330L, 390L, 450L, 450L);
         }
     }
 
@@ -287,15 +295,14 @@ class StreamingTest {
 
     @Test
     void aFullQueueIsA429BeforeTheStreamAndCountersAndRecordsAreAsForNonStreaming() throws Exception {
+        ManualClock clock = new ManualClock();
         try (SimServer f = SimServer.start(SimConfig.builder().rules(Rule.of("", "one two"))
-                .capacity(1).maxQueue(0).latency(LatencyModel.ofMillis(300, 0)).build())) {
+                .capacity(1).maxQueue(0).latency(LatencyModel.ofMillis(300, 0)).clock(clock).build())) {
             String body = userMessage("hi", STREAM);
             CompletableFuture<HttpResponse<String>> first = CompletableFuture.supplyAsync(() -> Http.post(f, "/chat/completions", body));
-            long deadline = System.nanoTime() + 5_000_000_000L;
-            while (f.counters().generating() == 0 && System.nanoTime() < deadline) {
-                Thread.sleep(5);
-            }
+            Await.until("the first stream generating; " + clock, () -> clock.sleeping().size() == 1);
             HttpResponse<String> rejected = Http.post(f, "/chat/completions", body);
+            clock.advance(Duration.ofMillis(300));
             assertThat(rejected.statusCode()).isEqualTo(429);
             assertThat(rejected.headers().firstValue("Content-Type")).contains("application/json");
             assertThat(Http.json(rejected).get("error").get("code").asText()).isEqualTo("queue_full");
@@ -311,7 +318,10 @@ class StreamingTest {
             assertThat(f.recentGenerations()).hasSize(2)
                     .allSatisfy(r -> assertThat(r.body().get("stream").asBoolean()).isTrue());
             // The slot is free again: the next stream is served.
-            assertThat(text(Sse.chunks(Http.post(f, "/chat/completions", body)), 0)).isEqualTo("one two");
+            CompletableFuture<HttpResponse<String>> next = CompletableFuture.supplyAsync(() -> Http.post(f, "/chat/completions", body));
+            Await.until("the next stream generating; " + clock, () -> clock.sleeping().size() == 1);
+            clock.advance(Duration.ofMillis(300));
+            assertThat(text(Sse.chunks(next.get()), 0)).isEqualTo("one two");
         }
     }
 

@@ -12,12 +12,15 @@ import dev.veracity.llm.LlmResponse;
 import dev.veracity.llm.ScriptedBackend;
 import dev.veracity.llm.cache.CacheMode;
 import dev.veracity.llm.cache.SqliteResponseCache;
+import dev.veracity.testing.Await;
 import dev.veracity.trace.CallContext;
 import dev.veracity.trace.CallRecord;
 import dev.veracity.trace.InMemoryTraces;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -215,18 +218,29 @@ class LlmClientTest {
 
     @Test
     void withoutNativeNSplitsIntoConcurrentSingleSampleRequests() {
-        ScriptedBackend backend = new ScriptedBackend("no-n", false, r -> "s").latency(Duration.ofMillis(100));
+        // Each sample's request waits inside the backend until all four are there: served one after another, the
+        // first would wait for ever (the guard fails it); served at once, all go on.
+        CountDownLatch allFour = new CountDownLatch(4);
+        ScriptedBackend backend = new ScriptedBackend("no-n", false, r -> {
+            allFour.countDown();
+            try {
+                if (!allFour.await(Await.GUARD.toSeconds(), TimeUnit.SECONDS)) {
+                    throw new AssertionError("the four samples' requests were not in progress at once");
+                }
+            } catch (InterruptedException e) {
+                throw new AssertionError(e);
+            }
+            return "s";
+        });
         LlmClient client = LlmClient.builder(backend).concurrency(8).build();
 
-        long t0 = System.nanoTime();
         LlmResponse r = client.call(LlmRequest.user("q").n(4).firstSampleIndex(10).build());
-        long ms = (System.nanoTime() - t0) / 1_000_000;
 
         assertThat(r.texts()).containsExactly("s#10", "s#11", "s#12", "s#13");
         assertThat(backend.requests()).extracting(LlmRequest::n).containsOnly(1);
         assertThat(backend.requests()).extracting(LlmRequest::firstSampleIndex).containsExactlyInAnyOrder(10, 11, 12, 13);
         assertThat(backend.peakConcurrency()).isEqualTo(4);
-        assertThat(ms).isLessThan(350);
+        assertThat(client.counters().attempts()).as("no attempt timed out and was retried").isEqualTo(4);
     }
 
     @Test

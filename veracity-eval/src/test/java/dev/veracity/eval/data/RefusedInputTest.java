@@ -3,9 +3,9 @@ package dev.veracity.eval.data;
 import static dev.veracity.eval.data.TestFiles.fixture;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.veracity.qa.QaItem;
+import dev.veracity.testing.Shared;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -57,10 +57,8 @@ class RefusedInputTest {
 
     @Test
     void theRealRamDocsFileReadAsNqOpenIsRefused() {
-        Path shared = TestFiles.sharedData();
-        assumeTrue(shared != null && Files.isRegularFile(shared.resolve("ramdocs/RAMDocs_test.jsonl")),
-                "shared/data/ramdocs not present");
-        assertThatThrownBy(() -> Datasets.load("nq-open", shared.resolve("ramdocs/RAMDocs_test.jsonl")))
+        Path ramdocs = Shared.data("ramdocs/RAMDocs_test.jsonl");
+        assertThatThrownBy(() -> Datasets.load("nq-open", ramdocs))
                 .hasMessageStartingWith("RAMDocs_test.jsonl:1: not a nq-open record")
                 .hasMessageEndingWith("(--dataset ramdocs)");
     }

@@ -1,34 +1,22 @@
 package dev.veracity.eval.data;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.veracity.qa.Document;
 import dev.veracity.qa.QaItem;
-import java.nio.file.Files;
+import dev.veracity.testing.Shared;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** Every real sample in shared/data loads completely, with the right count and sensible fields. */
 class SampleDatasetsTest {
 
-    private static Path data;
-
-    @BeforeAll
-    static void locate() {
-        data = TestFiles.sharedData();
-        assumeTrue(data != null, "shared/data not found beside the repository (../../shared/data from veracity-eval)"
-                + "; real-sample tests skipped");
-    }
-
+    /** The sample; without it the test skips, or fails under CI ({@link Shared}). */
     private static Path sample(String rel) {
-        Path p = data.resolve(rel);
-        assumeTrue(Files.isRegularFile(p), "sample " + rel + " not present; skipped");
-        return p;
+        return Shared.data(rel);
     }
 
     private static void uniqueIds(List<QaItem> items) {

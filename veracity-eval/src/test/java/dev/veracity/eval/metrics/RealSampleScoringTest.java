@@ -2,11 +2,11 @@ package dev.veracity.eval.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.veracity.testing.Shared;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,12 +16,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Smoke test on the real samples in /work/shared/data (skipped where absent): a prediction equal to a gold answer
- * scores 1 for every item, so every real alias survives each normalisation path without an exception.
+ * Smoke test on the real samples in ../shared/data (skipped where absent, failed under CI: {@link Shared}): a
+ * prediction equal to a gold answer scores 1 for every item, so every real alias survives each normalisation path
+ * without an exception.
  */
 class RealSampleScoringTest {
 
-    private static final Path DATA = Path.of("/work/shared/data");
     private static final ObjectMapper M = new ObjectMapper();
 
     @TempDir
@@ -29,8 +29,7 @@ class RealSampleScoringTest {
 
     @Test
     void nqOpenGoldAgainstItself() throws IOException {
-        Path src = DATA.resolve("nq-open/NQ-open.dev.jsonl");
-        assumeTrue(Files.isReadable(src));
+        Path src = Shared.data("nq-open/NQ-open.dev.jsonl");
         List<String> lines = new ArrayList<>();
         int i = 0;
         for (String l : Files.readAllLines(src)) {
@@ -56,8 +55,7 @@ class RealSampleScoringTest {
 
     @Test
     void feverLabelsAgainstThemselves() throws IOException {
-        Path src = DATA.resolve("fever/paper_dev.jsonl");
-        assumeTrue(Files.isReadable(src));
+        Path src = Shared.data("fever/paper_dev.jsonl");
         List<String> lines = new ArrayList<>();
         for (String l : Files.readAllLines(src)) {
             JsonNode n = M.readTree(l);

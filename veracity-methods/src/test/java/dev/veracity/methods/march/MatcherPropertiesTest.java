@@ -14,9 +14,9 @@ import net.jqwik.api.Provide;
 import net.jqwik.api.ShrinkingMode;
 
 /**
- * Linear time on hostile answers: the number parser, "Cannot answer" and every answer matcher finish within 2 s on
- * 100k-character strings built from number markers, with the hostile string as either argument. Shrinking is off: a
- * slow matcher would make each shrinking step cost the full bound.
+ * Linear time on hostile answers: the number parser, "Cannot answer" and every answer matcher finish within 2 s of CPU
+ * time ({@link Adversarial#assertFinishes}) on 100k-character strings built from number markers, with the hostile
+ * string as either argument. Shrinking is off: a slow matcher would make each shrinking step cost the full bound.
  */
 class MatcherPropertiesTest {
 

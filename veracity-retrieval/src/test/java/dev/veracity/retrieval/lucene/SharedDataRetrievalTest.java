@@ -1,22 +1,20 @@
 package dev.veracity.retrieval.lucene;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.veracity.retrieval.Embedder;
 import dev.veracity.retrieval.LocalEmbedders;
 import dev.veracity.retrieval.Passage;
 import dev.veracity.retrieval.Retriever;
-import dev.veracity.retrieval.SharedData;
 import dev.veracity.retrieval.corpus.CorpusFormat;
 import dev.veracity.retrieval.corpus.CorpusReader;
 import dev.veracity.retrieval.corpus.Document;
+import dev.veracity.testing.Shared;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
@@ -51,17 +49,16 @@ class SharedDataRetrievalTest {
 
     @BeforeAll
     void buildIndex() throws Exception {
-        Optional<Path> ram = SharedData.file("ramdocs/RAMDocs_test.jsonl");
-        Optional<Path> crag = SharedData.file("crag/dev_data.jsonl.bz2");
-        assumeTrue(ram.isPresent() && crag.isPresent(), "shared/data (RAMDocs, CRAG) not found above the working dir: skipped");
+        Path ram = Shared.data("ramdocs/RAMDocs_test.jsonl");
+        Path crag = Shared.data("crag/dev_data.jsonl.bz2");
         List<Document> docs = new ArrayList<>();
-        CorpusReader.read(ram.get(), CorpusFormat.DATASET, d -> {
+        CorpusReader.read(ram, CorpusFormat.DATASET, d -> {
             if (Integer.parseInt(d.id().substring(0, d.id().indexOf('-'))) < RAMDOCS_QUESTIONS) {
                 docs.add(d);
             }
         });
         ObjectMapper json = new ObjectMapper();
-        List<String> lines = Files.readAllLines(ram.get());
+        List<String> lines = Files.readAllLines(ram);
         for (int q = 0; q < RAMDOCS_QUESTIONS; q++) {
             if (q == 15) {
                 continue;
@@ -71,7 +68,7 @@ class SharedDataRetrievalTest {
                     p -> p.id().startsWith(prefix)));
         }
         List<Document> cragDocs = new ArrayList<>();
-        CorpusReader.read(crag.get(), CorpusFormat.CRAG, d -> {
+        CorpusReader.read(crag, CorpusFormat.CRAG, d -> {
             if (Integer.parseInt(d.id().substring(d.id().lastIndexOf('-') + 1)) < CRAG_PASSAGES_PER_PAGE) {
                 cragDocs.add(d);
             }

@@ -5,12 +5,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.veracity.retrieval.PageSource.Page;
 import dev.veracity.retrieval.corpus.Document;
+import dev.veracity.testing.CpuBudget;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.zip.GZIPOutputStream;
@@ -187,8 +190,13 @@ class PageStoreTest {
                 .hasMessageContaining("not a page store (no veracity-pages.json)");
     }
 
+    /**
+     * Twenty thousand pages open within a second and serve a thousand searches a second, counted in CPU time (the
+     * figures on the wall clock are {@code ./veracity bench pages}'s): opening reads the index, not the pages, and a
+     * search is a lookup or a small title search, not a scan.
+     */
     @Test
-    void opensInUnderASecondAndServesAThousandSearchesPerSecond() throws IOException {
+    void opensInUnderASecondAndServesAThousandSearchesPerSecondOfCpu() throws IOException {
         Path store = dir.resolve("big");
         int n = 20_000;
         try (PageStoreBuilder b = PageStoreBuilder.create(store, PageFormat.JSONL, dir.resolve("generated"), null)) {
@@ -197,29 +205,34 @@ class PageStoreTest {
                         + " and " + word(i * 13) + ". It has a second sentence about " + word(i * 31) + ".")));
             }
         }
-        long t0 = System.nanoTime();
-        try (PageStore pages = PageStore.open(store)) {
-            double openSeconds = (System.nanoTime() - t0) / 1e9;
-            assertThat(openSeconds).isLessThan(1.0);
+        try (PageStore pages = CpuBudget.call(Duration.ofSeconds(1), "opening 20,000 pages", () -> open(store))) {
             assertThat(pages.size()).isEqualTo(n);
             for (int i = 0; i < 200; i++) { // warm-up
                 pages.page("Page " + i + " of " + word(i));
                 pages.similarTitles(word(i) + " " + word(i + 1), 5);
             }
             int searches = 2_000;
-            long s0 = System.nanoTime();
-            int found = 0;
-            for (int i = 0; i < searches; i++) {
-                // what Search does: an exact lookup, and on a miss the similar titles
-                if (i % 2 == 0 && pages.page("Page " + i + " of " + word(i)).isPresent()) {
-                    found++;
-                } else {
-                    found += pages.similarTitles(word(i) + " " + word(i * 3), 5).isEmpty() ? 0 : 1;
+            int found = CpuBudget.call(Duration.ofSeconds(2), "2,000 searches", () -> {
+                int hits = 0;
+                for (int i = 0; i < searches; i++) {
+                    // what Search does: an exact lookup, and on a miss the similar titles
+                    if (i % 2 == 0 && pages.page("Page " + i + " of " + word(i)).isPresent()) {
+                        hits++;
+                    } else {
+                        hits += pages.similarTitles(word(i) + " " + word(i * 3), 5).isEmpty() ? 0 : 1;
+                    }
                 }
-            }
-            double perSecond = searches / ((System.nanoTime() - s0) / 1e9);
+                return hits;
+            });
             assertThat(found).isGreaterThan(searches / 2);
-            assertThat(perSecond).as("searches per second").isGreaterThan(1_000);
+        }
+    }
+
+    private static PageStore open(Path store) {
+        try {
+            return PageStore.open(store);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 

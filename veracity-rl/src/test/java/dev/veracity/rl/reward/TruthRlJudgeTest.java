@@ -10,6 +10,8 @@ import dev.veracity.llm.openai.OpenAiCompatibleBackend;
 import dev.veracity.sim.Rule;
 import dev.veracity.sim.SimConfig;
 import dev.veracity.sim.SimServer;
+import dev.veracity.testing.CpuBudget;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -156,15 +158,16 @@ class TruthRlJudgeTest {
         // a 1 MB response with the right answer boxed at its end, and one of 10k nested braces: scored, quickly
         String big = "<think>" + "reasoning ".repeat(100_000) + "</think>\\boxed{William Shakespeare}";
         String nested = "\\boxed{" + "{".repeat(10_000) + "x" + "}".repeat(10_000) + "}";
-        long t0 = System.nanoTime();
-        RewardResult a = ternary.score(input(big, "william shakespeare"));
-        RewardResult b = ternary.score(input(nested, "william shakespeare"));
-        RewardResult c = ternary.score(input("\\boxed{" + "{".repeat(10_000), "x")); // never closed: no answer
-        long ms = (System.nanoTime() - t0) / 1_000_000;
+        List<RewardResult> scored = CpuBudget.call(Duration.ofSeconds(2), "three hostile responses", () -> List.of(
+                ternary.score(input(big, "william shakespeare")),
+                ternary.score(input(nested, "william shakespeare")),
+                ternary.score(input("\\boxed{" + "{".repeat(10_000), "x")))); // never closed: no answer
+        RewardResult a = scored.get(0);
+        RewardResult b = scored.get(1);
+        RewardResult c = scored.get(2);
         assertThat(a.score()).isEqualTo(1.0);
         assertThat(b.score()).isEqualTo(-1.0);
         assertThat(b.details()).containsEntry("outcome", "hallucinate").containsEntry("boxed", true);
         assertThat(c.details()).containsEntry("boxed", false);
-        assertThat(ms).as("three hostile responses").isLessThan(2_000);
     }
 }

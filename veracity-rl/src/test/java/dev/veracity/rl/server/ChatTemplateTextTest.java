@@ -2,6 +2,8 @@ package dev.veracity.rl.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.veracity.testing.CpuBudget;
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 class ChatTemplateTextTest {
@@ -39,11 +41,11 @@ class ChatTemplateTextTest {
     void hostileTextsTakeLinearTime() {
         String padding = "<|endoftext|>".repeat(200_000) + " ".repeat(200_000);
         String aaa = "a".repeat(1_000_000);
-        long t0 = System.nanoTime();
-        assertThat(ChatTemplateText.withoutEndTokens("x" + "<|endoftext|> ".repeat(200_000))).isEqualTo("x");
-        assertThat(ChatTemplateText.withoutEndTokens(padding)).isEmpty();
-        assertThat(ChatTemplateText.afterPrompt(aaa, aaa.substring(1) + "b")).isEmpty();
-        assertThat(ChatTemplateText.afterPrompt(" a".repeat(500_000), "a ".repeat(499_999) + "b")).isEmpty();
-        assertThat((System.nanoTime() - t0) / 1e9).isLessThan(2.0);
+        CpuBudget.run(Duration.ofSeconds(2), "four hostile texts of up to 2.8 million characters", () -> {
+            assertThat(ChatTemplateText.withoutEndTokens("x" + "<|endoftext|> ".repeat(200_000))).isEqualTo("x");
+            assertThat(ChatTemplateText.withoutEndTokens(padding)).isEmpty();
+            assertThat(ChatTemplateText.afterPrompt(aaa, aaa.substring(1) + "b")).isEmpty();
+            assertThat(ChatTemplateText.afterPrompt(" a".repeat(500_000), "a ".repeat(499_999) + "b")).isEmpty();
+        });
     }
 }

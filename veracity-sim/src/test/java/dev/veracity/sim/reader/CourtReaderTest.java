@@ -17,6 +17,7 @@ import dev.veracity.methods.court.Candidate;
 import dev.veracity.qa.Document;
 import dev.veracity.qa.QaItem;
 import dev.veracity.retrieval.react.PageStore;
+import dev.veracity.testing.CpuBudget;
 import dev.veracity.trace.CallContext;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -142,13 +143,13 @@ class CourtReaderTest {
                 + " Search[Ed Wood]\nObservation 2: " + "word ".repeat(1_000_000) + "Ed Wood was a filmmaker.\n"
                 + "Question: Who was Ed Wood?\nThought 1: z\nAction 1: Search[Ed Wood]\nObservation 1: "
                 + "Could not find Ed Wood. Similar: [" + "'x', ".repeat(300_000) + "].\nThought 2:";
-        long t0 = System.nanoTime();
-        assertThat(ExtractiveReader.classPath().respond(prompt)).hasValueSatisfying(o -> assertThat(o).contains("Action 2: "));
         String judge = "You are given two solutions from different agents addressing a multi-hop question.\n\nQuestion:"
                 + " Who?\n\nAgent 1:\nThought 1: a\nAction 1: Search[x]\nObservation 1: " + "Complete[ ".repeat(500_000)
                 + "\nFinal answer: (none: the agent did not finish within its steps)";
-        assertThat(ExtractiveReader.classPath().respond(judge)).hasValueSatisfying(o -> assertThat(o).contains("Action: Complete["));
-        assertThat((System.nanoTime() - t0) / 1_000_000).isLessThan(3_000);
+        CpuBudget.run(Duration.ofSeconds(3), "the reader on a 10 MB agent and a 5 MB judge prompt", () -> {
+            assertThat(ExtractiveReader.classPath().respond(prompt)).hasValueSatisfying(o -> assertThat(o).contains("Action 2: "));
+            assertThat(ExtractiveReader.classPath().respond(judge)).hasValueSatisfying(o -> assertThat(o).contains("Action: Complete["));
+        });
     }
 
     @Test
