@@ -93,8 +93,8 @@ class CourtEvalTest {
             assertThat(s.at("/signals/judge_parsed").asDouble()).isEqualTo(1.0);
             List<CallRecord> turns = agentCalls(run);
             assertThat(turns).isNotEmpty().allSatisfy(c -> {
-                assertThat(dev.veracity.methods.court.ActionParser.parse(c.outputs().getFirst()))
-                        .isInstanceOf(dev.veracity.methods.court.AgentTurn.Acted.class);
+                assertThat(dev.veracity.retrieval.react.ActionParser.parse(c.outputs().getFirst()))
+                        .isInstanceOf(dev.veracity.retrieval.react.AgentTurn.Acted.class);
                 assertThat(c.outputs().getFirst()).doesNotContain("Observation"); // the stop sequence was sent and applied
             });
             // HotpotQA's official EM and F1, and Table 4's numbers per role
@@ -169,8 +169,8 @@ class CourtEvalTest {
             assertThat(s.at("/signals/action_retries").asDouble()).isZero();
             assertThat(s.at("/metrics/fever-acc").isNumber()).isTrue();
             assertThat(agentCalls(run)).isNotEmpty().allSatisfy(c -> assertThat(
-                    dev.veracity.methods.court.ActionParser.parse(c.outputs().getFirst()))
-                    .isInstanceOf(dev.veracity.methods.court.AgentTurn.Acted.class));
+                    dev.veracity.retrieval.react.ActionParser.parse(c.outputs().getFirst()))
+                    .isInstanceOf(dev.veracity.retrieval.react.AgentTurn.Acted.class));
             // FEVER's step limit: no agent took more than 5 steps
             assertThat(lines(run.resolve("results.jsonl"))).allSatisfy(l -> l.get("candidates")
                     .forEach(c -> assertThat(c.get("steps").asInt()).isBetween(1, 5)));

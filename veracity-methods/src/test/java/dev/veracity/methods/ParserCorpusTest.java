@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.veracity.methods.court.ActionParser;
-import dev.veracity.methods.court.AgentTurn;
 import dev.veracity.methods.court.JudgeOutputParser;
 import dev.veracity.methods.court.JudgeVerdict;
 import dev.veracity.methods.madam.AgentOutput;
@@ -28,7 +26,9 @@ import org.junit.jupiter.api.Test;
 /**
  * Our parsers on the realistic-output corpora (hand-written to mimic what real models write, hostile documents
  * quoted in explanations included): every case must parse to its expected result. The authors' parsers run on the
- * same corpora in {@link AuthorsParsersTest}; docs/parsers.md lists where they differ and why.
+ * same corpora in {@link AuthorsParsersTest}; docs/parsers.md lists where they differ and why. Reasoning Court's
+ * agents' turns are read by the retrieval module's ReAct action parser, tested on its corpus there
+ * ({@code ActionParserTest}).
  */
 class ParserCorpusTest {
 
@@ -83,31 +83,6 @@ class ParserCorpusTest {
             }
         }
         assertThat(wrong).as("agent cases parsed differently").isEmpty();
-    }
-
-    /** Reasoning Court's agent turns: "Verb|argument" or "FAIL|KIND", and the thought where the case gives one. */
-    @Test
-    void reactActionCorpus() throws IOException {
-        List<String> wrong = new ArrayList<>();
-        for (JsonNode c : corpus("/dev/veracity/methods/court/action-corpus.jsonl")) {
-            AgentTurn t = ActionParser.parse(c.get("output").asText());
-            String got = switch (t) {
-                case AgentTurn.Acted a -> switch (a.action()) {
-                    case dev.veracity.retrieval.react.ReactAction.Search s -> "Search|" + s.entity();
-                    case dev.veracity.retrieval.react.ReactAction.Lookup l -> "Lookup|" + l.keyword();
-                    case dev.veracity.retrieval.react.ReactAction.Finish f -> "Finish|" + f.answer();
-                    case dev.veracity.retrieval.react.ReactAction.Invalid i -> "Invalid|" + i.text();
-                };
-                case AgentTurn.Failed f -> "FAIL|" + f.failure().name();
-            };
-            boolean thoughtOk = !c.has("thought") || c.get("thought").asText().equals(t.thought());
-            if (!got.equals(c.get("expected").asText()) || !thoughtOk) {
-                wrong.add(c.get("id").asText() + ": expected " + c.get("expected").asText()
-                        + (c.has("thought") ? " / thought '" + c.get("thought").asText() + "'" : "") + ", got " + got
-                        + " / thought '" + t.thought() + "' (" + c.path("note").asText() + ")");
-            }
-        }
-        assertThat(wrong).as("ReAct turns parsed differently").isEmpty();
     }
 
     /** Reasoning Court's judge: the Complete[...] answer, or "FAIL|KIND". */

@@ -1,6 +1,5 @@
 package dev.veracity.methods;
 
-import dev.veracity.methods.court.ActionParser;
 import dev.veracity.methods.court.JudgeOutputParser;
 import dev.veracity.methods.madam.AgentOutputParser;
 import dev.veracity.methods.madam.AggregatorOutputParser;
@@ -43,23 +42,6 @@ class ParserPropertiesTest {
     void aggregator(@ForAll("madam") String s) {
         Adversarial.assertFinishes(t -> AggregatorOutputParser.parse(t, List.of(t.substring(0, Math.min(4_000, t.length())))),
                 s, BOUND);
-    }
-
-    @Property(tries = 40)
-    void reactTurn(@ForAll("court") String s) {
-        Adversarial.assertFinishes(ActionParser::parse, s, BOUND);
-    }
-
-    /**
-     * Inputs a random draw found once (a clean-clone CI run): many short lines, each of which used to rebuild the whole
-     * thought so far (6.5 s for 100,000 characters), and lines with a mid-line "Action i:" label, each of which used to
-     * copy it.
-     */
-    @org.junit.jupiter.api.Test
-    void reactTurnIsLinearOnManyLines() {
-        Adversarial.assertFinishes(ActionParser::parse, "\n}".repeat(50_000), BOUND);
-        Adversarial.assertFinishes(ActionParser::parse, "x Action 1: y\n".repeat(8_000), BOUND);
-        Adversarial.assertFinishes(ActionParser::parse, "Thought: a b c d e f g h\n".repeat(4_000), BOUND);
     }
 
     @Property(tries = 40)

@@ -1,7 +1,7 @@
 package dev.veracity.retrieval;
 
 import dev.veracity.retrieval.react.PageStore;
-import dev.veracity.retrieval.react.ReactActionParser;
+import dev.veracity.retrieval.react.ActionParser;
 import dev.veracity.retrieval.react.SentenceSplitter;
 import dev.veracity.text.Adversarial;
 import java.time.Duration;
@@ -26,7 +26,7 @@ class ParserPropertiesTest {
 
     @Property(tries = 40, shrinking = ShrinkingMode.OFF)
     void reactAction(@ForAll("actions") String s) {
-        Adversarial.assertFinishes(ReactActionParser::parse, s, BOUND);
+        Adversarial.assertFinishes(ActionParser::parse, s, BOUND);
     }
 
     @Property(tries = 40, shrinking = ShrinkingMode.OFF)
@@ -44,13 +44,31 @@ class ParserPropertiesTest {
     @Example
     void reactActionWhiteSpaceRuns() {
         String spaces = " ".repeat(50_000);
-        Adversarial.assertFinishes(ReactActionParser::parse, "Thought\n" + spaces + "x", BOUND);
-        Adversarial.assertFinishes(ReactActionParser::parse, "Action" + spaces + "x", BOUND);
+        Adversarial.assertFinishes(ActionParser::parse, "Thought\n" + spaces + "x", BOUND);
+        Adversarial.assertFinishes(ActionParser::parse, "Action" + spaces + "x", BOUND);
+    }
+
+    /**
+     * Inputs a random draw found once (a clean-clone CI run): many short lines, each of which used to rebuild the whole
+     * thought so far (6.5 s for 100,000 characters), and lines with a mid-line "Action i:" label, each of which used to
+     * copy it.
+     */
+    @Example
+    void reactActionManyLines() {
+        Adversarial.assertFinishes(ActionParser::parse, "\n}".repeat(50_000), BOUND);
+        Adversarial.assertFinishes(ActionParser::parse, "x Action 1: y\n".repeat(8_000), BOUND);
+        Adversarial.assertFinishes(ActionParser::parse, "Thought: a b c d e f g h\n".repeat(4_000), BOUND);
+    }
+
+    @Example
+    void reactActionNestedBrackets() {
+        Adversarial.assertFinishes(ActionParser::parse, "Action 1: Finish[" + "[".repeat(50_000) + "x" + "]".repeat(50_000), BOUND);
+        Adversarial.assertFinishes(ActionParser::parse, "Search[x]] ".repeat(10_000), BOUND);
     }
 
     @Example
     void reactActionNestedQuotes() {
-        Adversarial.assertFinishes(ReactActionParser::parse,
+        Adversarial.assertFinishes(ActionParser::parse,
                 "Search[" + "\"".repeat(50_000) + "x" + "\"".repeat(50_000) + "]", BOUND);
         Adversarial.assertFinishes(PageStore::normalise, "'".repeat(50_000) + "x" + "'".repeat(50_000), BOUND);
     }
@@ -67,8 +85,9 @@ class ParserPropertiesTest {
     @Provide
     Arbitrary<String> actions() {
         return hostile(List.of("Search[", "Finish[", "Lookup[", "search [", "FINISH[", "Action 3:", "Action", "action ",
-                "**", "**Action 1:** ", "]", "[", "\"", "'", "`", "\u201c", "\u201d", "\u2018", "\u2019", "_", "Thought:",
-                "Observation:"));
+                "**", "**Action 1:** ", "]", "[", "[[", "]]", "\"", "'", "`", "\u201c", "\u201d", "\u2018", "\u2019", "_",
+                "Thought:", "Thought 1: ", "Observation:", "Observation 1: ", "Action 12345", "1. ", "<think>", "</think>",
+                "Action 1: Search[x"));
     }
 
     @Provide

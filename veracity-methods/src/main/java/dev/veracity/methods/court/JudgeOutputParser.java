@@ -1,5 +1,6 @@
 package dev.veracity.methods.court;
 
+import dev.veracity.retrieval.react.ActionParser;
 import dev.veracity.text.ReasoningBlocks;
 
 /**

@@ -1,5 +1,7 @@
 package dev.veracity.methods.court;
 
+import dev.veracity.retrieval.react.ActionFailure;
+
 /**
  * One step of a trajectory as the scratchpad shows it.
  *

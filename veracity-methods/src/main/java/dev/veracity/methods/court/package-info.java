@@ -4,8 +4,9 @@
  *
  * <p>Top to bottom: the prompts ({@link dev.veracity.methods.court.CourtPrompts}, verbatim resources: B.2 few-shot
  * agents per dataset, B.3 judges, B.4 debater, B.5 LLM-as-a-judge; ours, marked, where the paper names a baseline
- * without printing its prompt); the agent's turn parser ({@link dev.veracity.methods.court.ActionParser}) and the
- * judge's ({@link dev.veracity.methods.court.JudgeOutputParser}), total and linear-time with typed failures; the ReAct
+ * without printing its prompt); the agent's turn parser (the retrieval module's ReAct {@code ActionParser}, which its
+ * {@code WikiEnvironment} reads actions with too) and the judge's
+ * ({@link dev.veracity.methods.court.JudgeOutputParser}), total and linear-time with typed failures; the ReAct
  * agent ({@link dev.veracity.methods.court.ReactAgent}) in the retrieval module's {@code WikiEnvironment} over a page
  * store or the question's paragraphs ({@link dev.veracity.methods.court.QuestionPages}), agents run concurrently
  * ({@link dev.veracity.methods.court.Agents}); the judge ({@link dev.veracity.methods.court.CourtJudge}); and the

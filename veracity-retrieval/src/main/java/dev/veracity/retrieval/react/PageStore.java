@@ -108,7 +108,7 @@ public final class PageStore implements PageSource {
             return "";
         }
         String t = Normalizer.normalize(title, Normalizer.Form.NFKC).replace('_', ' ').strip();
-        t = ReactActionParser.unquote(t);
+        t = ActionParser.unquote(t);
         return t.replaceAll("\\s+", " ").toLowerCase(Locale.ROOT);
     }
 

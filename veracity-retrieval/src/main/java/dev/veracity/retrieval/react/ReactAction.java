@@ -1,6 +1,6 @@
 package dev.veracity.retrieval.react;
 
-/** A ReAct action parsed from model text by {@link ReactActionParser}: total, so every text is one of these. */
+/** A ReAct action: what {@link ActionParser} reads from a model's turn, and what {@link WikiEnvironment} performs. */
 public sealed interface ReactAction {
 
     /** {@code Search[entity]}: open the page with that title. */
@@ -15,7 +15,7 @@ public sealed interface ReactAction {
     record Finish(String answer) implements ReactAction {
     }
 
-    /** Anything else: the text as the model wrote it, answered with "Invalid action: ...". */
+    /** A turn without a usable action: the text as the model wrote it, answered with "Invalid action: ...". */
     record Invalid(String text) implements ReactAction {
     }
 }

@@ -59,9 +59,15 @@ public final class WikiEnvironment {
         this(store, LookupMode.KEYWORD);
     }
 
-    /** Parses the model's action text and performs it. */
+    /**
+     * Reads the model's text with {@link ActionParser} and performs its action; a turn without one is answered
+     * {@code Invalid action: text}, as Reasoning Court's agents answer it.
+     */
     public String step(String modelText) {
-        return step(ReactActionParser.parse(modelText));
+        return switch (ActionParser.parse(modelText)) {
+            case AgentTurn.Acted a -> step(a.action());
+            case AgentTurn.Failed f -> step(new ReactAction.Invalid(f.text()));
+        };
     }
 
     /** Performs the action and returns the observation. */

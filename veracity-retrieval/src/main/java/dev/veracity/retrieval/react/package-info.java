@@ -1,7 +1,8 @@
 /**
  * The ReAct environment Reasoning Court's agents act in: {@link dev.veracity.retrieval.react.WikiEnvironment}
  * ({@code Search}, {@code Lookup}, {@code Finish}) over a {@link dev.veracity.retrieval.react.PageStore}, with a
- * total action parser ({@link dev.veracity.retrieval.react.ReactActionParser}) and a simple
+ * total, linear-time action parser ({@link dev.veracity.retrieval.react.ActionParser}: a model's turn to an
+ * {@link dev.veracity.retrieval.react.AgentTurn}) and a simple
  * {@link dev.veracity.retrieval.react.SentenceSplitter}.
  */
 package dev.veracity.retrieval.react;

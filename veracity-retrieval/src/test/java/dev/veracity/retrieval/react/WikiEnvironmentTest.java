@@ -96,16 +96,26 @@ class WikiEnvironmentTest {
         assertThat(env.answer()).contains("1,800 to 7,000 ft");
     }
 
+    /**
+     * The environment reads a model's text with the agents' parser: brackets nest, an action cut off before its
+     * closing bracket is no action (not a search or an answer of what was written so far), and anything else is an
+     * invalid action.
+     */
     @Test
-    void parserIsTotalAndTolerant() {
-        assertThat(ReactActionParser.parse("search[ 'Milhouse' ]")).isEqualTo(new ReactAction.Search("Milhouse"));
-        assertThat(ReactActionParser.parse("  SEARCH [Milhouse Van Houten")).isEqualTo(new ReactAction.Search("Milhouse Van Houten"));
-        assertThat(ReactActionParser.parse("Thought: hm\nAction 2: Lookup[named after]\nObservation 2: x"))
-                .isEqualTo(new ReactAction.Lookup("named after"));
-        assertThat(ReactActionParser.parse("Finish[]")).isEqualTo(new ReactAction.Finish(""));
-        assertThat(ReactActionParser.parse("Search[]")).isInstanceOf(ReactAction.Invalid.class);
-        assertThat(ReactActionParser.parse(null)).isEqualTo(new ReactAction.Invalid(""));
-        assertThat(ReactActionParser.parse("Jump[x]")).isEqualTo(new ReactAction.Invalid("Jump[x]"));
+    void stepReadsTextWithTheAgentsParser() {
+        var env = new WikiEnvironment(store);
+        assertThat(env.step("search[ 'High Plains' ]")).startsWith("The High Plains rise");
+        assertThat(env.step("Thought: hm\nAction 2: Lookup[ft]\nObservation 2: x")).startsWith("(Result 1 / 1) The High Plains");
+        assertThat(env.step("Search[Tom [Hanks]]")).startsWith("Could not find Tom [Hanks]. Similar: [");
+        assertThat(env.step("Action 4: Search[High Plains")).isEqualTo("Invalid action: Search[High Plains");
+        assertThat(env.step("Action 4: Finish[Richard Ni")).isEqualTo("Invalid action: Finish[Richard Ni");
+        assertThat(env.finished()).isFalse();
+        assertThat(env.step("Search[]")).isEqualTo("Invalid action: Search[]");
+        assertThat(env.step("Jump[x]")).isEqualTo("Invalid action: Jump[x]");
+        assertThat(env.step((String) null)).isEqualTo("Invalid action: ");
+        assertThat(env.finished()).isFalse();
+        assertThat(env.step("The years are known.\nAction 5: Finish[[1998, 2003]]")).isEqualTo("Episode finished, answer: [1998, 2003]");
+        assertThat(env.answer()).contains("[1998, 2003]");
     }
 
     @Test

@@ -1,6 +1,4 @@
-package dev.veracity.methods.court;
-
-import dev.veracity.retrieval.react.ReactAction;
+package dev.veracity.retrieval.react;
 
 /** One model turn of a ReAct agent as {@link ActionParser} reads it: a thought and an action, or a typed failure. */
 public sealed interface AgentTurn {

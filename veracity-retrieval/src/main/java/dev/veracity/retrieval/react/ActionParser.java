@@ -1,7 +1,5 @@
-package dev.veracity.methods.court;
+package dev.veracity.retrieval.react;
 
-import dev.veracity.retrieval.react.ReactAction;
-import dev.veracity.retrieval.react.ReactActionParser;
 import dev.veracity.text.ReasoningBlocks;
 
 /**
@@ -18,6 +16,9 @@ import dev.veracity.text.ReasoningBlocks;
  * output cut off mid-answer is not taken for a finished one. ReAct itself split on {@code "\nAction i: "} and
  * required the exact {@code verb[...]} shape; we accept the variations above (a looser reading, declared here).
  * {@code Finish[]} is an empty answer, as in ReAct; {@code Search[]} and {@code Lookup[]} are failures.
+ *
+ * <p>The one ReAct action parser: Reasoning Court's agents and {@link WikiEnvironment#step(String)} both read actions
+ * with it, so a text means the same action to the agent's scratchpad and to the environment.
  */
 public final class ActionParser {
 
@@ -215,8 +216,8 @@ public final class ActionParser {
         return sb.toString().strip();
     }
 
-    /** The argument without surrounding emphasis, backticks or quotes. */
-    static String cleanArgument(String raw) {
+    /** The argument without surrounding emphasis, backticks or quotes (also the judge's {@code Complete[...]}). */
+    public static String cleanArgument(String raw) {
         String a = raw.strip();
         int lo = 0;
         int hi = a.length();
@@ -224,7 +225,31 @@ public final class ActionParser {
             lo += 2;
             hi -= 2;
         }
-        return ReactActionParser.unquote(a.substring(lo, hi).strip());
+        return unquote(a.substring(lo, hi).strip());
+    }
+
+    /** Strips matching quotes (and the white space inside them) by moving two indices: linear time. */
+    public static String unquote(String s) {
+        int lo = 0;
+        int hi = s.length();
+        while (hi - lo >= 2) {
+            char a = s.charAt(lo);
+            char b = s.charAt(hi - 1);
+            if ((a == '"' && b == '"') || (a == '\'' && b == '\'') || (a == '`' && b == '`')
+                    || (a == '\u201c' && b == '\u201d') || (a == '\u2018' && b == '\u2019')) {
+                lo++;
+                hi--;
+                while (lo < hi && Character.isWhitespace(s.charAt(lo))) {
+                    lo++;
+                }
+                while (hi > lo && Character.isWhitespace(s.charAt(hi - 1))) {
+                    hi--;
+                }
+            } else {
+                break;
+            }
+        }
+        return s.substring(lo, hi);
     }
 
     /** The action as the scratchpad shows it: {@code Search[entity]}, {@code Lookup[x]}, {@code Finish[answer]}. */

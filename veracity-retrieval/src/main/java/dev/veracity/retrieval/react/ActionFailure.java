@@ -1,4 +1,4 @@
-package dev.veracity.methods.court;
+package dev.veracity.retrieval.react;
 
 /** Why an agent's turn gave no action the environment can take; recorded with the step, never fatal. */
 public enum ActionFailure {
