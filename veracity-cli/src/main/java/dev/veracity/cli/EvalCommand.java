@@ -207,6 +207,11 @@ final class EvalCommand implements Callable<Integer> {
     private String commandLine() {
         List<String> args = commandSpec == null || commandSpec.commandLine().getParseResult() == null ? List.of()
                 : commandSpec.commandLine().getParseResult().originalArgs();
+        args = new java.util.ArrayList<>(args);
+        java.nio.file.Path plugins = dev.veracity.plugin.Plugins.folder();
+        if (plugins != null) { // main took --plugins out before picocli saw the arguments: the method may be a plug-in's
+            args.addAll(List.of("--plugins", plugins.toString()));
+        }
         StringBuilder b = new StringBuilder("./veracity");
         for (String a : args) {
             b.append(' ').append(a.matches("[A-Za-z0-9_./:=@%+,-]+") ? a : "'" + a.replace("'", "'\\''") + "'");

@@ -76,6 +76,7 @@ class DemoCommandTest {
             var summary = mapper.readTree(runs.resolve(m).resolve("summary.json").toFile());
             assertThat(summary.get("n").asInt()).as(m).isEqualTo(4);
             assertThat(summary.get("failed").asInt()).as(m).isZero();
+            assertThat(summary.path("demo").asText()).as(m).isEqualTo("simulator, built-in reader");
             // the built-in reader writes each role's format: nothing a method reads fails to parse
             assertThat(summary.get("parse_failures").asInt()).as(m).isZero();
             assertThat(summary.get("calls_per_question").asDouble()).as(m).isPositive();

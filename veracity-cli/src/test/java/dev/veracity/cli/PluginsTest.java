@@ -227,6 +227,28 @@ class PluginsTest {
     }
 
     @Test
+    void aPluginBuiltAgainstAnotherVeracityIsOneLineNamingIt() throws Exception {
+        Path d = Files.createDirectories(dir.resolve("stale"));
+        PluginJar.build(d.resolve("stale.jar"), Map.of("example.stale.Provider", """
+                package example.stale;
+
+                import dev.veracity.plugin.MethodProvider;
+                import java.util.List;
+
+                public final class Provider implements MethodProvider {
+                    @Override
+                    public List<Entry> methods() {
+                        throw new NoClassDefFoundError("dev/veracity/method/SomethingRemoved");
+                    }
+                }
+                """), Map.of("dev.veracity.plugin.MethodProvider", List.of("example.stale.Provider")));
+        CliRun.Result r = CliRun.run("methods", "--plugins", d.toString());
+        assertThat(r.code()).isEqualTo(2);
+        assertThat(r.err().strip()).startsWith("veracity").contains("the methods of example.stale.Provider could not be read")
+                .contains("SomethingRemoved").contains("rebuild the plug-in").doesNotContain("\n");
+    }
+
+    @Test
     void aPluginFolderThatIsNoneOrHoldsNoJarIsOneLine() throws Exception {
         CliRun.Result missing = CliRun.run("methods", "--plugins", dir.resolve("nowhere").toString());
         assertThat(missing.code()).isEqualTo(2);

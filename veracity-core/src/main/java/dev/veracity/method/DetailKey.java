@@ -11,12 +11,15 @@ import java.util.Optional;
 /**
  * The key of something a method reports about an answer beyond the kernel's fields (Reasoning Court's candidate
  * answers): a plug-in defines its own, with the value's type, and attaches values with
- * {@link MethodAnswer#withDetail}. Runs write each detail into the result line under the key's name, bound with
- * Jackson (a record becomes an object of its components), and readers read it back with {@link #read}.
+ * {@link MethodAnswer#withDetail}. Runs and {@code serve} write each detail under the key's name, bound with Jackson (a
+ * record becomes an object of its components): in the result line's (and the {@code veracity} object's)
+ * {@code details} object, or for the names in {@link Details#OWN_FIELDS} (the Court's {@code candidates}) in the line
+ * itself; readers read it back with {@link #read} on that object.
  *
  * <pre>{@code
- * public static final DetailKey<List<Candidate>> CANDIDATES = DetailKey.listOf("candidates", Candidate.class);
- * MethodAnswer a = answer.withDetail(CANDIDATES, candidates);   // results line: "candidates": [{...}, ...]
+ * public static final DetailKey<List<Vote>> VOTES = DetailKey.listOf("votes", Vote.class);
+ * MethodAnswer a = answer.withDetail(VOTES, votes);   // results line: "details": {"votes": [{...}, ...]}
+ * List<Vote> back = VOTES.read(line.path("details")).orElse(List.of());
  * }</pre>
  *
  * @param <T> the value's type

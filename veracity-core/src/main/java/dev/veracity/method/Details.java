@@ -42,9 +42,29 @@ public final class Details {
         return values.isEmpty();
     }
 
-    /** Writes each detail into the object under its key's name, in order. */
+    /**
+     * Details whose names have a field of their own in a result line and in {@code serve}'s {@code veracity} object
+     * (Reasoning Court's {@code candidates}, which reports and judge scenarios read); every other detail goes under
+     * {@link #FIELD}, so no method's detail can replace a field the kernel writes.
+     */
+    public static final java.util.Set<String> OWN_FIELDS = java.util.Set.of("candidates");
+    /** The object a result line and {@code serve}'s {@code veracity} object keep the other details in. */
+    public static final String FIELD = "details";
+
+    /**
+     * Writes the details into a result line or {@code serve}'s {@code veracity} object, in order: one named in
+     * {@link #OWN_FIELDS} under its name, the others under its name in the {@link #FIELD} object (created when there
+     * is one). The one rule every writer follows, so {@link DetailKey#read} finds a detail in the same place in both.
+     */
     public void writeTo(ObjectNode object) {
-        values.forEach((k, v) -> object.set(k.name(), write(k, v)));
+        values.forEach((k, v) -> {
+            com.fasterxml.jackson.databind.JsonNode json = write(k, v);
+            if (OWN_FIELDS.contains(k.name())) {
+                object.set(k.name(), json);
+            } else {
+                object.withObjectProperty(FIELD).set(k.name(), json);
+            }
+        });
     }
 
     private static <T> com.fasterxml.jackson.databind.JsonNode write(DetailKey<T> key, Object value) {

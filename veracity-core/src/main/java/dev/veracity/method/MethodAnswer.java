@@ -19,7 +19,7 @@ import java.util.Objects;
  *                      prediction is the output itself); results keep it beside the prediction
  * @param details       what the method reports beyond these fields, each under a key it defines
  *                      ({@link DetailKey}; Reasoning Court's candidate answers); runs write each into the result line
- *                      under the key's name
+ *                      under the key's name, in its {@code details} object ({@link Details#writeTo})
  */
 public record MethodAnswer(String prediction, List<String> answers, List<String> parseFailures,
                            Map<String, Double> signals, String raw, Details details) {

@@ -53,7 +53,15 @@ public final class Registry<P, E> {
         Map<String, E> out = new LinkedHashMap<>();
         Map<String, String> from = new LinkedHashMap<>();
         for (P provider : Plugins.load(service)) {
-            for (E e : entries.apply(provider)) {
+            List<E> contributed;
+            try {
+                contributed = entries.apply(provider);
+            } catch (LinkageError | RuntimeException ex) { // typically a jar built against another Veracity
+                throw new IllegalStateException("the " + what + "s of " + provider.getClass().getName() + " could not be"
+                        + " read (" + ex + "); rebuild the plug-in against this Veracity or take it out of the plug-in"
+                        + " folder", ex);
+            }
+            for (E e : contributed) {
                 String n = name.apply(e);
                 String by = provider.getClass().getName();
                 String before = from.putIfAbsent(n, by);

@@ -28,13 +28,24 @@ class DetailsTest {
         ObjectNode line = JSON.createObjectNode().put("id", "q1");
         a.details().writeTo(line);
         String written = JSON.writeValueAsString(line);
-        assertThat(written).isEqualTo("{\"id\":\"q1\",\"votes\":[{\"agent\":\"agent-1\",\"answer\":\"Paris\",\"weight\":2},"
-                + "{\"agent\":\"agent-2\",\"answer\":\"Lyon\",\"weight\":1}],\"margin\":0.5}");
+        assertThat(written).isEqualTo("{\"id\":\"q1\",\"details\":{\"votes\":[{\"agent\":\"agent-1\",\"answer\":\"Paris\","
+                + "\"weight\":2},{\"agent\":\"agent-2\",\"answer\":\"Lyon\",\"weight\":1}],\"margin\":0.5}}");
 
         // a reader of the file gets the same values back, by the same key
         ObjectNode read = (ObjectNode) JSON.readTree(written);
-        assertThat(VOTES.read(read)).contains(votes);
-        assertThat(MARGIN.read(read)).contains(0.5);
+        assertThat(VOTES.read(read.path("details"))).contains(votes);
+        assertThat(MARGIN.read(read.path("details"))).contains(0.5);
+    }
+
+    @Test
+    void aDetailNamedLikeAKernelFieldCannotReplaceItOnlyTheCourtsCandidatesHaveTheirOwnField() throws Exception {
+        DetailKey<String> signals = DetailKey.of("signals", String.class);
+        DetailKey<List<String>> candidates = DetailKey.listOf("candidates", String.class);
+        ObjectNode line = JSON.createObjectNode();
+        line.putObject("signals").put("claims", 3.0);
+        MethodAnswer.of("x").withDetail(signals, "mine").withDetail(candidates, List.of("a", "b")).details().writeTo(line);
+        assertThat(JSON.writeValueAsString(line)).isEqualTo(
+                "{\"signals\":{\"claims\":3.0},\"details\":{\"signals\":\"mine\"},\"candidates\":[\"a\",\"b\"]}");
     }
 
     @Test

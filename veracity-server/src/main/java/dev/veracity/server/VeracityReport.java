@@ -76,7 +76,9 @@ final class VeracityReport {
         a.signals().forEach(signals::put);
         ArrayNode failures = v.putArray("parse_failures");
         a.parseFailures().forEach(failures::add);
-        a.details().writeTo(v); // what the method reports beyond the answer, as in results.jsonl (the Court's candidates)
+        // what the method reports beyond the answer, where results.jsonl has it: the Court's candidates in their field,
+        // a plug-in's details under "details" (so none can replace a field written above)
+        a.details().writeTo(v);
         if (!a.raw().isEmpty() && !a.raw().equals(a.prediction())) {
             v.put("raw", a.raw());
         }

@@ -229,6 +229,8 @@ class StreamingTest {
             HttpRequest request = Http.request(slow, "/chat/completions")
                     .POST(HttpRequest.BodyPublishers.ofString(userMessage("x", STREAM))).build();
             HttpResponse<java.util.stream.Stream<String>> r = Http.CLIENT.send(request, HttpResponse.BodyHandlers.ofLines());
+            // the headers are out before the first token's wait begins: wait for the server to start waiting
+            Await.until("the first token's wait; " + clock, () -> !clock.sleeping().isEmpty());
             assertThat(clock.sleeping()).as("the stream opens before the first token").containsExactly(Duration.ofMillis(150));
             // Each line with the clock's time when it came: the clock moves only below, once the lines due are in.
             List<String> data = new CopyOnWriteArrayList<>();

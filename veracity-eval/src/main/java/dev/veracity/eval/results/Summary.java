@@ -15,7 +15,7 @@ import java.util.Map;
  *
  * @param schemaVersion {@link dev.veracity.schema.SchemaVersion} (null in files written before it)
  * @param model         the model asked, and the labels after it: its server, the client's concurrency, timeout and
- *                      cache mode, a bench's name
+ *                      cache mode, a bench's name, what the demo ran on ({@code demo}: the simulator or a server)
  * @param n             the answered questions
  * @param metrics       each metric's mean (null over no question), and its extra figures as {@code name.figure}
  * @param metricsN      the questions each metric counted
@@ -41,6 +41,7 @@ public record Summary(Integer schemaVersion,
                       Long timeoutSeconds,
                       String cache,
                       String bench,
+                      String demo,
                       String traceRun,
                       Long n,
                       @JsonInclude(value = JsonInclude.Include.NON_NULL, content = JsonInclude.Include.ALWAYS) Map<String, Double> metrics,
@@ -121,6 +122,7 @@ public record Summary(Integer schemaVersion,
         b.timeoutSeconds = timeoutSeconds;
         b.cache = cache;
         b.bench = bench;
+        b.demo = demo;
         b.traceRun = traceRun;
         b.n = n;
         b.metrics = metrics;
@@ -237,6 +239,7 @@ public record Summary(Integer schemaVersion,
         public Long timeoutSeconds;
         public String cache;
         public String bench;
+        public String demo;
         public String traceRun;
         public Long n;
         public Map<String, Double> metrics;
@@ -271,7 +274,7 @@ public record Summary(Integer schemaVersion,
         public String stopped;
 
         public Summary build() {
-            return new Summary(schemaVersion, method, dataset, data, sample, model, llmBaseUrl, concurrency, timeoutSeconds, cache, bench, traceRun, n, metrics, metricsN, judge, signals, callsPerQuestion, samplesPerQuestion, promptTokensPerQuestion, completionTokensPerQuestion, wallMsPerQuestion, criticalPathMsPerQuestion, modelMsPerQuestion, perQuestionN, cachedShare, questionsAtOnce, parseFailures, roles, judgeScenarios, errors, started, finished, wallSeconds, failed, limit, questions, truncated, retrieval, sampling, build, config, stopped);
+            return new Summary(schemaVersion, method, dataset, data, sample, model, llmBaseUrl, concurrency, timeoutSeconds, cache, bench, demo, traceRun, n, metrics, metricsN, judge, signals, callsPerQuestion, samplesPerQuestion, promptTokensPerQuestion, completionTokensPerQuestion, wallMsPerQuestion, criticalPathMsPerQuestion, modelMsPerQuestion, perQuestionN, cachedShare, questionsAtOnce, parseFailures, roles, judgeScenarios, errors, started, finished, wallSeconds, failed, limit, questions, truncated, retrieval, sampling, build, config, stopped);
         }
     }
 }

@@ -76,6 +76,9 @@ public record EvalJob(QaMethod method, Map<String, String> options, String datas
         Objects.requireNonNull(model, "model");
         Objects.requireNonNull(documents, "documents");
         labels = labels == null ? null : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(labels));
+        if (labels != null) {
+            EvalRunner.requireLabels(labels);
+        }
     }
 
     /** The questions answered at once: the job's, else the model's concurrency. */

@@ -102,13 +102,16 @@ public final class EvalJobRunner {
         boolean createdOut = !Files.exists(out);
         boolean createdLock = !Files.exists(out.resolve(RunLock.FILE));
         boolean freshClaim = job.force() || !Files.exists(out.resolve(RunConfig.FILE));
+        // the method's own files beside its answers (its training records) go with the run on --force or a take-back
+        runConfig.withSideFiles(job.method() instanceof dev.veracity.method.TrainingRecords t
+                ? java.util.List.of(t.recordsFile()) : java.util.List.of());
         try (RunLock lock = RunLock.acquire(out)) {
             runConfig.claim(out, job.force());
             try {
                 return run(job, env, pageStore, runConfig);
             } catch (Exception | Error e) {
                 if (freshClaim) { // refused before its first answer (an index that is none): leave nothing behind
-                    RunConfig.abandon(out, createdOut, createdLock);
+                    RunConfig.abandon(out, createdOut, createdLock, runConfig.sideFiles());
                 }
                 throw e;
             }

@@ -150,6 +150,7 @@ public final class EvalRunner {
             }
             options = options == null ? Map.of() : Map.copyOf(options);
             labels = labels == null ? Map.of() : Map.copyOf(labels);
+            requireLabels(labels);
             documents = documents == null ? DocumentSource.dataset() : documents;
             truncated = truncated == null ? Truncation.Policy.FAIL : truncated;
         }
@@ -429,10 +430,14 @@ public final class EvalRunner {
         // agents it chose among ("candidates", Reasoning Court's) in their own typed field, which the judge scenarios
         // and the report read; a plug-in's own details under "details"
         ObjectNode written = JSON.createObjectNode();
-        answer.details().writeTo(written);
+        answer.details().writeTo(written); // the one rule serve's veracity object follows too
         List<ResultLine.Candidate> candidates = CANDIDATES.read(written).filter(l -> !l.isEmpty()).orElse(null);
-        written.remove(CANDIDATES.name());
-        Map<String, Object> details = ResultsJson.convert(written, Map.class);
+        ObjectNode others = written.has(dev.veracity.method.Details.FIELD)
+                ? (ObjectNode) written.get(dev.veracity.method.Details.FIELD) : JSON.createObjectNode();
+        if (candidates == null && written.has(CANDIDATES.name())) {
+            others.set(CANDIDATES.name(), written.get(CANDIDATES.name())); // not the Court's shape: kept, not dropped
+        }
+        Map<String, Object> details = others.isEmpty() ? Map.of() : ResultsJson.convert(others, Map.class);
         // what the method used, whether the model or the response cache answered: requests ("calls"), the samples
         // they asked for, tokens and model time; the cache's share apart; wall time and critical path as run
         return new ResultLine(null, item.id(), item.question(),
@@ -587,6 +592,20 @@ public final class EvalRunner {
         return s.build();
     }
 
+    /** The labels {@code summary.json} has a field for ({@link Spec#labels()}). */
+    public static final java.util.Set<String> LABELS = java.util.Set.of("model", "llm_base_url", "concurrency",
+            "timeout_seconds", "cache", "bench", "demo");
+
+    /** Refuses a label {@code summary.json} has no field for: a caller's mistake, said before any question is asked. */
+    public static void requireLabels(Map<String, String> labels) {
+        for (String k : labels.keySet()) {
+            if (!LABELS.contains(k)) {
+                throw new IllegalStateException("summary.json has no label '" + k + "' (" + String.join(", ",
+                        new java.util.TreeSet<>(LABELS)) + ")");
+            }
+        }
+    }
+
     /** The labels a caller gave ({@link Spec#labels()}: model, server, client settings), each in its field. */
     private static void labels(Summary.Builder s, Map<String, String> labels) {
         labels.forEach((k, v) -> {
@@ -597,8 +616,10 @@ public final class EvalRunner {
                 case "timeout_seconds" -> s.timeoutSeconds = Long.valueOf(v);
                 case "cache" -> s.cache = v;
                 case "bench" -> s.bench = v;
-                default -> throw new IllegalArgumentException("summary.json has no label '" + k + "' (model,"
-                        + " llm_base_url, concurrency, timeout_seconds, cache, bench)");
+                case "demo" -> s.demo = v;
+                // a caller's mistake, not the user's: said before any question is asked (Spec checks the labels)
+                default -> throw new IllegalStateException("summary.json has no label '" + k + "' (model,"
+                        + " llm_base_url, concurrency, timeout_seconds, cache, bench, demo)");
             }
         });
     }

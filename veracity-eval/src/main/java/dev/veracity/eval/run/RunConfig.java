@@ -21,8 +21,10 @@ public final class RunConfig {
     public static final String FILE = "run.json";
     /** What a run folder holds, removed by {@code --force}. */
     private static final List<String> RUN_FILES = List.of("results.jsonl", "summary.json", "traces.db", "traces.db-wal",
-            "traces.db-shm", "march-records.jsonl", FILE, "summary.json.tmp", FILE + ".tmp");
+            "traces.db-shm", FILE, "summary.json.tmp", FILE + ".tmp");
     private final RunConfiguration config;
+    /** Files the run's method writes beside its answers (a {@code TrainingRecords} method's records), cleared with it. */
+    private List<String> sideFiles = List.of();
 
     /** The configuration from the fields a command gathered (run.json's names); a field it does not have is an error. */
     public RunConfig(Map<String, ?> fields) {
@@ -47,7 +49,7 @@ public final class RunConfig {
      */
     public void claim(Path out, boolean force) throws IOException {
         if (force) {
-            clear(out);
+            clear(out, sideFiles);
         } else if (check(out, false)) {
             return;
         }
@@ -91,12 +93,13 @@ public final class RunConfig {
      * with the lock file and the folder when this command created them, so that a corrected command is not refused by
      * a run.json of a run that never ran.
      */
-    public static void abandon(Path out, boolean createdOut, boolean createdLock) throws IOException {
+    public static void abandon(Path out, boolean createdOut, boolean createdLock, List<String> sideFiles)
+            throws IOException {
         Path results = out.resolve("results.jsonl");
         if (Files.exists(results) && Files.size(results) > 0) {
             return; // answers or failure records were written: the run resumes from them
         }
-        clear(out);
+        clear(out, sideFiles);
         if (createdLock) {
             Files.deleteIfExists(out.resolve(RunLock.FILE));
         }
@@ -111,9 +114,28 @@ public final class RunConfig {
 
     /** Removes what a run left in {@code out} (results, summary, traces, records, run.json); other files stay. */
     public static void clear(Path out) throws IOException {
+        clear(out, List.of());
+    }
+
+    /** As {@link #clear(Path)}, with the files the run's method wrote beside its answers ({@code sideFiles}). */
+    public static void clear(Path out, List<String> sideFiles) throws IOException {
         for (String f : RUN_FILES) {
             Files.deleteIfExists(out.resolve(f));
         }
+        for (String f : sideFiles) {
+            Files.deleteIfExists(out.resolve(f));
+        }
+    }
+
+    /** This configuration, clearing {@code files} too when a claim starts the folder over ({@code --force}). */
+    public RunConfig withSideFiles(List<String> files) {
+        this.sideFiles = List.copyOf(files);
+        return this;
+    }
+
+    /** The files the run's method writes beside its answers. */
+    public List<String> sideFiles() {
+        return sideFiles;
     }
 
     /** SHA-256 (hex) of a file's bytes: a run records its dataset's, so an edited file is not resumed as the same. */

@@ -296,5 +296,9 @@ class EvalJobTest {
             assertThat(n.get("run").asText()).isEqualTo("echo-run"); // the run folder's name
             assertThat(n.get("response").asText()).isIn("Paris", "Rome", "Madrid");
         }
+        // --force starts the folder over, the method's records with it: the old run's never mix with the new one's
+        EvalJobRunner.Result again = EvalJobRunner.run(job(new Recording("unset", l -> { }), out).preflight(false)
+                .force(true).build(), env);
+        assertThat(Files.readAllLines(again.records())).hasSize(3);
     }
 }
