@@ -74,6 +74,45 @@ final class CliRun {
                 dev.veracity.plugin.Plugins.useFolder(folder); // the next in-process run sees the class path again
             }
         }
+        if (code == 0) {
+            validateRunFolders(args);
+        }
         return new Result(code, out + printed.toString(StandardCharsets.UTF_8), err.toString());
+    }
+
+    /**
+     * Every run folder a successful {@code eval}, {@code demo} or {@code reproduce} wrote under its {@code --out}
+     * validates against the JSON Schemas in {@code docs/schema} ({@code SchemaFiles}): each results line, the summary,
+     * {@code run.json} and the agent records. A file that does not is the test's failure, naming the file's folder.
+     */
+    private static void validateRunFolders(String[] args) {
+        java.util.List<String> a = java.util.Arrays.asList(args);
+        String command = a.stream().filter(x -> !x.startsWith("-")).findFirst().orElse("");
+        if (!java.util.Set.of("eval", "demo", "reproduce").contains(command)) {
+            return;
+        }
+        java.nio.file.Path out = null;
+        for (int i = 0; i < a.size(); i++) {
+            if (a.get(i).equals("--out") && i + 1 < a.size()) {
+                out = java.nio.file.Path.of(a.get(i + 1));
+            } else if (a.get(i).startsWith("--out=")) {
+                out = java.nio.file.Path.of(a.get(i).substring("--out=".length()));
+            }
+        }
+        if (out == null || !java.nio.file.Files.isDirectory(out)) {
+            return;
+        }
+        try (java.util.stream.Stream<java.nio.file.Path> dirs = java.nio.file.Files.walk(out, 4)) {
+            for (java.nio.file.Path d : dirs.filter(java.nio.file.Files::isDirectory)
+                    .filter(d -> java.nio.file.Files.isRegularFile(d.resolve("results.jsonl"))).toList()) {
+                java.util.List<String> errors = dev.veracity.eval.results.SchemaFiles.checkRunFolder(d);
+                if (!errors.isEmpty()) {
+                    throw new AssertionError(d + " does not validate against docs/schema: "
+                            + errors.subList(0, Math.min(5, errors.size())));
+                }
+            }
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 }

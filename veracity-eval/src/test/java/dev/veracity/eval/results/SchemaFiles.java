@@ -17,8 +17,9 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The JSON Schemas of a run's files ({@code docs/schema/}) and the check of a run folder against them: every file the
- * tests write goes through {@link #checkRunFolder}.
+ * The JSON Schemas of a run's files ({@code docs/schema/}) and the check of a run folder against them
+ * ({@link #checkRunFolder}): {@code ResultsSchemaTest} runs it on an eval it scripts, and the CLI's tests on every run
+ * folder a successful {@code eval}, {@code demo} or {@code reproduce} writes through {@code CliRun} (in the test-jar).
  */
 public final class SchemaFiles {
 
