@@ -8,7 +8,8 @@ import java.util.ServiceLoader;
  * The embedding models that run in this process: bge-small-en-v1.5 (quantised, from its jar) and e5-small-v2 (from the
  * user's ONNX export). They run on ONNX Runtime, which with the model and its tokenizer weighs about 140 MB, so they
  * are an optional part of the runtime, the embed part (module {@code veracity-embed-onnx}), found on the class path
- * through {@link ServiceLoader}. Without it each lookup here throws {@link PartMissing}, whose one-line message says
+ * or in a {@code --plugins} folder as plug-ins are ({@link dev.veracity.plugin.Plugins}, a {@link ServiceLoader}
+ * service). Without it each lookup here throws {@link PartMissing}, whose one-line message says
  * how to add the part; an OpenAI-compatible embedding server ({@code --embedder URL}) needs no part.
  */
 public final class LocalEmbedders {
@@ -84,7 +85,8 @@ public final class LocalEmbedders {
     private static Provider provider() {
         Provider p = provider;
         if (p == null) {
-            p = find(LocalEmbedders.class.getClassLoader()).orElseThrow(PartMissing::new);
+            // the class path's (the launcher adds the part when it is built) or a --plugins folder's, as every plug-in
+            p = dev.veracity.plugin.Plugins.load(Provider.class).stream().findFirst().orElseThrow(PartMissing::new);
             provider = p;
         }
         return p;
