@@ -94,7 +94,8 @@ final class MethodsDemo {
             }
             print.println("Point the demo at a real model: ./veracity demo --llm-base-url http://HOST:8000/v1 --model NAME");
         }
-        print.println("Runs in " + out + "; the report: ./veracity report " + out + "/* --out " + out.resolve("report"));
+        // the report beside the runs, not among them: the next `report out/*` must not read it as a run
+        print.println("Runs in " + out + "; the report: ./veracity report " + out + "/* --out " + out + "-report");
         return failed == 0 ? 0 : 1;
     }
 
@@ -157,8 +158,12 @@ final class MethodsDemo {
         return OpenAiEmbedder.builder(cfg.llmBaseUrl(), cfg.model()).build();
     }
 
+    /**
+     * The bundled questions, copied under {@code out/.data/}: hidden, so that {@code out/*} (the README's
+     * {@code report .veracity/demo/*} and {@code compare}) names the run folders only.
+     */
     private static Path bundled(Path out) throws IOException {
-        return copyBundled(out.resolve("ramdocs-20.jsonl"));
+        return copyBundled(Files.createDirectories(out.resolve(".data")).resolve("ramdocs-20.jsonl"));
     }
 
     /** Copies the bundled 20 questions to {@code file} (the demo's and {@code bench madam}'s default data). */

@@ -91,7 +91,12 @@ class DemoCommandTest {
         java.util.List<String> quickStart = readmeQuickStart();
         assertThat(quickStart.getFirst()).startsWith("./veracity demo");
         assertThat(quickStart.getLast()).startsWith("./veracity compare .veracity/demo/*");
-        java.util.List<String> folders = methods.stream().map(m -> runs.resolve(m).toString()).toList();
+        // what a shell makes of .veracity/demo/*: every entry of the folder but the hidden ones, sorted
+        java.util.List<String> folders;
+        try (var entries = java.nio.file.Files.list(runs)) {
+            folders = entries.filter(p -> !p.getFileName().toString().startsWith(".")).map(Path::toString).sorted().toList();
+        }
+        assertThat(folders).hasSize(methods.size());
         String compared = "";
         for (String line : quickStart.subList(1, quickStart.size())) {
             java.util.List<String> args = new java.util.ArrayList<>();
@@ -113,6 +118,22 @@ class DemoCommandTest {
                     + "\\s+sim-model\\s+(none|dataset)\\s+4\\s");
         }
         assertThat(compared).contains("Paired differences against standard-rag");
+
+        // the report command the demo prints works, and works again: its report is not among the runs it reads
+        java.util.regex.Matcher said = Pattern.compile("the report: \\./veracity report (\\S+)/\\* --out (\\S+)").matcher(out);
+        assertThat(said.find()).as(out).isTrue();
+        assertThat(said.group(1)).isEqualTo(runs.toString());
+        for (int i = 0; i < 2; i++) {
+            java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("report"));
+            try (var entries = java.nio.file.Files.list(runs)) {
+                entries.filter(p -> !p.getFileName().toString().startsWith(".")).map(Path::toString).sorted()
+                        .forEach(args::add);
+            }
+            args.addAll(java.util.List.of("--out", said.group(2)));
+            CliRun.Result again = CliRun.run(args.toArray(String[]::new));
+            assertThat(again.code()).as(again.err()).isZero();
+        }
+        assertThat(Path.of(said.group(2)).resolve("index.html")).isRegularFile();
     }
 
     @Test
