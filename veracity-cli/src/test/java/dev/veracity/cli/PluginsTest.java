@@ -213,6 +213,13 @@ class PluginsTest {
             assertThat(r.err().strip()).startsWith("veracity eval: method gpu-answer needs gpu-index (a GPU vector index),"
                     + " which no runner here provides").doesNotContain("\n");
             assertThat(sim.recentRequests()).isEmpty();
+
+            CliRun.Result asked = CliRun.run("ask", "capital of france", "--plugins", plugins.toString(), "--method",
+                    "gpu-answer", "--llm-base-url", sim.baseUrl(), "--model", "sim-model", "--cache", "off");
+            assertThat(asked.code()).isEqualTo(2);
+            assertThat(asked.err().strip()).contains("method gpu-answer needs gpu-index (a GPU vector index), which no"
+                    + " runner here provides").doesNotContain("\n");
+            assertThat(sim.recentRequests()).as("ask: no model call either").isEmpty();
         }
         assertThat(dir.resolve("run/results.jsonl")).doesNotExist();
     }
