@@ -1,16 +1,27 @@
 package dev.veracity.method;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import com.fasterxml.jackson.annotation.JsonValue;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.veracity.llm.ChatMessage;
 import dev.veracity.llm.Completion;
 import dev.veracity.llm.TokenIds;
 import dev.veracity.llm.TokenLogprob;
 import dev.veracity.schema.SchemaVersion;
-import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -35,11 +46,50 @@ import java.util.Objects;
  * @param responseIds the serving engine's response token ids, or null
  * @param logprobs    the response tokens' log-probabilities, or null
  */
-public record AgentRecord(String run, String questionId, String method, String role, String nodeId, String parentId,
-                          List<ChatMessage> messages, String response, Double reward, Double credit, Double advantage,
+@JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+@JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonPropertyOrder({SchemaVersion.FIELD, "run", "question_id", "method", "role", "node_id", "parent_id", "messages",
+        "response", "reward", "credit", "advantage", "prompt_ids", "response_ids", "logprobs"})
+@JsonIgnoreProperties(ignoreUnknown = true) // C-3PO's tree records add their own fields; a newer writer may add more
+public record AgentRecord(@JsonInclude(JsonInclude.Include.ALWAYS) String run, String questionId,
+                          @JsonInclude(JsonInclude.Include.ALWAYS) String method, String role, String nodeId,
+                          @JsonInclude(JsonInclude.Include.ALWAYS) String parentId,
+                          List<ChatMessage> messages, String response,
+                          @JsonInclude(JsonInclude.Include.ALWAYS) Double reward, Double credit, Double advantage,
                           List<Integer> promptIds, List<Integer> responseIds, List<Double> logprobs) {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    /**
+     * Bound strictly (a token id that is a string or a fraction is an error, never coerced); chat messages as the
+     * OpenAI wire writes them ({@code {"role": "user", "content": ...}}), through mix-ins, so core's
+     * {@link ChatMessage} carries no Jackson annotations of its own.
+     */
+    private static final ObjectMapper JSON = JsonMapper.builder()
+            .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
+            .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
+            .addMixIn(ChatMessage.class, WireMessage.class)
+            .addMixIn(ChatMessage.Role.class, WireRole.class)
+            .build();
+    /** What each list field must hold, for the one-line error naming it. */
+    private static final Map<String, String> LISTS = Map.of("prompt_ids", "a list of integers", "response_ids",
+            "a list of integers", "logprobs", "a list of numbers", "messages", "a list of {role, content} messages");
+
+    /** A chat message on the wire: role and content. */
+    private abstract static class WireMessage {
+        @JsonCreator
+        WireMessage(@JsonProperty("role") ChatMessage.Role role, @JsonProperty("content") String content) {
+        }
+    }
+
+    /** A role on the wire: its lower-case name; anything else reads as the user's ({@link ChatMessage.Role#fromWire}). */
+    private abstract static class WireRole {
+        @JsonValue
+        abstract String wireName();
+
+        @JsonCreator
+        static ChatMessage.Role fromWire(String name) {
+            return ChatMessage.Role.fromWire(name);
+        }
+    }
 
     public AgentRecord {
         Objects.requireNonNull(questionId, "questionId");
@@ -47,6 +97,12 @@ public record AgentRecord(String run, String questionId, String method, String r
         Objects.requireNonNull(nodeId, "nodeId");
         messages = messages == null ? List.of() : List.copyOf(messages);
         response = Objects.requireNonNullElse(response, "");
+    }
+
+    /** The schema version every record is written with ({@link SchemaVersion#CURRENT}). */
+    @JsonProperty(SchemaVersion.FIELD)
+    int schemaVersion() {
+        return SchemaVersion.CURRENT;
     }
 
     /** A record of a step with a reward and nothing token-level. */
@@ -71,50 +127,14 @@ public record AgentRecord(String run, String questionId, String method, String r
                 c.logprobs().map(l -> l.stream().map(TokenLogprob::logprob).toList()).orElse(logprobs));
     }
 
+    /** The record as its JSON line: Jackson-bound, in the field order above, with its schema version. */
     public ObjectNode toJson() {
-        ObjectNode o = JSON.createObjectNode();
-        o.put(SchemaVersion.FIELD, SchemaVersion.CURRENT);
-        o.put("run", run);
-        o.put("question_id", questionId);
-        o.put("method", method);
-        o.put("role", role);
-        o.put("node_id", nodeId);
-        if (parentId == null) {
-            o.putNull("parent_id");
-        } else {
-            o.put("parent_id", parentId);
-        }
-        ArrayNode m = o.putArray("messages");
-        for (ChatMessage c : messages) {
-            m.addObject().put("role", c.role().wireName()).put("content", c.content());
-        }
-        o.put("response", response);
-        if (reward == null) {
-            o.putNull("reward");
-        } else {
-            o.put("reward", reward);
-        }
-        if (credit != null) {
-            o.put("credit", credit);
-        }
-        if (advantage != null) {
-            o.put("advantage", advantage);
-        }
-        if (promptIds != null) {
-            promptIds.forEach(o.putArray("prompt_ids")::add);
-        }
-        if (responseIds != null) {
-            responseIds.forEach(o.putArray("response_ids")::add);
-        }
-        if (logprobs != null) {
-            logprobs.forEach(o.putArray("logprobs")::add);
-        }
-        return o;
+        return JSON.valueToTree(this);
     }
 
     /**
-     * Reads a record back (the inspector, tests); a line without the required fields, or with token fields that are
-     * not lists of numbers, is an error naming the field.
+     * Reads a record back (the inspector, tests); a line of a newer schema, without the required fields, or with token
+     * fields that are not lists of numbers, is an error naming the field.
      */
     public static AgentRecord fromJson(JsonNode n) {
         JsonNode version = n.get(SchemaVersion.FIELD);
@@ -127,48 +147,14 @@ public record AgentRecord(String run, String questionId, String method, String r
                 throw new IllegalArgumentException("an agent record needs a string \"" + f + "\"");
             }
         }
-        List<ChatMessage> messages = new ArrayList<>();
-        n.path("messages").forEach(m -> messages.add(new ChatMessage(ChatMessage.Role.fromWire(m.path("role").asText()),
-                m.path("content").asText(""))));
-        return new AgentRecord(n.path("run").asText(null), n.get("question_id").asText(), n.path("method").asText(null),
-                n.get("role").asText(), n.get("node_id").asText(), n.path("parent_id").isTextual()
-                ? n.get("parent_id").asText() : null, messages, n.path("response").asText(""), number(n, "reward"),
-                number(n, "credit"), number(n, "advantage"), ints(n, "prompt_ids"), ints(n, "response_ids"),
-                numbers(n, "logprobs"));
-    }
-
-    private static Double number(JsonNode n, String f) {
-        return n.path(f).isNumber() ? n.get(f).asDouble() : null;
-    }
-
-    /** An optional list of integers (token ids); present but not one is an error naming the field. */
-    private static List<Integer> ints(JsonNode n, String f) {
-        List<Integer> out = new ArrayList<>();
-        return list(n, f, v -> v.isIntegralNumber() && v.canConvertToInt(), v -> out.add(v.intValue()), "integers")
-                ? out : null;
-    }
-
-    /** An optional list of numbers (logprobs); present but not one is an error naming the field. */
-    private static List<Double> numbers(JsonNode n, String f) {
-        List<Double> out = new ArrayList<>();
-        return list(n, f, JsonNode::isNumber, v -> out.add(v.doubleValue()), "numbers") ? out : null;
-    }
-
-    private static boolean list(JsonNode n, String f, java.util.function.Predicate<JsonNode> ok,
-                                java.util.function.Consumer<JsonNode> add, String what) {
-        JsonNode a = n.get(f);
-        if (a == null || a.isNull()) {
-            return false;
+        try {
+            return JSON.treeToValue(n, AgentRecord.class);
+        } catch (JsonMappingException e) {
+            String field = e.getPath().isEmpty() ? "" : e.getPath().getFirst().getFieldName();
+            throw new IllegalArgumentException("an agent record's \"" + field + "\" must be "
+                    + LISTS.getOrDefault(field, "of its type") , e);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalArgumentException("an agent record cannot be read: " + e.getOriginalMessage(), e);
         }
-        if (!a.isArray()) {
-            throw new IllegalArgumentException("an agent record's \"" + f + "\" must be a list of " + what);
-        }
-        for (JsonNode v : a) {
-            if (!ok.test(v)) {
-                throw new IllegalArgumentException("an agent record's \"" + f + "\" must be a list of " + what);
-            }
-            add.accept(v);
-        }
-        return true;
     }
 }
