@@ -108,8 +108,9 @@ class MarchRewardTest {
 
     @Test
     void aBatchRunsConcurrently() {
-        // 100 ms per call, 4 calls per reward, 12 rewards: about 4.8 s one after another, ~0.4 s concurrently
-        try (SimServer s = SimServer.start(sim().latency(Duration.ofMillis(100), Duration.ZERO).build());
+        // 12 rewards of several calls each, 300 ms a call: run one after another, never two calls would be in flight;
+        // run as a batch, every reward's first call is (the simulator's own count, not a wall-clock bound)
+        try (SimServer s = SimServer.start(sim().latency(Duration.ofMillis(300), Duration.ZERO).build());
              OpenAiCompatibleBackend backend = OpenAiCompatibleBackend.builder().baseUrl(s.baseUrl()).model("sim-model").build();
              LlmClient client = LlmClient.builder(backend).concurrency(64).cache(ResponseCache.NONE, CacheMode.OFF).build()) {
             Reward ztr = Rewards.byName("march-ztr", RewardSettings.defaults().withLlm(client));
@@ -118,15 +119,13 @@ class MarchRewardTest {
                 inputs.add(RewardInput.of("q" + i, "Hallucinations were reported in " + (50 + i) + "% of PDC patients.",
                         APPENDIX_C));
             }
-            long t0 = System.nanoTime();
             List<RewardResult> rs = ztr.scoreAll(inputs);
-            long ms = (System.nanoTime() - t0) / 1_000_000;
             assertThat(rs).hasSize(12);
             // results stay in input order: only the 52% response matches the documents
             for (int i = 0; i < 12; i++) {
                 assertThat(rs.get(i).score()).as("input " + i).isEqualTo(i == 2 ? 0.0 : -1.0);
             }
-            assertThat(ms).as("wall ms").isLessThan(2_500);
+            assertThat(s.counters().peakInFlight()).as("calls in flight at once").isGreaterThanOrEqualTo(12);
         }
     }
 
