@@ -11,6 +11,7 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
+import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
@@ -85,25 +86,25 @@ final class RouteDispatch extends Handler.Abstract {
         if (byMethod == null) {
             java.util.List<String> known = new java.util.ArrayList<>(routes.keySet());
             prefixes.keySet().forEach(p -> known.add(p + "..."));
-            ex.problem(new HttpProblem(404, "not_found", "no endpoint " + abbreviate(path) + "; this server has "
-                    + String.join(", ", known) + ", /health and /metrics"));
+            ex.problem(beforeBody(request, new HttpProblem(404, "not_found", "no endpoint " + abbreviate(path)
+                    + "; this server has " + String.join(", ", known) + ", /health and /metrics")));
             return true;
         }
         JsonRoute route = byMethod.get(method);
         if (route == null) {
-            ex.problem(new HttpProblem(405, "method_not_allowed", "use " + String.join(" or ", byMethod.keySet())
-                    + " for " + abbreviate(path)), Map.of("Allow", String.join(", ", byMethod.keySet())));
+            ex.problem(beforeBody(request, new HttpProblem(405, "method_not_allowed", "use " + String.join(" or ",
+                    byMethod.keySet()) + " for " + abbreviate(path))), Map.of("Allow", String.join(", ", byMethod.keySet())));
             return true;
         }
         RequestGate.Admission admission;
         try {
             admission = gate.admit(method, path, name -> request.getHeaders().get(name));
         } catch (HttpProblem p) {
-            ex.problem(p);
+            ex.problem(beforeBody(request, p));
             return true;
         }
         try (admission) {
-            if (!enter(ex)) {
+            if (!enter(request, ex)) {
                 return true;
             }
             try {
@@ -200,7 +201,7 @@ final class RouteDispatch extends Handler.Abstract {
         return ex.streaming() ? ex.endStream(EventStream.errorEvent(p)) : ex.problem(p);
     }
 
-    private boolean enter(Exchange ex) {
+    private boolean enter(Request request, Exchange ex) {
         try {
             if (places.tryAcquire(limits.queueWait().toNanos(), TimeUnit.NANOSECONDS)) {
                 return true;
@@ -208,9 +209,20 @@ final class RouteDispatch extends Handler.Abstract {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        ex.problem(new HttpProblem(429, "busy", "the server is handling " + limits.maxConcurrentRequests()
-                + " requests, its limit: retry in a moment").withHeader("Retry-After", "1"));
+        ex.problem(beforeBody(request, new HttpProblem(429, "busy", "the server is handling "
+                + limits.maxConcurrentRequests() + " requests, its limit: retry in a moment").withHeader("Retry-After", "1")));
         return false;
+    }
+
+    /**
+     * A problem answered before the request's body is read closes the connection after it ({@code Connection: close}):
+     * Jetty closes a connection whose request body was left unread, and a client told nothing would send its next
+     * request on it and fail ("header parser received no bytes"). Reading the body instead would let an unauthenticated
+     * client make the server read whatever it sends.
+     */
+    private static HttpProblem beforeBody(Request request, HttpProblem p) {
+        boolean body = request.getLength() > 0 || request.getHeaders().contains(HttpHeader.TRANSFER_ENCODING);
+        return body ? p.withHeader("Connection", "close") : p;
     }
 
     private void builtIn(String path, String method, Exchange ex) {
