@@ -225,6 +225,42 @@ class PluginsTest {
     }
 
     @Test
+    void serveAnswersAPluginMethodsUnmetNeedWith400BeforeAnyModelCall() throws Exception {
+        Path plugins = plugin("gpu-serve", "gpu-answer", "Own.GPU_INDEX");
+        try (SimServer sim = SimServer.start()) {
+            String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+            Process p = new ProcessBuilder(javaBin, "-cp", System.getProperty("java.class.path"), VeracityCli.class.getName(),
+                    "serve", "--plugins", plugins.toString(), "--port", "0", "--upstream-base-url", sim.baseUrl(),
+                    "--model", "sim-model").redirectError(ProcessBuilder.Redirect.DISCARD).start();
+            try (java.io.BufferedReader out = new java.io.BufferedReader(new java.io.InputStreamReader(p.getInputStream(),
+                    java.nio.charset.StandardCharsets.UTF_8))) {
+                String v1 = null;
+                for (String line = out.readLine(); line != null && v1 == null; line = out.readLine()) {
+                    if (line.startsWith("Serving ")) {
+                        v1 = line.substring(line.indexOf("http://")).split(" ")[0];
+                    }
+                }
+                assertThat(v1).as("serve printed its URL").isNotNull();
+                var r = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
+                                java.net.URI.create(v1 + "/chat/completions")).header("Content-Type", "application/json")
+                        .POST(java.net.http.HttpRequest.BodyPublishers.ofString("{\"model\": \"gpu-answer\", \"messages\":"
+                                + " [{\"role\": \"user\", \"content\": \"capital of france\"}], \"documents\": [\"Paris.\"]}"))
+                        .build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+                assertThat(r.statusCode()).as(r.body()).isEqualTo(400);
+                JsonNode error = JSON.readTree(r.body()).path("error");
+                assertThat(error.path("code").asText()).isEqualTo("unsupported_method");
+                assertThat(error.path("message").asText()).contains("method gpu-answer needs gpu-index");
+                assertThat(sim.recentRequests()).as("no model call (serve's start-up check of /models only)")
+                        .allSatisfy(q -> assertThat(q.path()).endsWith("/models"));
+            } finally {
+                p.destroy();
+                p.waitFor(10, java.util.concurrent.TimeUnit.SECONDS);
+                p.destroyForcibly();
+            }
+        }
+    }
+
+    @Test
     void aPluginMethodNamedLikeABuiltInOneIsRefusedNamingBoth() throws Exception {
         Path plugins = plugin("clash", "no-rag");
         CliRun.Result r = CliRun.run("methods", "--plugins", plugins.toString());
