@@ -562,7 +562,7 @@ public final class HtmlReport {
         }
         page.put("callCount", callViews.isEmpty() ? str(r.calls()) : String.valueOf(callViews.size()));
         page.put("calls", callViews);
-        page.put("sections", sections(run.method(), r, calls));
+        page.put("sections", sections(run.method() == null ? "" : run.method(), r, calls)); // a section may compare it
         render("question.mustache", page, file);
     }
 

@@ -23,7 +23,8 @@ public interface QuestionSection {
      * The section for one question, or empty when it has nothing to show (a run of another method, a line without
      * what it reads). Must not throw for any line: a section that throws is left out of that page.
      *
-     * @param method the run's method, as {@code summary.json} names it (a composition such as {@code court+march})
+     * @param method the run's method, as {@code summary.json} names it (a composition such as {@code court+march}); "" when
+     *               the run does not say
      * @param line   the question's result line
      * @param calls  the question's calls from the run's traces, in order; empty when the run kept none
      */
