@@ -21,7 +21,7 @@ public interface QuestionSection {
 
     /**
      * The section for one question, or empty when it has nothing to show (a run of another method, a line without
-     * what it reads). Must not throw for any line: a section that throws is left out of that page.
+     * what it reads). Must not throw for any line: a section that throws is shown as one line saying so instead.
      *
      * @param method the run's method, as {@code summary.json} names it (a composition such as {@code court+march}); "" when
      *               the run does not say
