@@ -103,15 +103,15 @@ public final class EvalJobRunner {
         boolean createdLock = !Files.exists(out.resolve(RunLock.FILE));
         boolean freshClaim = job.force() || !Files.exists(out.resolve(RunConfig.FILE));
         // the method's own files beside its answers (its training records) go with the run on --force or a take-back
-        runConfig.withSideFiles(job.method() instanceof dev.veracity.method.TrainingRecords t
-                ? java.util.List.of(t.recordsFile()) : java.util.List.of());
+        java.util.List<String> sideFiles = job.method() instanceof dev.veracity.method.TrainingRecords t
+                ? java.util.List.of(t.recordsFile()) : java.util.List.of();
         try (RunLock lock = RunLock.acquire(out)) {
-            runConfig.claim(out, job.force());
+            runConfig.claim(out, job.force(), sideFiles);
             try {
                 return run(job, env, pageStore, runConfig);
             } catch (Exception | Error e) {
                 if (freshClaim) { // refused before its first answer (an index that is none): leave nothing behind
-                    RunConfig.abandon(out, createdOut, createdLock, runConfig.sideFiles());
+                    RunConfig.abandon(out, createdOut, createdLock, sideFiles);
                 }
                 throw e;
             }

@@ -23,8 +23,6 @@ public final class RunConfig {
     private static final List<String> RUN_FILES = List.of("results.jsonl", "summary.json", "traces.db", "traces.db-wal",
             "traces.db-shm", FILE, "summary.json.tmp", FILE + ".tmp");
     private final RunConfiguration config;
-    /** Files the run's method writes beside its answers (a {@code TrainingRecords} method's records), cleared with it. */
-    private List<String> sideFiles = List.of();
 
     /** The configuration from the fields a command gathered (run.json's names); a field it does not have is an error. */
     public RunConfig(Map<String, ?> fields) {
@@ -46,8 +44,11 @@ public final class RunConfig {
      * folder of the same configuration resumes, another configuration is an error unless {@code force}, which
      * starts the run over. Called under the folder's {@link RunLock}, after every check of the
      * command has passed ({@link #check} refuses another configuration before that, writing nothing).
+     *
+     * @param sideFiles the files the run's method writes beside its answers (a {@code TrainingRecords} method's
+     *                  records), cleared with the run's own when {@code force} starts it over
      */
-    public void claim(Path out, boolean force) throws IOException {
+    public void claim(Path out, boolean force, List<String> sideFiles) throws IOException {
         if (force) {
             clear(out, sideFiles);
         } else if (check(out, false)) {
@@ -112,7 +113,7 @@ public final class RunConfig {
         }
     }
 
-    /** Removes what a run left in {@code out} (results, summary, traces, records, run.json); other files stay. */
+    /** Removes what a run left in {@code out} (results, summary, traces, run.json); other files stay. */
     public static void clear(Path out) throws IOException {
         clear(out, List.of());
     }
@@ -125,17 +126,6 @@ public final class RunConfig {
         for (String f : sideFiles) {
             Files.deleteIfExists(out.resolve(f));
         }
-    }
-
-    /** This configuration, clearing {@code files} too when a claim starts the folder over ({@code --force}). */
-    public RunConfig withSideFiles(List<String> files) {
-        this.sideFiles = List.copyOf(files);
-        return this;
-    }
-
-    /** The files the run's method writes beside its answers. */
-    public List<String> sideFiles() {
-        return sideFiles;
     }
 
     /** SHA-256 (hex) of a file's bytes: a run records its dataset's, so an edited file is not resumed as the same. */
