@@ -590,6 +590,15 @@ public final class HtmlReport {
                 v.put("columns", s.columns());
                 v.put("rows", s.rows().stream().map(cells -> Map.of("cells", cells)).toList());
                 v.put("notes", s.notes());
+                v.put("blocks", s.blocks().stream().map(b -> {
+                    Map<String, Object> bv = new LinkedHashMap<>();
+                    bv.put("title", b.title());
+                    bv.put("hasTable", !b.columns().isEmpty());
+                    bv.put("columns", b.columns());
+                    bv.put("rows", b.rows().stream().map(cells -> Map.of("cells", cells)).toList());
+                    bv.put("notes", b.notes());
+                    return bv;
+                }).toList());
                 out.add(v);
             });
         }

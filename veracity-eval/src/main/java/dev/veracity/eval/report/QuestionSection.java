@@ -31,25 +31,59 @@ public interface QuestionSection {
     Optional<Section> render(String method, ResultLine line, List<CallRecord> calls);
 
     /**
-     * What a page shows: a heading, a table (column names and rows of cells) and notes under it.
+     * What a page shows: a heading, a table (column names and rows of cells), titled blocks under it (each a table and
+     * notes of its own: one agent's steps, one debate round) and notes at the end. Every string is text: the page
+     * escapes it.
      *
      * @param title   the heading
      * @param columns the table's column names (empty: no table)
      * @param rows    its rows, each as many cells as there are columns
-     * @param notes   lines of text under the table
+     * @param notes   lines of text under the table and the blocks
+     * @param blocks  titled parts of the section, in order, shown between its table and its notes
      */
-    record Section(String title, List<String> columns, List<List<String>> rows, List<String> notes) {
+    record Section(String title, List<String> columns, List<List<String>> rows, List<String> notes, List<Block> blocks) {
         public Section {
             Objects.requireNonNull(title, "title");
             columns = List.copyOf(columns);
-            rows = rows.stream().map(r -> r.stream().map(c -> Objects.requireNonNullElse(c, "")).toList()).toList();
+            rows = cells(title, columns, rows);
             notes = List.copyOf(notes);
-            for (List<String> r : rows) {
-                if (r.size() != columns.size()) {
-                    throw new IllegalArgumentException("section '" + title + "': a row of " + r.size() + " cells under "
-                            + columns.size() + " columns");
-                }
+            blocks = List.copyOf(blocks);
+        }
+
+        /** A section of one table and its notes, without blocks. */
+        public Section(String title, List<String> columns, List<List<String>> rows, List<String> notes) {
+            this(title, columns, rows, notes, List.of());
+        }
+    }
+
+    /**
+     * A titled part of a {@link Section}: a table (column names and rows of cells; no columns, no table) and notes
+     * under it.
+     *
+     * @param title   the block's heading
+     * @param columns the table's column names (empty: no table)
+     * @param rows    its rows, each as many cells as there are columns
+     * @param notes   lines of text under the table
+     */
+    record Block(String title, List<String> columns, List<List<String>> rows, List<String> notes) {
+        public Block {
+            Objects.requireNonNull(title, "title");
+            columns = List.copyOf(columns);
+            rows = cells(title, columns, rows);
+            notes = List.copyOf(notes);
+        }
+    }
+
+    /** The rows with null cells as "", each checked to have a cell per column. */
+    private static List<List<String>> cells(String title, List<String> columns, List<List<String>> rows) {
+        List<List<String>> out = rows.stream().map(r -> r.stream().map(c -> Objects.requireNonNullElse(c, "")).toList())
+                .toList();
+        for (List<String> r : out) {
+            if (r.size() != columns.size()) {
+                throw new IllegalArgumentException("section '" + title + "': a row of " + r.size() + " cells under "
+                        + columns.size() + " columns");
             }
         }
+        return out;
     }
 }

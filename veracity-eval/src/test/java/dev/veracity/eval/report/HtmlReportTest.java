@@ -146,6 +146,40 @@ class HtmlReportTest {
     }
 
     @Test
+    void aSectionsTitledBlocksAreShownInOrderUnderItsTableEscaped() throws IOException {
+        Path dir = ReportFixtures.run(tmp, "blocks", "blocks-test", "{\"em\": 0.5}", false);
+        Files.writeString(dir.resolve("results.jsonl"), """
+                {"id": "q1", "question": "Q?", "prediction": "<i>p</i>", "gold": ["first", "<script>x()</script>"], "metrics": {"em": 1.0}}
+                """);
+        HtmlReport.write(List.of(dir), tmp.resolve("r5"));
+        String q1 = Files.readString(tmp.resolve("r5/blocks/q/q1.html"));
+        assertThat(q1).contains("<h2>Blocks test</h2>", "<td>&lt;i&gt;p&lt;/i&gt;</td>", "<h3>Block of first</h3>",
+                "<td>first</td>", "under first", "<h3>Block of &lt;script&gt;x()&lt;/script&gt;</h3>", "section note")
+                .doesNotContain("<script>x()");
+        assertThat(q1.indexOf("<td>&lt;i&gt;p&lt;/i&gt;</td>")).as("the table, the blocks in order, the notes")
+                .isLessThan(q1.indexOf("Block of first")).isLessThan(q1.indexOf("Block of &lt;script"));
+        assertThat(q1.indexOf("Block of &lt;script")).isLessThan(q1.indexOf("section note"));
+    }
+
+    @Test
+    void aQuestionPageShowsTheRetrievedPassagesWithTheirScoresAndWhetherTheAnswerIsInThem() throws IOException {
+        Path dir = ReportFixtures.run(tmp, "indexed", "standard-rag", "{\"em\": 0.5}", false);
+        Files.writeString(dir.resolve("results.jsonl"), String.join("\n",
+                """
+                {"id": "q1", "question": "Who wrote Hamlet?", "prediction": "Shakespeare", "gold": ["Shakespeare"], "metrics": {"em": 1.0}, "retrieval": {"source": "index", "ids": ["hamlet-3", "<b>x</b>"], "scores": [12.5, 3.25], "ms": 0.84, "answer_found": true}}""",
+                """
+                {"id": "q2", "question": "Capital of France?", "prediction": "Lyon", "gold": ["Paris"], "metrics": {"em": 0.0}, "retrieval": {"source": "dataset", "documents": 4, "answer_found": false}}"""));
+        HtmlReport.write(List.of(dir), tmp.resolve("r6"));
+        String q1 = Files.readString(tmp.resolve("r6/indexed/q/q1.html"));
+        assertThat(q1).contains("<h2>Retrieved passages</h2>", "<td>1</td><td>hamlet-3</td><td>12.50</td>",
+                "<td>2</td><td>&lt;b&gt;x&lt;/b&gt;</td><td>3.250</td>", "2 passages retrieved from the index in 0.8400 ms.",
+                "A gold answer is in these documents.");
+        String q2 = Files.readString(tmp.resolve("r6/indexed/q/q2.html"));
+        assertThat(q2).contains("The dataset&#39;s own documents (4), no retrieval.", "No gold answer is in these documents.")
+                .doesNotContain("<th>score</th>");
+    }
+
+    @Test
     void aSectionWhoseRowDoesNotFitItsColumnsIsRefusedWhereItIsMade() {
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> new QuestionSection.Section("t", List.of("a", "b"),
                 List.of(List.of("only one")), List.of())).hasMessageContaining("a row of 1 cells under 2 columns");

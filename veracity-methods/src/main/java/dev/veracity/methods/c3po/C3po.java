@@ -73,7 +73,8 @@ public final class C3po implements QaMethod {
         Run run = new Run(item.question(), settings, agents, new Transition(search),
                 new C3poPrompts(ctx.dataset(), settings.fewShot().resolve(hasProxy(ctx))));
         String answer = run.solve();
-        return new MethodAnswer(answer, List.of(), run.failures, run.signals(search), answer);
+        return new MethodAnswer(answer, List.of(), run.failures, run.signals(search), answer).withDetail(C3poDetail.KEY,
+                new C3poDetail(run.strategy == null ? "" : run.strategy.optionName(), run.actions));
     }
 
     /** Whether a proxy model of its own is bound (else the LLM plays the proxy: C-3PO-ICL). */
@@ -101,6 +102,8 @@ public final class C3po implements QaMethod {
         final Transition transition;
         final C3poPrompts prompts;
         final List<String> failures = new ArrayList<>();
+        /** What each agent did, in order, for the report ({@link C3poDetail}). */
+        final List<C3poDetail.Action> actions = new ArrayList<>();
         Strategy strategy;
         int answerDepth;
         int loops;
@@ -127,8 +130,12 @@ public final class C3po implements QaMethod {
                 }
                 switch (s) {
                     case State.RouterState r -> s = transition.route(r, route(r));
-                    case State.RoadmapState r -> s = transition.planned(r,
-                            agents.call(Agent.ROADMAP, prompts.roadmap(question).text(), 1, r.depth() + 1).outputs().getFirst().text());
+                    case State.RoadmapState r -> {
+                        String roadmap = agents.call(Agent.ROADMAP, prompts.roadmap(question).text(), 1, r.depth() + 1)
+                                .outputs().getFirst().text();
+                        act(Agent.ROADMAP, r.depth() + 1, roadmap.strip(), "");
+                        s = transition.planned(r, roadmap);
+                    }
                     case State.DecisionState d -> s = transition.decide(d, decide(d));
                     case State.FilterState f -> {
                         loops++;
@@ -138,8 +145,11 @@ public final class C3po implements QaMethod {
                         strategy = a.strategy();
                         answerDepth = a.depth() + 2; // the authors' identity node that picks the answer prompt, then the answer
                         documents = a.documents().size();
-                        return agents.call(Agent.ANSWER, prompts.answer(question, a.documents()).text(), 1, answerDepth)
-                                .outputs().getFirst().text();
+                        String answer = agents.call(Agent.ANSWER, prompts.answer(question, a.documents()).text(), 1,
+                                answerDepth).outputs().getFirst().text();
+                        act(Agent.ANSWER, answerDepth, answer.strip(), "with " + documents + " document"
+                                + (documents == 1 ? "" : "s"));
+                        return answer;
                     }
                 }
             }
@@ -156,16 +166,21 @@ public final class C3po implements QaMethod {
         private RouterParser.Route route(State.RouterState r) {
             if (settings.strategy() != null) {
                 // the authors' force_action: no router call, the action written for it
-                return new RouterParser.Route(settings.strategy(),
+                RouterParser.Route forcedRoute = new RouterParser.Route(settings.strategy(),
                         settings.strategy() == Strategy.RETRIEVAL ? question : "");
+                act(Agent.ROUTER, r.depth() + 1, forcedRoute.action(), "forced by the strategy option");
+                return forcedRoute;
             }
             Agents.Sample sample = agents.call(Agent.ROUTER, prompts.router(question).text(), 1, r.depth() + 1);
             Parsed<RouterParser.Route> p = RouterParser.parse(sample.outputs().getFirst().text());
             if (p.ok()) {
+                act(Agent.ROUTER, r.depth() + 1, p.value().action(), "");
                 return p.value();
             }
             fail(sample, p.failure(), "[Retrieval] {question}");
-            return new RouterParser.Route(Strategy.RETRIEVAL, question);
+            RouterParser.Route fallback = new RouterParser.Route(Strategy.RETRIEVAL, question);
+            act(Agent.ROUTER, r.depth() + 1, fallback.action(), "fallback: the output did not parse");
+            return fallback;
         }
 
         private DecisionParser.Decision decide(State.DecisionState d) {
@@ -178,12 +193,16 @@ public final class C3po implements QaMethod {
                 if (!p.ok()) {
                     failures.add(p.failure().describe() + " (depth " + (d.depth() + 1) + "; [LLM] was forced anyway)");
                 }
+                act(Agent.DECISION, d.depth() + 1, "[LLM]", "forced (" + d.documents().size() + " documents, depth "
+                        + (d.depth() + 1) + ")");
                 return new DecisionParser.Decision(p.ok() ? p.value().thought() : "", false, "");
             }
             if (p.ok()) {
+                act(Agent.DECISION, d.depth() + 1, p.value().action(), "");
                 return p.value();
             }
             fail(sample, p.failure(), "[LLM]");
+            act(Agent.DECISION, d.depth() + 1, "[LLM]", "fallback: the output did not parse");
             return new DecisionParser.Decision("", false, "");
         }
 
@@ -192,11 +211,19 @@ public final class C3po implements QaMethod {
                     f.depth() + 1);
             Parsed<FilterParser.Selection> p = FilterParser.parse(sample.outputs().getFirst().text(), f.retrieved().size(),
                     settings.strictIds());
+            String of = "of " + f.retrieved().size() + " retrieved for '" + f.query() + "'";
             if (p.ok()) {
+                act(Agent.FILTER, f.depth() + 1, p.value().ids().toString(), of);
                 return p.value().ids();
             }
             fail(sample, p.failure(), "keep all " + f.retrieved().size() + " retrieved documents");
-            return IntStream.rangeClosed(1, f.retrieved().size()).boxed().toList();
+            List<Integer> all = IntStream.rangeClosed(1, f.retrieved().size()).boxed().toList();
+            act(Agent.FILTER, f.depth() + 1, all.toString(), of + "; fallback: the output did not parse");
+            return all;
+        }
+
+        private void act(Agent agent, int depth, String action, String note) {
+            actions.add(new C3poDetail.Action(agent.role(), depth, action, note));
         }
 
         private void fail(Agents.Sample sample, ParseFailure failure, String fallback) {

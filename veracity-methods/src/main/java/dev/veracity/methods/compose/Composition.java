@@ -8,6 +8,7 @@ import dev.veracity.method.MethodSpec;
 import dev.veracity.method.OptionSpec;
 import dev.veracity.method.QaMethod;
 import dev.veracity.methods.march.FailurePolicy;
+import dev.veracity.methods.march.MarchDetail;
 import dev.veracity.methods.march.MarchMethod;
 import dev.veracity.methods.march.MarchSettings;
 import dev.veracity.methods.march.MarchVerifier;
@@ -159,11 +160,14 @@ public final class Composition implements QaMethod {
         signals.put("unparseable", v.status() == Verification.Status.UNPARSEABLE ? 1.0 : 0.0);
         signals.put("abstained_by_policy", abstains ? 1.0 : 0.0);
         signals.put("attempts", (double) Math.min(attempt + 1, tries));
+        // the base's details (the Court's candidates) and what MARCH found, for the report's question page
+        dev.veracity.method.Details details = answered.details().with(MarchDetail.KEY,
+                MarchDetail.of(v, Math.min(attempt + 1, tries)));
         if (abstains) {
             return new MethodAnswer(MarchMethod.ABSTENTION, List.of(), failures, signals,
-                    answered.raw().isEmpty() ? answered.prediction() : answered.raw());
+                    answered.raw().isEmpty() ? answered.prediction() : answered.raw(), details);
         }
-        return new MethodAnswer(answered.prediction(), answered.answers(), failures, signals, answered.raw());
+        return new MethodAnswer(answered.prediction(), answered.answers(), failures, signals, answered.raw(), details);
     }
 
     private static boolean passed(Verification v) {

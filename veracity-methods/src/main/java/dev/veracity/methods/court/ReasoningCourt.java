@@ -58,6 +58,7 @@ public final class ReasoningCourt extends ReactMethod {
         Map<String, Double> signals = new LinkedHashMap<>(Agents.signals(ts));
         String answer;
         String raw = "";
+        CourtDetail.JudgeDetail choice = null;
         if (judge) {
             CourtJudge.Judgment j = CourtJudge.judge(item, ts.stream().map(CourtJudge.Solution::of).toList(), s.task(),
                     o.intValue("judge-max-tokens"), ctx);
@@ -68,9 +69,11 @@ public final class ReasoningCourt extends ReactMethod {
             signals.put("judge_parsed", j.parsed() ? 1.0 : 0.0);
             answer = j.answer();
             raw = j.raw();
+            choice = CourtDetail.judge(ts, answer, j.parsed());
         } else {
             answer = ts.stream().map(Trajectory::answer).filter(a -> !a.isBlank()).findFirst().orElse("");
         }
-        return Candidate.attach(new MethodAnswer(answer, answerList(answer), failures, signals, raw), Agents.candidates(ts));
+        return Candidate.attach(new MethodAnswer(answer, answerList(answer), failures, signals, raw), Agents.candidates(ts))
+                .withDetail(CourtDetail.KEY, new CourtDetail(CourtDetail.of(ts), choice));
     }
 }

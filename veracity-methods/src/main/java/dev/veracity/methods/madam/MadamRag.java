@@ -50,6 +50,7 @@ public final class MadamRag implements QaMethod {
     @Override
     public MethodAnswer answer(QaItem item, MethodContext ctx) {
         Transcript t = new Debate(MadamSettings.from(ctx)).run(item, ctx);
-        return new MethodAnswer(t.result().prediction(), t.result().answers(), t.parseFailures()).withRaw(t.result().raw());
+        return new MethodAnswer(t.result().prediction(), t.result().answers(), t.parseFailures()).withRaw(t.result().raw())
+                .withDetail(MadamDetail.KEY, MadamDetail.of(t));
     }
 }

@@ -140,7 +140,8 @@ public final class MarchMethod implements QaMethod, TrainingRecords {
         signals.put("unparseable", last.verification().status() == Verification.Status.UNPARSEABLE ? 1.0 : 0.0);
         signals.put("attempts", (double) attempts.size());
         MarchOutcome outcome = new MarchOutcome(item.id(), item.question(), attempts,
-                new MethodAnswer(prediction, List.of(), problems, signals), s);
+                new MethodAnswer(prediction, List.of(), problems, signals)
+                        .withDetail(MarchDetail.KEY, MarchDetail.of(last.verification(), attempts.size())), s);
         listener.accept(outcome);
         return outcome;
     }

@@ -52,6 +52,6 @@ final class MajorityVote {
         Map<String, Double> signals = new LinkedHashMap<>(a.signals());
         signals.put("majority_share", share);
         signals.put("samples", (double) k);
-        return new MethodAnswer(a.prediction(), a.answers(), a.parseFailures(), signals, a.raw());
+        return new MethodAnswer(a.prediction(), a.answers(), a.parseFailures(), signals, a.raw(), a.details());
     }
 }

@@ -125,6 +125,7 @@ public final class TruthRl implements QaMethod {
                 ? List.of("truthrl answerer: no \\boxed{} answer outside the reasoning (counted as a hallucination)")
                 : List.of();
         List<String> answers = r.kind() == Abstention.Kind.ANSWER ? List.of(r.answer()) : List.of();
-        return new MethodAnswer(r.answer(), answers, failures, signals, output);
+        return new MethodAnswer(r.answer(), answers, failures, signals, output).withDetail(TruthRlDetail.KEY,
+                TruthRlDetail.of(r));
     }
 }
