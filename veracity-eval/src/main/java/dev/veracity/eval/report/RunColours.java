@@ -7,13 +7,16 @@ import java.util.Locale;
 /**
  * One colour per run for the report's charts and legends, each far from the others: Tableau 10 first (the colours
  * people know from their plots), then, greedily, the candidate farthest in CIELAB from every colour taken so far
- * (farthest-point sampling over a grid of mid-lightness colours that read on white). So 25 runs get 25 colours no
+ * (farthest-point sampling over a grid of colours no lighter than L* 72, which read on white). So 25 runs get 25 colours no
  * two of which are close; past {@link #DISTINCT} the list repeats.
  */
 final class RunColours {
 
     /** Colours before the list repeats. */
     static final int DISTINCT = 40;
+
+    /** The lightest a generated colour may be (CIELAB L*): a bar or swatch must stand out on the page's white. */
+    private static final double MAX_LIGHTNESS = 72;
 
     private static final int[] TABLEAU_10 = {0x4e79a7, 0xf28e2b, 0xe15759, 0x76b7b2, 0x59a14f, 0xedc948, 0xb07aa1,
             0xff9da7, 0x9c755f, 0xbab0ac};
@@ -48,7 +51,10 @@ final class RunColours {
         for (int h = 0; h < 360; h += 6) {
             for (double s : new double[] {0.45, 0.65, 0.85}) {
                 for (double l : new double[] {0.28, 0.38, 0.48, 0.58}) {
-                    candidates.add(hsl(h, s, l));
+                    int c = hsl(h, s, l);
+                    if (lab(c)[0] <= MAX_LIGHTNESS) {
+                        candidates.add(c);
+                    }
                 }
             }
         }

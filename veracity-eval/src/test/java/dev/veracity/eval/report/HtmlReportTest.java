@@ -46,6 +46,73 @@ class HtmlReportTest {
     }
 
     @Test
+    void theRunPageListsQuestionsInTheDatasetsOrderNotTheOrderTheyFinishedIn() throws IOException {
+        boolean[] right = {true, false, true, false, true, false};
+        Path run = ReportFixtures.scripted(tmp, "cot-nq", "cot", "nq-open", right, new int[] {4, 1, 5, 0, 3, 2},
+                java.util.Set.of(), java.util.Set.of(3));
+        Path out = HtmlReport.write(List.of(run), tmp.resolve("ordered")).getParent();
+        org.jsoup.nodes.Document page = org.jsoup.Jsoup.parse(out.resolve("cot-nq/index.html").toFile());
+        List<String> ids = page.select("#questions tbody tr").stream().map(tr -> tr.child(1).text()).toList();
+        assertThat(ids).containsExactly("q0", "q1", "q2", "q3", "q4", "q5"); // q3 failed: its row at its place
+        assertThat(page.select("#questions tbody tr").stream().map(tr -> tr.child(0).text()).toList())
+                .containsExactly("1", "2", "3", "4", "5", "6");
+        // How this run was made comes first, above the questions
+        String html = Files.readString(out.resolve("cot-nq/index.html"));
+        assertThat(html.indexOf("How this run was made")).isPositive().isLessThan(html.indexOf("<h2>Questions</h2>"));
+
+        // lines written before they recorded their position keep the file's order
+        Path old = Files.createDirectories(tmp.resolve("old"));
+        Files.writeString(old.resolve("results.jsonl"), Files.readString(run.resolve("results.jsonl"))
+                .replaceAll("\"position\": \\d+, ", ""));
+        Files.copy(run.resolve("summary.json"), old.resolve("summary.json"));
+        org.jsoup.nodes.Document oldPage = org.jsoup.Jsoup.parse(HtmlReport.write(List.of(old), tmp.resolve("o"))
+                .getParent().resolve("old/index.html").toFile());
+        assertThat(oldPage.select("#questions tbody tr").stream().map(tr -> tr.child(1).text()).toList())
+                .containsExactly("q4", "q1", "q5", "q0", "q2", "q3");
+    }
+
+    @Test
+    void noPageLoadsAUrlOutsideTheReportAndEveryScriptItLoadsIsInItsAssetsFolder() throws IOException {
+        Path out = report().getParent();
+        List<Path> pages;
+        try (Stream<Path> files = Files.walk(out)) {
+            pages = files.filter(f -> f.toString().endsWith(".html")).toList();
+        }
+        assertThat(pages).hasSizeGreaterThan(4);
+        for (Path page : pages) {
+            org.jsoup.nodes.Document doc = org.jsoup.Jsoup.parse(page.toFile());
+            for (org.jsoup.nodes.Element e : doc.select("[src], [href], link, iframe, object, embed, base")) {
+                for (String attr : List.of("src", "href", "data")) {
+                    String v = e.attr(attr);
+                    assertThat(v).as("%s in %s", e, page).doesNotContainPattern("(?i)^\\s*(https?:|//|ftp:|ws:)");
+                }
+            }
+            assertThat(doc.select("link[rel=stylesheet], base, iframe")).as(page.toString()).isEmpty();
+            for (org.jsoup.nodes.Element script : doc.select("script[src]")) {
+                Path file = page.getParent().resolve(script.attr("src")).normalize();
+                assertThat(file).as(script.toString()).isRegularFile().startsWith(out.resolve("assets"));
+            }
+            // inline CSS may not fetch either
+            assertThat(doc.select("style").html()).doesNotContainPattern("(?i)url\\(|@import");
+        }
+        // the vendored libraries with their licences, once per report
+        assertThat(out.resolve("assets/chart.umd.min.js")).content().startsWith("/*!\n * Chart.js v4.6.1");
+        assertThat(out.resolve("assets/chart.js-LICENSE.md")).content().contains("MIT License");
+        assertThat(out.resolve("assets/chartjs-chart-error-bars-LICENSE")).content().contains("MIT License");
+        String index = Files.readString(out.resolve("index.html"));
+        assertThat(index).doesNotContain("Chart.js v4"); // linked, not inlined
+    }
+
+    @Test
+    void theChartsDataCannotCloseItsScriptElement() throws IOException {
+        Path a = ReportFixtures.run(tmp, "x", "</script><script>alert(1)</script>", "{\"f1\": 0.5}", false);
+        String html = Files.readString(HtmlReport.write(List.of(a), tmp.resolve("hostile")));
+        String data = html.substring(html.indexOf("<script type=\"application/json\" id=\"chart-data\">"));
+        data = data.substring(0, data.indexOf("</script>"));
+        assertThat(data).contains("\\u003c/script\\u003e\\u003cscript\\u003ealert(1)").doesNotContain("<script>alert");
+    }
+
+    @Test
     void anInterruptedRunIsReportedAsPartialInsteadOfFailingTheReport() throws IOException {
         Path done = ReportFixtures.run(tmp, "standard-rag-ramdocs", "standard-rag", "{\"strict-multi\": 0.35}", false);
         Path cut = ReportFixtures.run(tmp, "madam-rag-ramdocs", "madam-rag", "{\"strict-multi\": 0.5}", false);
