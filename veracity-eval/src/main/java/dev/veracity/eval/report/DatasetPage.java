@@ -334,8 +334,8 @@ final class DatasetPage {
 
     /**
      * The questions on which the runs that answered them do not all score the same on the main metric (for a 0/1
-     * metric: some got it right and some wrong), in the order the runs first list them. Only the questions shown
-     * are read back from the files, for their text.
+     * metric: some got it right and some wrong), in the dataset's order (of the first run that has each). Only the
+     * questions shown are read back from the files, for their text.
      */
     private static Disagreements disagreements(String main, List<Linked> group) {
         if (group.size() < 2) {
@@ -346,7 +346,7 @@ final class DatasetPage {
         for (Linked l : group) {
             values.add(PairedComparison.byId(main, l.run()));
             ResultTable t = l.run().table();
-            for (int row = 0; row < t.size(); row++) {
+            for (int row : t.datasetOrder()) {
                 if (t.id(row) != null) {
                     ids.add(t.id(row));
                 }

@@ -140,12 +140,15 @@ public final class PairedComparison {
         return sb.toString();
     }
 
-    /** Per-question values of a metric keyed by question id, re-scored as the table does; lines without an id left out. */
+    /**
+     * Per-question values of a metric keyed by question id in the dataset's order ({@link ResultTable#datasetOrder}),
+     * re-scored as the table does; lines without an id left out.
+     */
     static Map<String, Double> byId(String name, RunDir run) {
         NumberColumn scores = run.scores(name);
         ResultTable t = run.table();
         Map<String, Double> out = new LinkedHashMap<>();
-        for (int row = 0; row < t.size(); row++) {
+        for (int row : t.datasetOrder()) {
             if (t.id(row) != null && scores.has(row)) {
                 out.put(t.id(row), scores.get(row));
             }

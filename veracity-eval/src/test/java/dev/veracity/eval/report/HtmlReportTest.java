@@ -56,6 +56,17 @@ class HtmlReportTest {
         assertThat(ids).containsExactly("q0", "q1", "q2", "q3", "q4", "q5"); // q3 failed: its row at its place
         assertThat(page.select("#questions tbody tr").stream().map(tr -> tr.child(0).text()).toList())
                 .containsExactly("1", "2", "3", "4", "5", "6");
+        // a dataset page lists the questions runs disagree on, and a paired difference's examples, in that order too
+        boolean[] flipped = {false, true, false, true, false, true};
+        Path other = ReportFixtures.scripted(tmp, "march-nq", "march", "nq-open", flipped, new int[] {5, 2, 0, 4, 1, 3},
+                java.util.Set.of(), java.util.Set.of());
+        Path both = HtmlReport.write(List.of(run, other), tmp.resolve("both")).getParent();
+        org.jsoup.nodes.Document ds = org.jsoup.Jsoup.parse(both.resolve("dataset-nq-open.html").toFile());
+        assertThat(ds.select("h2:contains(disagree) ~ div table tbody tr td:first-child b").eachText())
+                .containsExactly("q0", "q1", "q2", "q4", "q5");
+        assertThat(ds.select("span.good").eachText().stream().map(t -> t.replaceAll(" \\(.*", "")).toList())
+                .startsWith("+ q1", "+ q5");
+
         // How this run was made comes first, above the questions
         String html = Files.readString(out.resolve("cot-nq/index.html"));
         assertThat(html.indexOf("How this run was made")).isPositive().isLessThan(html.indexOf("<h2>Questions</h2>"));
