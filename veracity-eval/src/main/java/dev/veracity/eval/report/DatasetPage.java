@@ -149,10 +149,10 @@ final class DatasetPage {
             List<MetricCharts.Chart> metricCharts = charts(colours);
             page.put("metricCharts", chartViews(metricCharts));
             page.put("hasMetricCharts", !metricCharts.isEmpty());
-            page.put("legend", group.stream().map(l -> new MetricCharts.Legend(l.slug(), l.run().method(),
-                    colours.get(l.slug()))).toList());
-            page.put("chartData", MetricCharts.json(metricCharts, group.stream().map(l -> new MetricCharts.Legend(
-                    l.slug(), l.run().method(), colours.get(l.slug()))).toList()));
+            List<MetricCharts.Legend> legend = group.stream().map(l -> MetricCharts.Legend.of(l.slug(),
+                    l.run().method(), colours.get(l.slug()))).toList();
+            page.put("legend", legend);
+            page.put("chartData", MetricCharts.json(metricCharts, legend));
             page.put("dataset", dataset.isEmpty() ? "(unnamed)" : dataset);
             page.put("runCount", String.valueOf(group.size()));
             page.put("metricNames", table.metrics());

@@ -134,7 +134,7 @@ public final class HtmlReport {
         List<MetricCharts.Chart> metricCharts = plans.stream().flatMap(p -> p.charts(colours).stream()).toList();
         List<MetricCharts.Legend> legend = new ArrayList<>();
         for (int i = 0; i < runs.size(); i++) {
-            legend.add(new MetricCharts.Legend(slugs.get(i), runs.get(i).method(), colours.get(slugs.get(i))));
+            legend.add(MetricCharts.Legend.of(slugs.get(i), runs.get(i).method(), colours.get(slugs.get(i))));
         }
         List<String> sizeNotes = plans.stream().filter(p -> !p.sizeNote().isEmpty())
                 .map(p -> p.dataset() + ": " + p.sizeNote()).toList();

@@ -39,8 +39,12 @@ final class MetricCharts {
     record Chart(String dataset, String metric, boolean percent, List<Bar> bars) {
     }
 
-    /** A run as the legend shows it. */
+    /** A run as the legend shows it: its method beside its name, unless the name says it already. */
     record Legend(String run, String method, String colour) {
+
+        static Legend of(String run, String method, String colour) {
+            return new Legend(run, method == null || method.equals(run) ? "" : method, colour);
+        }
     }
 
     private MetricCharts() {
