@@ -58,10 +58,10 @@ final class DatasetPage {
      * run's slug to its question ids' transcript files inside {@code slug/q/}.
      */
     static List<Map<String, Object>> writeAll(List<Plan> plans, Path outDir, String css,
-                                              Map<String, Map<String, String>> files) {
+                                              Map<String, Map<String, String>> files, Map<String, String> colours) {
         List<Map<String, Object>> pages = new ArrayList<>();
         for (Plan p : plans) {
-            p.write(outDir, css, files);
+            p.write(outDir, css, files, colours);
             pages.add(Map.of("dataset", p.dataset.isEmpty() ? "(unnamed)" : p.dataset, "file", p.name + ".html",
                     "runs", p.group.size()));
         }
@@ -105,6 +105,22 @@ final class DatasetPage {
             this.disagreements = disagreements(main, group);
         }
 
+        /** The dataset's metric charts, one per metric, each run in its colour by slug ({@code colours}). */
+        List<MetricCharts.Chart> charts(Map<String, String> colours) {
+            List<String> slugs = group.stream().map(Linked::slug).toList();
+            return MetricCharts.of(dataset, table, slugs, slugs.stream().map(colours::get).toList());
+        }
+
+        /** What {@link #sizeNote} says of this dataset's runs: "" when they answered the same questions. */
+        String sizeNote() {
+            return DatasetPage.sizeNote(group);
+        }
+
+        /** The dataset's name as pages show it. */
+        String dataset() {
+            return dataset.isEmpty() ? "(unnamed)" : dataset;
+        }
+
         /** The question ids of each run (by slug) whose transcripts this page links. */
         Map<String, Set<String>> links() {
             Map<String, Set<String>> out = new LinkedHashMap<>();
@@ -124,15 +140,26 @@ final class DatasetPage {
             return out;
         }
 
-        private void write(Path outDir, String css, Map<String, Map<String, String>> files) {
+        private void write(Path outDir, String css, Map<String, Map<String, String>> files,
+                           Map<String, String> colours) {
             Map<String, Object> page = new LinkedHashMap<>();
             page.put("css", css);
+            page.put("scripts", ReportAssets.scriptTags(0));
+            page.put("sizeNote", sizeNote());
+            List<MetricCharts.Chart> metricCharts = charts(colours);
+            page.put("metricCharts", chartViews(metricCharts));
+            page.put("hasMetricCharts", !metricCharts.isEmpty());
+            List<MetricCharts.Legend> legend = group.stream().map(l -> MetricCharts.Legend.of(l.slug(),
+                    l.run().method(), colours.get(l.slug()))).toList();
+            page.put("legend", legend);
+            page.put("chartData", MetricCharts.json(metricCharts, legend));
             page.put("dataset", dataset.isEmpty() ? "(unnamed)" : dataset);
             page.put("runCount", String.valueOf(group.size()));
             page.put("metricNames", table.metrics());
             page.put("judged", table.judged());
             page.put("rows", rows(table, group));
-            page.put("legend", legend);
+            page.put("methodNames", group.stream().map(l -> l.run().method()).distinct().toList());
+            page.put("intervals", legend);
             page.put("baseline", base.slug());
             page.put("mainMetric", main.isEmpty() ? "metric" : main);
 
@@ -183,6 +210,56 @@ final class DatasetPage {
         }
     }
 
+    /**
+     * A plain sentence when the runs did not answer the same questions (different counts, or different question sets),
+     * so that a reader does not compare their figures as if they were over the same questions; "" when they did.
+     */
+    static String sizeNote(List<Linked> runs) {
+        if (runs.size() < 2) {
+            return "";
+        }
+        List<Set<String>> ids = new ArrayList<>();
+        for (Linked l : runs) {
+            ResultTable t = l.run().table();
+            Set<String> set = new HashSet<>();
+            for (int row = 0; row < t.size(); row++) {
+                if (t.id(row) != null) {
+                    set.add(t.id(row));
+                }
+            }
+            ids.add(set);
+        }
+        boolean sameSets = ids.stream().allMatch(ids.getFirst()::equals);
+        boolean sameCounts = runs.stream().map(l -> l.run().answered()).distinct().count() == 1;
+        if (sameSets && sameCounts) {
+            return "";
+        }
+        Set<String> common = new HashSet<>(ids.getFirst());
+        ids.forEach(common::retainAll);
+        StringBuilder sb = new StringBuilder(sameCounts
+                ? "These runs answered different questions (" + runs.getFirst().run().answered() + " each"
+                : "These runs are of different sizes (");
+        if (!sameCounts) {
+            for (int i = 0; i < runs.size(); i++) {
+                sb.append(i == 0 ? "" : ", ").append(runs.get(i).slug()).append(": ").append(runs.get(i).run().answered());
+            }
+            sb.append(" questions");
+        }
+        sb.append("; ").append(common.size()).append(" answered by all): their figures are not over the same questions,"
+                + " so compare them with care; the paired differences count only the questions both runs answered.");
+        return sb.toString();
+    }
+
+    /** The metric charts as the page lays them out: a box per chart, tall enough for one bar per run. */
+    static List<Map<String, Object>> chartViews(List<MetricCharts.Chart> charts) {
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (int i = 0; i < charts.size(); i++) {
+            MetricCharts.Chart c = charts.get(i);
+            out.add(Map.of("index", i, "title", c.dataset() + ": " + c.metric(), "height", 70 + 26 * c.bars().size()));
+        }
+        return out;
+    }
+
     /** The comparison table's rows; a run's own row links to its page, a subset row (CRAG's comparison) does not. */
     private static List<Map<String, Object>> rows(ComparisonTable.Table table, List<Linked> group) {
         List<Map<String, Object>> out = new ArrayList<>();
@@ -191,6 +268,9 @@ final class DatasetPage {
             Map<String, Object> m = new LinkedHashMap<>();
             boolean own = k < group.size() && row.subset() == null;
             m.put("slug", own ? group.get(k++).slug() : "");
+            m.put("sub", !own);
+            m.put("parseFlag", row.parseFailures() > 0 ? "1" : "0");
+            m.put("failedFlag", row.failed() > 0 ? "1" : "0");
             m.put("run", row.run());
             m.put("method", row.method());
             m.put("model", row.model().isEmpty() ? "-" : row.model());
@@ -234,6 +314,7 @@ final class DatasetPage {
         m.put("worse", String.valueOf(d.worse()));
         m.put("betterIds", links(d.betterIds(), p.run(), base, files));
         m.put("worseIds", links(d.worseIds(), p.run(), base, files));
+        m.put("noExamples", d.betterIds().isEmpty() && d.worseIds().isEmpty()); // "none", never an empty cell
         return m;
     }
 
@@ -253,8 +334,8 @@ final class DatasetPage {
 
     /**
      * The questions on which the runs that answered them do not all score the same on the main metric (for a 0/1
-     * metric: some got it right and some wrong), in the order the runs first list them. Only the questions shown
-     * are read back from the files, for their text.
+     * metric: some got it right and some wrong), in the dataset's order (of the first run that has each). Only the
+     * questions shown are read back from the files, for their text.
      */
     private static Disagreements disagreements(String main, List<Linked> group) {
         if (group.size() < 2) {
@@ -265,7 +346,7 @@ final class DatasetPage {
         for (Linked l : group) {
             values.add(PairedComparison.byId(main, l.run()));
             ResultTable t = l.run().table();
-            for (int row = 0; row < t.size(); row++) {
+            for (int row : t.datasetOrder()) {
                 if (t.id(row) != null) {
                     ids.add(t.id(row));
                 }

@@ -42,9 +42,12 @@ import java.util.regex.Pattern;
  * A static HTML report of evaluation runs: a comparison table with charts ({@code index.html}), each run's
  * questions ({@code <run>/index.html}) and each question's full agent transcript ({@code <run>/q/<id>.html}).
  *
- * <p>Every page is self-contained (inline CSS, no scripts, no external URLs). All run content (questions,
- * predictions, prompts, model outputs, errors) is untrusted and HTML-escaped by the templates; file names are
- * derived from ids through {@link #safeName}, so no id can escape the output folder.
+ * <p>The report opens offline: no page loads a URL outside the report's folder. Each page has its CSS inline; the
+ * index, dataset and run pages load the scripts of the report's {@code assets/} folder ({@link ReportAssets}: sortable,
+ * filterable tables and interactive charts), written once per report. All run content (questions, predictions,
+ * prompts, model outputs, errors) is untrusted and HTML-escaped by the templates (and JSON-escaped in the charts'
+ * data, {@link MetricCharts#json}); file names are derived from ids through {@link #safeName}, so no id can escape
+ * the output folder.
  */
 public final class HtmlReport {
 
@@ -100,6 +103,7 @@ public final class HtmlReport {
             throw new UncheckedIOException("creating " + outDir + ": " + e.getMessage(), e);
         }
         String css = resource("style.css");
+        ReportAssets.copy(outDir, RESOURCES);
         List<String> slugs = new ArrayList<>();
         Set<String> used = new HashSet<>();
         used.add("index");
@@ -120,8 +124,20 @@ public final class HtmlReport {
             files.put(slugs.get(i), writeRun(runs.get(i), slugs.get(i), outDir.resolve(slugs.get(i)), css,
                     links.getOrDefault(slugs.get(i), Set.of())));
         }
-        List<Map<String, Object>> datasets = DatasetPage.writeAll(plans, outDir, css, files);
+        Map<String, String> colours = new LinkedHashMap<>(); // a run's colour on every chart of the report
+        for (int i = 0; i < slugs.size(); i++) {
+            colours.put(slugs.get(i), RunColours.of(i));
+        }
+        List<Map<String, Object>> datasets = DatasetPage.writeAll(plans, outDir, css, files, colours);
         List<Map<String, Object>> charts = writeCharts(runs, slugs, outDir);
+        // one chart per dataset and metric: a dataset's metrics never share an axis with another's
+        List<MetricCharts.Chart> metricCharts = plans.stream().flatMap(p -> p.charts(colours).stream()).toList();
+        List<MetricCharts.Legend> legend = new ArrayList<>();
+        for (int i = 0; i < runs.size(); i++) {
+            legend.add(MetricCharts.Legend.of(slugs.get(i), runs.get(i).method(), colours.get(slugs.get(i))));
+        }
+        List<String> sizeNotes = plans.stream().filter(p -> !p.sizeNote().isEmpty())
+                .map(p -> p.dataset() + ": " + p.sizeNote()).toList();
         List<String> metricNames = new ArrayList<>(new LinkedHashSet<>(runs.stream()
                 .flatMap(r -> r.summary().metricsOrEmpty().keySet().stream())
                 .toList()));
@@ -145,6 +161,8 @@ public final class HtmlReport {
             row.put("partial", r.partial());
             row.put("skipped", r.skippedLines());
             row.put("failed", r.failed().isEmpty() ? null : r.failed().size());
+            row.put("failedFlag", r.failed().isEmpty() && r.errors() == 0 ? "0" : "1");
+            row.put("parseFlag", r.parseFailures() > 0 ? "1" : "0");
             row.put("metrics", metricNames.stream().map(m -> {
                 Double v = r.metrics().get(m);
                 // a metric the run has but over no question (null in summary.json) is n/a, not blank or 0
@@ -180,7 +198,15 @@ public final class HtmlReport {
         }
         Map<String, Object> page = new LinkedHashMap<>();
         page.put("css", css);
+        page.put("scripts", ReportAssets.scriptTags(0));
         page.put("runCount", String.valueOf(runs.size()));
+        page.put("methodNames", runs.stream().map(RunDir::method).distinct().toList());
+        page.put("datasetNames", runs.stream().map(RunDir::dataset).distinct().toList());
+        page.put("sizeNotes", sizeNotes);
+        page.put("metricCharts", DatasetPage.chartViews(metricCharts));
+        page.put("hasMetricCharts", !metricCharts.isEmpty());
+        page.put("legend", legend);
+        page.put("chartData", MetricCharts.json(metricCharts, legend));
         page.put("generated", Instant.now().truncatedTo(ChronoUnit.SECONDS).toString());
         page.put("metricNames", metricNames);
         page.put("runs", rows);
@@ -202,24 +228,8 @@ public final class HtmlReport {
         if (runs.isEmpty()) {
             return charts;
         }
-        // metrics in [0, 1] in every run that has them, as percentages; one bar per run
-        List<String> fractions = new ArrayList<>();
-        runs.stream().flatMap(r -> r.metrics().keySet().stream()).distinct().forEach(m -> {
-            if (runs.stream().map(r -> r.metrics().get(m)).filter(Objects::nonNull).allMatch(v -> v >= 0 && v <= 1)) {
-                fractions.add(m);
-            }
-        });
-        Map<String, List<Double>> metricSeries = new LinkedHashMap<>();
-        for (int i = 0; i < runs.size(); i++) {
-            RunDir r = runs.get(i);
-            metricSeries.put(slugs.get(i), fractions.stream().map(m -> {
-                Double v = r.metrics().get(m);
-                return v == null ? null : v * 100;
-            }).toList());
-        }
-        chart(charts, outDir, "metrics.png", "Metrics per run (%)", "%", fractions, metricSeries,
-                "bar chart of the metrics per run");
-
+        // the metrics are the interactive charts (MetricCharts), one per dataset and metric; these PNGs are the
+        // cost figures and the papers' figures
         Map<String, List<Double>> calls = new LinkedHashMap<>();
         calls.put("calls (requests) / question", runs.stream()
                 .map(r -> value(r.perQuestion("calls"))).toList());
@@ -333,7 +343,8 @@ public final class HtmlReport {
 
     /**
      * Writes the run's pages and returns each written question id's transcript file name inside {@code dir/q}. The
-     * run page lists the first {@link #MAX_LISTED} questions and failures; transcripts are written for those and
+     * run page lists the first {@link #MAX_LISTED} questions in the dataset's order ({@link ResultTable#datasetOrder}:
+     * the lines are in the order the questions finished), then the failures; transcripts are written for those and
      * for the questions in {@code linked} (the dataset pages' links), so a run of 100,000 questions makes a page
      * that opens and a bounded number of files.
      */
@@ -348,13 +359,22 @@ public final class HtmlReport {
         RunTraces traces = RunTraces.open(run);
         try {
             String main = run.mainMetric();
-            List<Map<String, Object>> questions = new ArrayList<>();
             Set<String> usedFiles = new HashSet<>();
             int listed = Math.min(MAX_LISTED, run.answered());
+            int[] order = run.table().datasetOrder();
+            int[] rank = new int[order.length];
+            for (int k = 0; k < order.length; k++) {
+                rank[order[k]] = k;
+            }
+            @SuppressWarnings("unchecked")
+            Map<String, Object>[] listedRows = new Map[listed];
             BitSet rows = run.table().rowsOf(linked);
-            rows.set(0, listed);
+            for (int k = 0; k < listed; k++) {
+                rows.set(order[k]);
+            }
             run.forEachRow(rows, (row, r) -> {
-                int index = row + 1;
+                int place = run.table().position(row);
+                int index = place >= 0 ? place + 1 : rank[row] + 1;
                 String id = str(r.id());
                 String file = unique(safeName(id.isEmpty() ? "q" + index : id), usedFiles) + ".html";
                 files.putIfAbsent(id, file);
@@ -374,8 +394,9 @@ public final class HtmlReport {
                         questionNote = "Reading the calls of this question failed: " + e.getMessage();
                     }
                 }
-                if (row < listed) {
+                if (rank[row] < listed) {
                     Double m = r.metricValue(main);
+                    int parseFailures = r.parseFailures() == null ? 0 : r.parseFailures().size();
                     Map<String, Object> q = new LinkedHashMap<>();
                     q.put("index", index);
                     q.put("id", id);
@@ -384,16 +405,22 @@ public final class HtmlReport {
                     q.put("prediction", str(r.prediction()));
                     q.put("gold", String.join("; ", r.goldOrEmpty()));
                     q.put("metric", m != null ? plain(m) : "");
+                    q.put("metricValue", m != null ? String.valueOf(m) : "");
                     q.put("metricClass", m != null ? (m >= 0.999 ? "good" : m <= 0 ? "bad" : "partial") : "");
                     q.put("calls", r.calls() != null ? r.calls().toString()
                             : traces.store() != null ? String.valueOf(calls.size()) : "");
+                    q.put("parseFailures", String.valueOf(parseFailures));
+                    q.put("parseFlag", parseFailures > 0);
+                    q.put("score", m == null ? "none" : m >= 0.999 ? "right" : m <= 0 ? "wrong" : "partly");
+                    q.put("status", r.error() != null ? "error" : parseFailures > 0 ? "parse failure" : "answered");
                     q.put("error", str(r.error()));
-                    questions.add(q);
+                    listedRows[rank[row]] = q;
                 }
                 writeQuestion(run, slug, r, id, calls, questionNote, questionRun, css, qDir.resolve(file));
             });
             Map<String, Object> page = new LinkedHashMap<>();
             page.put("css", css);
+            page.put("scripts", ReportAssets.scriptTags(1));
             page.put("slug", slug);
             page.put("method", run.method());
             page.put("dataset", run.dataset());
@@ -404,12 +431,30 @@ public final class HtmlReport {
             page.put("mainValue", main.isEmpty() ? "" : metric(run.metrics().get(main)));
             page.put("skipped", run.skippedLines());
             List<String> failed = run.failed();
-            page.put("failed", run.failures(MAX_LISTED).stream().map(f -> Map.of("id", str(f.id()),
-                    "question", str(f.question()), "reason", str(f.failed()))).toList());
+            List<Map<String, Object>> questions = new ArrayList<>(List.of(listedRows));
+            // the failed questions are rows too (the "failed" filter shows them), in the dataset's order among the rest
+            for (ResultLine f : run.failures(MAX_LISTED)) {
+                Map<String, Object> q = new LinkedHashMap<>();
+                q.put("index", f.position() != null ? f.position() + 1 : "");
+                q.put("id", str(f.id()));
+                q.put("question", str(f.question()));
+                q.put("status", "failed");
+                q.put("error", "failed: " + str(f.failed()));
+                q.put("parseFailures", "0");
+                q.put("metricValue", "");
+                q.put("score", "none");
+                questions.add(q);
+            }
+            if (questions.stream().anyMatch(q -> "failed".equals(q.get("status")) && q.get("index") instanceof Integer)) {
+                questions.sort(java.util.Comparator.comparingInt(q -> q.get("index") instanceof Integer i ? i
+                        : Integer.MAX_VALUE));
+            }
+            page.put("failedCount", String.valueOf(failed.size()));
             page.put("hasFailed", !failed.isEmpty());
             page.put("moreFailed", failed.size() > MAX_LISTED ? String.valueOf(failed.size() - MAX_LISTED) : "");
             page.put("traceNote", traces.note());
             page.put("questions", questions);
+            page.put("hasQuestions", !questions.isEmpty());
             page.put("listed", String.valueOf(listed));
             page.put("answered", String.valueOf(run.answered()));
             page.put("moreQuestions", run.answered() > listed ? String.valueOf(run.answered() - listed) : "");

@@ -108,6 +108,21 @@ public final class PairedComparison {
                 + " two-sided p: exact McNemar test for 0/1 metrics, sign-flip permutation test otherwise";
     }
 
+    /**
+     * " (e.g. better: a, b; worse: c)" naming only the sides that have questions, "" when neither has: never an empty
+     * list.
+     */
+    static String examples(Difference d) {
+        List<String> parts = new ArrayList<>();
+        if (!d.betterIds().isEmpty()) {
+            parts.add("better: " + String.join(", ", d.betterIds()));
+        }
+        if (!d.worseIds().isEmpty()) {
+            parts.add("worse: " + String.join(", ", d.worseIds()));
+        }
+        return parts.isEmpty() ? "" : " (e.g. " + String.join("; ", parts) + ")";
+    }
+
     /** The lines {@code compare --baseline} prints under the table. */
     public static String text(String baseline, List<Difference> diffs) {
         StringBuilder sb = new StringBuilder();
@@ -116,10 +131,7 @@ public final class PairedComparison {
             sb.append(String.format(Locale.ROOT, "  %-24s %-22s %+.3f [%+.3f, %+.3f]  %-8s (%s)  n=%d  better on %d, worse on %d",
                     d.run(), d.metric(), d.difference().mean(), d.difference().lo(), d.difference().hi(),
                     d.test().display(), d.test().describe(), d.difference().n(), d.better(), d.worse()));
-            if (!d.betterIds().isEmpty() || !d.worseIds().isEmpty()) {
-                sb.append(" (e.g. better: ").append(String.join(", ", d.betterIds())).append("; worse: ")
-                        .append(String.join(", ", d.worseIds())).append(')');
-            }
+            sb.append(examples(d));
             sb.append('\n');
         }
         if (diffs.isEmpty()) {
@@ -128,12 +140,15 @@ public final class PairedComparison {
         return sb.toString();
     }
 
-    /** Per-question values of a metric keyed by question id, re-scored as the table does; lines without an id left out. */
+    /**
+     * Per-question values of a metric keyed by question id in the dataset's order ({@link ResultTable#datasetOrder}),
+     * re-scored as the table does; lines without an id left out.
+     */
     static Map<String, Double> byId(String name, RunDir run) {
         NumberColumn scores = run.scores(name);
         ResultTable t = run.table();
         Map<String, Double> out = new LinkedHashMap<>();
-        for (int row = 0; row < t.size(); row++) {
+        for (int row : t.datasetOrder()) {
             if (t.id(row) != null && scores.has(row)) {
                 out.put(t.id(row), scores.get(row));
             }

@@ -43,6 +43,8 @@ final class ResultTable {
     private final int size;
     private final String[] ids;
     private final int[] lines;
+    /** Each row's place in the dataset's order ({@link ResultLine#position}), or -1 when its line has none. */
+    private final int[] positions;
     private final int[] parseFailures;
     private final BitSet errors;
     private final byte[] judge;
@@ -51,11 +53,13 @@ final class ResultTable {
     /** Metric scores by name; a metric asked for later is added ({@link RunDir} reads it from the file). */
     private final Map<String, NumberColumn> scores;
 
-    private ResultTable(int size, String[] ids, int[] lines, int[] parseFailures, BitSet errors, byte[] judge,
-                        Map<String, NumberColumn> figures, Map<String, String[]> labels, Map<String, NumberColumn> scores) {
+    private ResultTable(int size, String[] ids, int[] lines, int[] positions, int[] parseFailures, BitSet errors,
+                        byte[] judge, Map<String, NumberColumn> figures, Map<String, String[]> labels,
+                        Map<String, NumberColumn> scores) {
         this.size = size;
         this.ids = ids;
         this.lines = lines;
+        this.positions = positions;
         this.parseFailures = parseFailures;
         this.errors = errors;
         this.judge = judge;
@@ -76,6 +80,21 @@ final class ResultTable {
     /** The line of {@code results.jsonl} (from 1) a row was read from; ascending with the row. */
     int line(int row) {
         return lines[row];
+    }
+
+    /** A row's place in the dataset's order (from 0), or -1 when its line does not say (written before it did). */
+    int position(int row) {
+        return positions[row];
+    }
+
+    /**
+     * The rows in the dataset's order: by {@link #position}, the rows whose lines do not say after them in file order.
+     * Lines are written as questions finish, so file order is finish order.
+     */
+    int[] datasetOrder() {
+        return java.util.stream.IntStream.range(0, size).boxed()
+                .sorted(java.util.Comparator.comparingLong(r -> positions[r] < 0 ? Integer.MAX_VALUE + (long) r : positions[r]))
+                .mapToInt(Integer::intValue).toArray();
     }
 
     int parseFailures(int row) {
@@ -133,6 +152,7 @@ final class ResultTable {
     ResultTable select(int[] rows) {
         String[] i = new String[rows.length];
         int[] l = new int[rows.length];
+        int[] pos = new int[rows.length];
         int[] pf = new int[rows.length];
         BitSet err = new BitSet();
         byte[] j = new byte[rows.length];
@@ -140,6 +160,7 @@ final class ResultTable {
             int r = rows[k];
             i[k] = ids[r];
             l[k] = lines[r];
+            pos[k] = positions[r];
             pf[k] = parseFailures[r];
             j[k] = judge[r];
             if (errors.get(r)) {
@@ -160,7 +181,7 @@ final class ResultTable {
         synchronized (this) {
             scores.forEach((name, c) -> sc.put(name, c.select(rows)));
         }
-        return new ResultTable(rows.length, i, l, pf, err, j, f, lab, sc);
+        return new ResultTable(rows.length, i, l, pos, pf, err, j, f, lab, sc);
     }
 
     /**
@@ -180,6 +201,7 @@ final class ResultTable {
         private final BitSet errors = new BitSet();
         private String[] ids = new String[16];
         private int[] lines = new int[16];
+        private int[] positions = new int[16];
         private int[] parseFailures = new int[16];
         private byte[] judge = new byte[16];
         private int size;
@@ -210,6 +232,7 @@ final class ResultTable {
             }
             ids[size] = id;
             lines[size] = lineNo;
+            positions[size] = line.position() == null || line.position() < 0 ? -1 : line.position();
             parseFailures[size] = line.parseFailures() == null ? 0 : line.parseFailures().size();
             if (line.error() != null) {
                 errors.set(size);
@@ -243,6 +266,7 @@ final class ResultTable {
             int n = ids.length * 2;
             ids = Arrays.copyOf(ids, n);
             lines = Arrays.copyOf(lines, n);
+            positions = Arrays.copyOf(positions, n);
             parseFailures = Arrays.copyOf(parseFailures, n);
             judge = Arrays.copyOf(judge, n);
             labels.replaceAll((name, c) -> Arrays.copyOf(c, n));
@@ -253,7 +277,7 @@ final class ResultTable {
             for (int row = 0; row < size; row++) {
                 kept[row] = row;
             }
-            ResultTable all = new ResultTable(size, ids, lines, parseFailures, errors, judge, figures, labels, scores);
+            ResultTable all = new ResultTable(size, ids, lines, positions, parseFailures, errors, judge, figures, labels, scores);
             // select copies at the exact size: no spare capacity is kept either way
             return all.select(kept);
         }

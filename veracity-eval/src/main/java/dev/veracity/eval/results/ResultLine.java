@@ -12,6 +12,9 @@ import java.util.Map;
  * Fields a line does not have are null and not written; lines of earlier runs lack the fields added since.
  *
  * @param schemaVersion    {@link dev.veracity.schema.SchemaVersion} (null in lines written before it)
+ * @param position         the question's place among the run's questions, from 0: the order of the dataset file (of
+ *                         the drawn sample for a paper's sample); lines are written as questions finish, so the report
+ *                         lists them by it (null in lines written before it)
  * @param questionType     CRAG's question type, by which report and compare break a run down
  * @param raw              the output the prediction was read from, when not the prediction itself
  * @param answers          the answer set read from the prediction (multi-answer datasets)
@@ -33,7 +36,7 @@ import java.util.Map;
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-public record ResultLine(Integer schemaVersion, String id, String question, String questionType, String prediction,
+public record ResultLine(Integer schemaVersion, String id, Integer position, String question, String questionType, String prediction,
                          String raw, List<String> answers, List<String> gold, List<String> wrong,
                          @JsonInclude(value = JsonInclude.Include.NON_NULL, content = JsonInclude.Include.ALWAYS)
                          Map<String, Object> metrics,
@@ -43,9 +46,12 @@ public record ResultLine(Integer schemaVersion, String id, String question, Stri
                          Retrieval retrieval, List<String> parseFailures, Map<String, Double> signals, Judge judge,
                          String failed, String failedKind, String error, Map<String, Object> details) {
 
-    /** A failure record: the question failed after all retries, for {@code reason}, of error {@code kind}. */
-    public static ResultLine failure(String id, String question, String reason, String kind) {
-        return new ResultLine(null, id, question, null, null, null, null, null, null, null, null, null, null, null,
+    /**
+     * A failure record: the question at {@code position} (null: not known) failed after all retries, for
+     * {@code reason}, of error {@code kind}.
+     */
+    public static ResultLine failure(String id, Integer position, String question, String reason, String kind) {
+        return new ResultLine(null, id, position, question, null, null, null, null, null, null, null, null, null, null, null,
                 null, null, null, null, null, null, null, null, null, null, null, null, null, null, reason, kind, null, null);
     }
 
@@ -62,7 +68,7 @@ public record ResultLine(Integer schemaVersion, String id, String question, Stri
 
     /** This line with {@code schema_version} set to {@code version}. */
     public ResultLine withSchemaVersion(Integer version) {
-        return new ResultLine(version, id, question, questionType, prediction, raw, answers, gold, wrong, metrics,
+        return new ResultLine(version, id, position, question, questionType, prediction, raw, answers, gold, wrong, metrics,
                 calls, samples, promptTokens, completionTokens, cacheHits, cachedSamples, cachedTokens, wallMs,
                 criticalPathMs, modelMs, traceRun, roles, truncated, candidates, retrieval, parseFailures, signals,
                 judge, failed, failedKind, error, details);

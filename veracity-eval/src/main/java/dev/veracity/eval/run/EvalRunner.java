@@ -303,8 +303,10 @@ public final class EvalRunner {
             int failedBefore = 0; // questions left unasked after a stop whose last record is a failure
             try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor();
                  Stream<QaItem> s = slice(spec)) {
+                int next = 0;
                 for (Iterator<QaItem> it = s.iterator(); it.hasNext(); ) {
                     QaItem item = it.next();
+                    int position = next++; // its place in the dataset's order: lines are written as questions finish
                     if (results.isDone(item.id())) {
                         continue;
                     }
@@ -323,7 +325,7 @@ public final class EvalRunner {
                     }
                     pool.submit(() -> {
                         try {
-                            results.append(answer(spec, item, client, models, traces, traceRun, metrics));
+                            results.append(answer(spec, item, position, client, models, traces, traceRun, metrics));
                             done.incrementAndGet();
                             unreachable.set(0);
                         } catch (RuntimeException e) {
@@ -333,7 +335,7 @@ public final class EvalRunner {
                             String reason = ResultsFile.oneLine(String.valueOf(e.getMessage()));
                             failures.add(item.id() + ": " + reason);
                             // a row with its reason: shown by report and compare, asked again by the next run
-                            results.appendFailure(item.id(), item.question(), kind(e), reason);
+                            results.appendFailure(item.id(), position, item.question(), kind(e), reason);
                         } finally {
                             slots.release();
                             report.run();
@@ -399,7 +401,7 @@ public final class EvalRunner {
         return e.getClass().getSimpleName();
     }
 
-    private static ResultLine answer(Spec spec, QaItem item, LlmClient client, Map<ModelRole, LlmClient> models,
+    private static ResultLine answer(Spec spec, QaItem item, int position, LlmClient client, Map<ModelRole, LlmClient> models,
                                      QuestionTraces traces, String traceRun, List<Metric> metrics) {
         CallContext calls = CallContext.of(traceRun, item.id(), spec.method().name());
         MethodContext ctx = new MethodContext(client, calls, spec.dataset(), spec.profile().multiAnswer(), spec.options(),
@@ -440,7 +442,7 @@ public final class EvalRunner {
         Map<String, Object> details = others.isEmpty() ? Map.of() : ResultsJson.convert(others, Map.class);
         // what the method used, whether the model or the response cache answered: requests ("calls"), the samples
         // they asked for, tokens and model time; the cache's share apart; wall time and critical path as run
-        return new ResultLine(null, item.id(), item.question(),
+        return new ResultLine(null, item.id(), position, item.question(),
                 type != null && !type.isBlank() ? type : null, // CRAG: the report and compare break the run down by it
                 answer.prediction(),
                 !answer.raw().isEmpty() && !answer.raw().equals(answer.prediction()) ? answer.raw() : null,

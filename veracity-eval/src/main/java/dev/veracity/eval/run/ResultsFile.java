@@ -217,15 +217,15 @@ public final class ResultsFile implements AutoCloseable {
     }
 
     /**
-     * Records that a question failed after all retries (a line with {@code "failed": reason} and
-     * {@code "failed_kind"}); the question stays undone, so the next run with the same command asks it again, and an
+     * Records that the question at {@code position} among the run's (null: not known) failed after all retries (a
+     * line with {@code "failed": reason} and {@code "failed_kind"}); the question stays undone, so the next run with the same command asks it again, and an
      * answer then supersedes the record.
      */
-    public synchronized void appendFailure(String id, String question, String kind, String reason) {
+    public synchronized void appendFailure(String id, Integer position, String question, String kind, String reason) {
         if (done.contains(id)) {
             return;
         }
-        failed.put(id, write(ResultLine.failure(id, question,
+        failed.put(id, write(ResultLine.failure(id, position, question,
                 reason == null || reason.isBlank() ? "unknown failure" : oneLine(reason),
                 kind == null || kind.isBlank() ? "UNKNOWN" : kind)));
     }

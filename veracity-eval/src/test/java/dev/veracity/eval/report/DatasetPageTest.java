@@ -104,6 +104,57 @@ class DatasetPageTest {
     }
 
     @Test
+    void aPageOfRunsOfDifferentSizesOrQuestionSetsSaysSoPlainlyAndRunsOfTheSameQuestionsSayNothing()
+            throws IOException {
+        Path ten = run("cot-nq", "cot", "nq", 1.0, answers("q1", true, "q2", false, "q3", true));
+        Path six = run("march-nq", "march", "nq", 1.0, answers("q1", true, "q2", true));
+        Path other = run("madam-nq", "madam-rag", "nq", 1.0, answers("q1", true, "q2", false, "q9", true));
+        Path same = run("court-nq", "court", "nq", 1.0, answers("q3", false, "q2", true, "q1", false));
+
+        Path out = HtmlReport.write(List.of(ten, six), tmp.resolve("sizes")).getParent();
+        String note = "These runs are of different sizes (cot-nq: 3, march-nq: 2 questions; 2 answered by all): their"
+                + " figures are not over the same questions";
+        assertThat(Files.readString(out.resolve("dataset-nq.html"))).contains(note);
+        assertThat(Files.readString(out.resolve("index.html"))).contains("nq: " + note);
+
+        // the same count of different questions
+        String sets = Files.readString(HtmlReport.write(List.of(ten, other), tmp.resolve("sets")).getParent()
+                .resolve("dataset-nq.html"));
+        assertThat(sets).contains("These runs answered different questions (3 each; 2 answered by all)");
+
+        // the same questions, in another order: no note
+        Path alike = HtmlReport.write(List.of(ten, same), tmp.resolve("same")).getParent();
+        assertThat(Files.readString(alike.resolve("dataset-nq.html"))).doesNotContain("size-note");
+        assertThat(Files.readString(alike.resolve("index.html"))).doesNotContain("size-note");
+    }
+
+    @Test
+    void aPairedDifferenceWithoutExampleQuestionsSaysNoneNeverAnEmptyList() throws IOException {
+        Path base = run("standard-nq", "standard-rag", "nq", 1.5, answers("q1", true, "q2", false));
+        Path same = run("same-nq", "cot", "nq", 1.5, answers("q1", true, "q2", false));
+        Path worse = run("worse-nq", "march", "nq", 1.5, answers("q1", false, "q2", false));
+        Path out = HtmlReport.write(List.of(base, same, worse), tmp.resolve("report"), base).getParent();
+        String nq = Files.readString(out.resolve("dataset-nq.html"));
+        String table = nq.substring(nq.indexOf("Paired differences against"));
+        table = table.substring(0, table.indexOf("</table>"));
+        List<String> cells = new ArrayList<>();
+        Matcher last = Pattern.compile("<td>([^\\n]*)</td>\\n</tr>").matcher(table);
+        while (last.find()) {
+            cells.add(last.group(1));
+        }
+        assertThat(cells).hasSize(2).allSatisfy(c -> assertThat(c).isNotBlank());
+        assertThat(cells.get(0)).isEqualTo("<span class=\"muted\">none</span>"); // same answers: no example either way
+        assertThat(cells.get(1)).contains("- q1").doesNotContain("none", "+ ");
+
+        // compare's text names only the side that has questions
+        List<PairedComparison.Difference> diffs = PairedComparison.against(RunDir.load(base),
+                List.of(RunDir.load(same), RunDir.load(worse)), 1000, 1);
+        String text = PairedComparison.text("standard-nq", diffs);
+        assertThat(text).contains("(e.g. worse: q1)").doesNotContain("better: ;", "better: )", "worse: )", "e.g. )");
+        assertThat(text.lines().filter(l -> l.contains("same-nq"))).singleElement().asString().doesNotContain("e.g.");
+    }
+
+    @Test
     void theChosenBaselineIsWhatTheOthersAreComparedWithAndIsAddedWhenMissing() throws IOException {
         Path base = run("standard-nq", "standard-rag", "nq", 1.5, answers("q1", true, "q2", false));
         Path madam = run("madam-nq", "madam-rag", "nq", 4.0, answers("q1", true, "q2", true));

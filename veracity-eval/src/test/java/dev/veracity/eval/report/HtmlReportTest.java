@@ -35,9 +35,92 @@ class HtmlReportTest {
                 "<th class=\"num\">recall</th>", "<th class=\"num\">f1</th>", "<th class=\"num\">rounds</th>",
                 "35.0%", "52.0%", "61.0%", "2.500", "908.3", "231.5", "230.2",
                 "href=\"standard-rag-ramdocs/index.html\"", "href=\"madam-rag-ramdocs/index.html\"",
-                "<img src=\"metrics.png\"", "<img src=\"calls.png\"", "<img src=\"tokens.png\"");
-        assertThat(html.split("<tr>", -1)).hasSize(4); // header + two runs
+                "<img src=\"calls.png\"", "<img src=\"tokens.png\"",
+                // the metrics are interactive charts, one per dataset and metric, not a PNG mixing them
+                "<figcaption>ramdocs: strict-multi</figcaption>", "<figcaption>ramdocs: f1</figcaption>",
+                "<script src=\"assets/chart.umd.min.js\"></script>", "<script src=\"assets/report.js\"></script>");
+        assertThat(html).doesNotContain("metrics.png");
+        assertThat(tmp.resolve("report/metrics.png")).doesNotExist();
+        assertThat(html.split("<tr data-method=", -1)).hasSize(3); // two runs
         assertThat(html).doesNotContainPattern("(?i)(src|href)=\"(https?:)?//");
+    }
+
+    @Test
+    void theRunPageListsQuestionsInTheDatasetsOrderNotTheOrderTheyFinishedIn() throws IOException {
+        boolean[] right = {true, false, true, false, true, false};
+        Path run = ReportFixtures.scripted(tmp, "cot-nq", "cot", "nq-open", right, new int[] {4, 1, 5, 0, 3, 2},
+                java.util.Set.of(), java.util.Set.of(3));
+        Path out = HtmlReport.write(List.of(run), tmp.resolve("ordered")).getParent();
+        org.jsoup.nodes.Document page = org.jsoup.Jsoup.parse(out.resolve("cot-nq/index.html").toFile());
+        List<String> ids = page.select("#questions tbody tr").stream().map(tr -> tr.child(1).text()).toList();
+        assertThat(ids).containsExactly("q0", "q1", "q2", "q3", "q4", "q5"); // q3 failed: its row at its place
+        assertThat(page.select("#questions tbody tr").stream().map(tr -> tr.child(0).text()).toList())
+                .containsExactly("1", "2", "3", "4", "5", "6");
+        // a dataset page lists the questions runs disagree on, and a paired difference's examples, in that order too
+        boolean[] flipped = {false, true, false, true, false, true};
+        Path other = ReportFixtures.scripted(tmp, "march-nq", "march", "nq-open", flipped, new int[] {5, 2, 0, 4, 1, 3},
+                java.util.Set.of(), java.util.Set.of());
+        Path both = HtmlReport.write(List.of(run, other), tmp.resolve("both")).getParent();
+        org.jsoup.nodes.Document ds = org.jsoup.Jsoup.parse(both.resolve("dataset-nq-open.html").toFile());
+        assertThat(ds.select("h2:contains(disagree) ~ div table tbody tr td:first-child b").eachText())
+                .containsExactly("q0", "q1", "q2", "q4", "q5");
+        assertThat(ds.select("span.good").eachText().stream().map(t -> t.replaceAll(" \\(.*", "")).toList())
+                .startsWith("+ q1", "+ q5");
+
+        // How this run was made comes first, above the questions
+        String html = Files.readString(out.resolve("cot-nq/index.html"));
+        assertThat(html.indexOf("How this run was made")).isPositive().isLessThan(html.indexOf("<h2>Questions</h2>"));
+
+        // lines written before they recorded their position keep the file's order
+        Path old = Files.createDirectories(tmp.resolve("old"));
+        Files.writeString(old.resolve("results.jsonl"), Files.readString(run.resolve("results.jsonl"))
+                .replaceAll("\"position\": \\d+, ", ""));
+        Files.copy(run.resolve("summary.json"), old.resolve("summary.json"));
+        org.jsoup.nodes.Document oldPage = org.jsoup.Jsoup.parse(HtmlReport.write(List.of(old), tmp.resolve("o"))
+                .getParent().resolve("old/index.html").toFile());
+        assertThat(oldPage.select("#questions tbody tr").stream().map(tr -> tr.child(1).text()).toList())
+                .containsExactly("q4", "q1", "q5", "q0", "q2", "q3");
+    }
+
+    @Test
+    void noPageLoadsAUrlOutsideTheReportAndEveryScriptItLoadsIsInItsAssetsFolder() throws IOException {
+        Path out = report().getParent();
+        List<Path> pages;
+        try (Stream<Path> files = Files.walk(out)) {
+            pages = files.filter(f -> f.toString().endsWith(".html")).toList();
+        }
+        assertThat(pages).hasSizeGreaterThan(4);
+        for (Path page : pages) {
+            org.jsoup.nodes.Document doc = org.jsoup.Jsoup.parse(page.toFile());
+            for (org.jsoup.nodes.Element e : doc.select("[src], [href], link, iframe, object, embed, base")) {
+                for (String attr : List.of("src", "href", "data")) {
+                    String v = e.attr(attr);
+                    assertThat(v).as("%s in %s", e, page).doesNotContainPattern("(?i)^\\s*(https?:|//|ftp:|ws:)");
+                }
+            }
+            assertThat(doc.select("link[rel=stylesheet], base, iframe")).as(page.toString()).isEmpty();
+            for (org.jsoup.nodes.Element script : doc.select("script[src]")) {
+                Path file = page.getParent().resolve(script.attr("src")).normalize();
+                assertThat(file).as(script.toString()).isRegularFile().startsWith(out.resolve("assets"));
+            }
+            // inline CSS may not fetch either
+            assertThat(doc.select("style").html()).doesNotContainPattern("(?i)url\\(|@import");
+        }
+        // the vendored libraries with their licences, once per report
+        assertThat(out.resolve("assets/chart.umd.min.js")).content().startsWith("/*!\n * Chart.js v4.6.1");
+        assertThat(out.resolve("assets/chart.js-LICENSE.md")).content().contains("MIT License");
+        assertThat(out.resolve("assets/chartjs-chart-error-bars-LICENSE")).content().contains("MIT License");
+        String index = Files.readString(out.resolve("index.html"));
+        assertThat(index).doesNotContain("Chart.js v4"); // linked, not inlined
+    }
+
+    @Test
+    void theChartsDataCannotCloseItsScriptElement() throws IOException {
+        Path a = ReportFixtures.run(tmp, "x", "</script><script>alert(1)</script>", "{\"f1\": 0.5}", false);
+        String html = Files.readString(HtmlReport.write(List.of(a), tmp.resolve("hostile")));
+        String data = html.substring(html.indexOf("<script type=\"application/json\" id=\"chart-data\">"));
+        data = data.substring(0, data.indexOf("</script>"));
+        assertThat(data).contains("\\u003c/script\\u003e\\u003cscript\\u003ealert(1)").doesNotContain("<script>alert");
     }
 
     @Test
@@ -62,7 +145,7 @@ class HtmlReportTest {
     @Test
     void chartsAreValidPngs() throws IOException {
         Path out = report().getParent();
-        for (String name : List.of("metrics.png", "calls.png", "tokens.png", "latency.png")) {
+        for (String name : List.of("calls.png", "tokens.png", "latency.png")) {
             Path png = out.resolve(name);
             assertThat(png).exists();
             assertThat(Files.size(png)).as(name).isGreaterThan(5_000);
@@ -80,7 +163,9 @@ class HtmlReportTest {
         assertThat(html).contains("q1", "Capital of France?", "William Shakespeare", "href=\"q/q1.html\"",
                 "1 line(s) of results.jsonl could not be read", "Who wrote &lt;i&gt;Hamlet&lt;/i&gt;?");
         assertThat(html).doesNotContain("q4", "Truncated");
-        assertThat(html).doesNotContainPattern("(?i)<script|<img|<i>");
+        // no script but the report's own assets: the run's text is escaped
+        assertThat(html.replaceAll("<script src=\"\\.\\./assets/[a-z.-]+\"></script>", ""))
+                .doesNotContainPattern("(?i)<script|<img|<i>");
     }
 
     @Test
@@ -262,11 +347,10 @@ class HtmlReportTest {
             assertThat(out.resolve(name)).as(name).doesNotExist();
             assertThat(html).doesNotContain("src=\"" + name + "\"");
         }
-        assertThat(out.resolve("metrics.png")).exists();
         assertThat(out.resolve("calls.png")).exists();
-        assertThat(html).contains("<img src=\"metrics.png\"", "<img src=\"calls.png\"", "<th class=\"num\">truthfulness</th>",
-                "<td class=\"num\">n/a</td>");
-        assertThat(html.split("<img ", -1)).hasSize(3);
+        assertThat(html).contains("<img src=\"calls.png\"", "<th class=\"num\">truthfulness</th>",
+                "<td class=\"num\">n/a</td>", "<figcaption>nq-open: nq-em</figcaption>");
+        assertThat(html.split("<img ", -1)).hasSize(2);
 
         // Nothing at all to chart: no charts section.
         Path none = Files.createDirectories(tmp.resolve("none"));
@@ -277,7 +361,7 @@ class HtmlReportTest {
                 """);
         Path out2 = tmp.resolve("r4");
         String empty = Files.readString(HtmlReport.write(List.of(none), out2));
-        assertThat(empty).doesNotContain("<img ").doesNotContain("<h2>Charts</h2>");
+        assertThat(empty).doesNotContain("<img ").doesNotContain("<h2>Charts</h2>").doesNotContain("data-chart");
         try (Stream<Path> files = Files.list(out2)) {
             assertThat(files.filter(f -> f.toString().endsWith(".png"))).isEmpty();
         }

@@ -18,6 +18,43 @@ final class ReportFixtures {
     }
 
     /**
+     * A run of {@code right.length} questions {@code q0}, {@code q1}, ... of {@code dataset}, scored on em and f1:
+     * question k is answered right (its prediction is its gold answer) when {@code right[k]}, else wrong. The lines
+     * are written in {@code finishOrder} (the order an eval's questions finished), each with its {@code position};
+     * the questions in {@code parseFailures} have one, those in {@code failed} are failure records instead of answers.
+     */
+    static Path scripted(Path root, String name, String method, String dataset, boolean[] right, int[] finishOrder,
+                         java.util.Set<Integer> parseFailures, java.util.Set<Integer> failed) throws IOException {
+        Path dir = Files.createDirectories(root.resolve(name));
+        StringBuilder lines = new StringBuilder();
+        int answered = 0;
+        int correct = 0;
+        for (int k : finishOrder) {
+            if (failed.contains(k)) {
+                lines.append("{\"id\": \"q%d\", \"position\": %d, \"question\": \"Question %d?\", \"failed\": \"HTTP 400: context length exceeded\", \"failed_kind\": \"BAD_REQUEST\"}\n"
+                        .formatted(k, k, k));
+                continue;
+            }
+            answered++;
+            correct += right[k] ? 1 : 0;
+            lines.append(("{\"id\": \"q%d\", \"position\": %d, \"question\": \"Question %d?\", \"prediction\": \"%s\","
+                    + " \"gold\": [\"answer %d\"], \"metrics\": {\"em\": %s, \"f1\": %s}, \"calls\": %d, \"wall_ms\": 10.0,"
+                    + " \"parse_failures\": [%s]}\n").formatted(k, k, k, right[k] ? "answer " + k : "wrong " + k, k,
+                    right[k] ? "1.0" : "0.0", right[k] ? "1.0" : "0.0", 1 + k % 3,
+                    parseFailures.contains(k) ? "\"no answer in output\"" : ""));
+        }
+        Files.writeString(dir.resolve("results.jsonl"), lines);
+        double share = answered == 0 ? 0 : (double) correct / answered;
+        Files.writeString(dir.resolve("summary.json"), """
+                {"method": "%s", "dataset": "%s", "model": "m", "n": %d, "metrics": {"em": %s, "f1": %s},
+                 "calls_per_question": 2.0, "parse_failures": %d, "failed": %d,
+                 "config": {"method": "%s", "method_options": {"k": "3"}, "data": "/data/%s.jsonl", "model": "m"}}
+                """.formatted(method, dataset, answered, share, share, parseFailures.size(), failed.size(), method,
+                dataset));
+        return dir;
+    }
+
+    /**
      * A run: summary.json, results.jsonl (three questions and a truncated last line) and, when {@code traces},
      * a traces.db with calls for the first two questions, one of them hostile.
      */

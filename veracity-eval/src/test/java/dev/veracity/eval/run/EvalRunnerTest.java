@@ -275,6 +275,40 @@ class EvalRunnerTest {
     }
 
     @Test
+    void eachLineRecordsItsQuestionsPlaceInTheDatasetWhateverOrderTheQuestionsFinishIn() throws Exception {
+        // france (the first question) answers only after italy and spain were asked, so it finishes last or near it;
+        // a failed question's record says its place too
+        java.util.concurrent.CountDownLatch others = new java.util.concurrent.CountDownLatch(2);
+        ScriptedBackend backend = ScriptedBackend.perSample((r, i) -> {
+            String p = r.promptText();
+            if (p.contains("france")) {
+                try {
+                    others.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                return "Paris";
+            }
+            others.countDown();
+            if (p.contains("spain")) {
+                throw new dev.veracity.llm.LlmException(dev.veracity.llm.ErrorKind.BAD_REQUEST, "context length exceeded");
+            }
+            return "Rome";
+        });
+        EvalRunner.QuestionTraces traces = new EvalRunner.QuestionTraces(new InMemoryTraces());
+        LlmClient client = LlmClient.builder(backend).traces(traces).build();
+        EvalRunner.run(new EvalRunner.Spec(ECHO, "nq-open", nq(), 0, dir.resolve("out"), 3,
+                DatasetProfile.of("nq-open"), Map.of(), Map.of()), client, traces, "a", p -> { });
+        Map<String, Integer> positions = new java.util.HashMap<>();
+        for (String l : Files.readAllLines(dir.resolve("out/results.jsonl"))) {
+            JsonNode row = JSON.readTree(l);
+            positions.put(row.get("question").asText(), row.path("position").isInt() ? row.get("position").asInt() : null);
+        }
+        assertThat(positions).containsExactlyInAnyOrderEntriesOf(Map.of("capital of france", 0, "capital of italy", 1,
+                "capital of spain", 2));
+    }
+
+    @Test
     void aServerThatDoesNotAnswerStopsTheRunAfterFiveQuestionsInARow() throws Exception {
         ScriptedBackend backend = ScriptedBackend.perSample((r, i) -> {
             throw new dev.veracity.llm.LlmException(dev.veracity.llm.ErrorKind.CONNECTION, "connection refused");
