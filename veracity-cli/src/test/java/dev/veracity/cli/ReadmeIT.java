@@ -27,6 +27,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -65,7 +66,7 @@ class ReadmeIT {
         Path ramdocs = Shared.data("ramdocs/RAMDocs_test.jsonl");
         Path clone = tmp.resolve("veracity");
         copyAsCloned(ReadmeCommands.ROOT, clone);
-        Files.createSymbolicLink(tmp.resolve("shared"), ramdocs.getParent().getParent().getParent());
+        Path shared = Files.createSymbolicLink(tmp.resolve("shared"), ramdocs.getParent().getParent().getParent());
         installRuntime(ReadmeCommands.ROOT, clone);
         for (String f : FIXTURES) {
             try (InputStream in = ReadmeIT.class.getResourceAsStream("readme/" + f)) {
@@ -108,6 +109,8 @@ class ReadmeIT {
                 }
             }
             assertThat(sh.ran).as("commands run").hasSizeGreaterThan(10);
+        } finally {
+            Files.delete(shared); // the link, not the shared folder, before JUnit cleans the temporary folder
         }
     }
 
@@ -139,7 +142,8 @@ class ReadmeIT {
         Process git = new ProcessBuilder("git", "ls-files", "-z", "--cached", "--others", "--exclude-standard")
                 .directory(root.toFile()).redirectError(ProcessBuilder.Redirect.INHERIT).start();
         byte[] listing = git.getInputStream().readAllBytes();
-        assertThat(git.waitFor()).as("git ls-files in " + root + " (the test copies the checkout as a clone would)").isZero();
+        Assumptions.assumeTrue(git.waitFor() == 0, "not a git checkout (" + root + "): the README test copies what a"
+                + " clone holds, by git ls-files");
         for (String name : new String(listing, StandardCharsets.UTF_8).split("\0")) {
             Path from = root.resolve(name);
             if (name.isEmpty() || !Files.isRegularFile(from)) {
