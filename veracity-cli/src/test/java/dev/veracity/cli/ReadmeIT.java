@@ -43,9 +43,9 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code lib}, and the embed part's) is put in the copy's {@code target} folders and marked newer than every source, as
  * the launcher itself marks a build it made. The files the README names as the user's own ({@code pairs.jsonl},
  * {@code rollouts.jsonl}, ...) come from {@code src/test/resources/dev/veracity/cli/readme}, in the formats the README
- * gives; {@code RAMDocs_test.jsonl} from the shared data. Servers ({@code sim}, {@code serve}, {@code serve-rewards},
- * {@code serve-retrieval}) run in the background on the README's ports until the end (or until a later command wants
- * the port); a command that is identical to one already run is not run again.
+ * gives; {@code RAMDocs_test.jsonl} and {@code NQ-open.dev.jsonl} from the shared data. Servers ({@code sim},
+ * {@code serve}, {@code serve-rewards}, {@code serve-retrieval}) run in the background on the README's ports until the
+ * end (or until a later command wants the port); a command identical to one already run is not run again.
  *
  * <p>Runs under failsafe after {@code package} ({@code ./mvnw -B verify}); {@code -DskipTests} skips it.
  */
@@ -56,7 +56,7 @@ class ReadmeIT {
 
     /** The user's own input files that README commands name, as this test provides them. */
     private static final List<String> FIXTURES = List.of("pairs.jsonl", "rollouts.jsonl", "rewards.jsonl", "tokens.jsonl",
-            "corpus.jsonl", "docs.jsonl");
+            "corpus.jsonl", "docs.jsonl", "dpo-pairs.jsonl", "sft.jsonl");
 
     @TempDir
     Path tmp;
@@ -74,6 +74,7 @@ class ReadmeIT {
             }
         }
         Files.copy(ramdocs, clone.resolve("RAMDocs_test.jsonl"));
+        Files.copy(Shared.data("nq-open/NQ-open.dev.jsonl"), clone.resolve("NQ-open.dev.jsonl"));
 
         try (Shell sh = new Shell(clone, Files.createDirectories(tmp.resolve("logs")))) {
             // The quick start, in order, after a real demo; then the command the demo itself prints.
