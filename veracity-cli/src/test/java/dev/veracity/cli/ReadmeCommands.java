@@ -14,8 +14,8 @@ import java.util.stream.Stream;
 /**
  * The shell commands of the project's Markdown files, as a reader copies them: every line of a {@code ```bash} block
  * that is not a comment, joined with the lines its trailing backslashes continue onto. A command the tests cannot run
- * carries the mark {@value #MARK} in its trailing comment, saying what it needs ({@code # needs: a model server});
- * {@link ReadmeIT} runs every other one, verbatim, in a fresh copy of the project, and {@link ReadmeCommandsTest} checks
+ * carries the mark {@value #MARK} in its trailing comment, saying what it needs ({@code # needs: a model server}, or
+ * after a {@code ;} in the comment: {@code # what it does; needs: ...}); {@link ReadmeIT} runs every other one, verbatim, in a fresh copy of the project, and {@link ReadmeCommandsTest} checks
  * the marks. The one exception is the README's test command, which is what runs those tests (CI's {@code .ci/run}).
  */
 final class ReadmeCommands {
@@ -25,6 +25,9 @@ final class ReadmeCommands {
 
     /** The repository root, seen from a module's folder (where Maven runs its tests). */
     static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
+
+    /** The mark opens the comment or follows a {@code ;} in it ({@code # what it does; needs: ...}). */
+    private static final Pattern MARKED = Pattern.compile("(^|;\\s*)" + Pattern.quote(MARK));
 
     private static final Pattern FENCE = Pattern.compile("^\\s*```\\s*(\\S*)\\s*$");
 
@@ -41,8 +44,8 @@ final class ReadmeCommands {
 
         /** What the mark says the command needs, when it is marked. */
         Optional<String> needs() {
-            int at = note.indexOf(MARK);
-            return at < 0 ? Optional.empty() : Optional.of(note.substring(at + MARK.length()).strip());
+            Matcher m = MARKED.matcher(note);
+            return m.find() ? Optional.of(note.substring(m.end()).strip()) : Optional.empty();
         }
 
         /** {@code README.md:70}: where a reader finds it. */

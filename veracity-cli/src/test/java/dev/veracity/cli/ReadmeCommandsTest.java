@@ -38,6 +38,8 @@ class ReadmeCommandsTest {
         assertThat(c.get(0).text()).isEqualTo("./veracity eval --method a \\\n    --out runs/a   # note # two");
         assertThat(c.get(0).needs()).isEmpty();
         assertThat(c.get(1).needs()).contains("a server");
+        assertThat(command("./veracity x   # what it does; needs: the internet").needs()).contains("the internet");
+        assertThat(command("./veracity reproduce --list   # the recipes, and what each needs: data").needs()).isEmpty();
         assertThat(c.get(2).line()).isEqualTo(13);
 
         // a quote left open goes on to the next line, as a JSON body written over several lines does
