@@ -87,38 +87,6 @@ class DemoCommandTest {
         assertThat(scores).as("the reader's answers depend on what each method shows it").hasSizeGreaterThan(1);
         assertThat(out).contains("they measure plumbing, not model quality");
 
-        // The README's quick start after the demo, on these runs: report, then compare with a baseline last.
-        java.util.List<String> quickStart = readmeQuickStart();
-        assertThat(quickStart.getFirst()).startsWith("./veracity demo");
-        assertThat(quickStart.getLast()).startsWith("./veracity compare .veracity/demo/*");
-        // what a shell makes of .veracity/demo/*: every entry of the folder but the hidden ones, sorted
-        java.util.List<String> folders;
-        try (var entries = java.nio.file.Files.list(runs)) {
-            folders = entries.filter(p -> !p.getFileName().toString().startsWith(".")).map(Path::toString).sorted().toList();
-        }
-        assertThat(folders).hasSize(methods.size());
-        String compared = "";
-        for (String line : quickStart.subList(1, quickStart.size())) {
-            java.util.List<String> args = new java.util.ArrayList<>();
-            for (String word : line.replaceFirst("^\\./veracity\\s+", "").split("\\s+")) {
-                if (word.equals(".veracity/demo/*")) {
-                    args.addAll(folders);
-                } else if (!args.isEmpty() && args.getLast().equals("--out")) {
-                    args.add(dir.resolve(word).toString());
-                } else {
-                    args.add(word.replace(".veracity/demo", runs.toString()));
-                }
-            }
-            compared = run(args.toArray(String[]::new));
-        }
-        assertThat(dir.resolve("report/index.html")).isRegularFile();
-        assertThat(dir.resolve("report/dataset-ramdocs.html")).isRegularFile();
-        for (String m : methods) {
-            assertThat(compared).containsPattern("(?m)^" + Pattern.quote(m) + "\\s+" + Pattern.quote(m)
-                    + "\\s+sim-model\\s+(none|dataset)\\s+4\\s");
-        }
-        assertThat(compared).contains("Paired differences against standard-rag");
-
         // the report command the demo prints works, and works again: its report is not among the runs it reads
         java.util.regex.Matcher said = Pattern.compile("the report: \\./veracity report (\\S+)/\\* --out (\\S+)").matcher(out);
         assertThat(said.find()).as(out).isTrue();
@@ -158,14 +126,5 @@ class DemoCommandTest {
         // and the summary keeps the demo's labels
         assertThat(mapper.readTree(runs.resolve("march/summary.json").toFile()).toString())
                 .contains("\"demo\":\"simulator, built-in reader\"");
-    }
-
-    /** The commands of the README's quick start block, in order. */
-    private static java.util.List<String> readmeQuickStart() throws java.io.IOException {
-        String readme = java.nio.file.Files.readString(Path.of("..", "README.md"));
-        int at = readme.indexOf("## Quick start");
-        assertThat(at).as("README has a Quick start section").isNotNegative();
-        String block = readme.substring(readme.indexOf("```bash", at) + 7, readme.indexOf("```", readme.indexOf("```bash", at) + 7));
-        return block.lines().map(l -> l.replaceFirst("\\s+#.*$", "").strip()).filter(l -> !l.isEmpty()).toList();
     }
 }
