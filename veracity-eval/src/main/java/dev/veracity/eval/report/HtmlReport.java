@@ -85,6 +85,15 @@ public final class HtmlReport {
      * partial (an interrupted eval: {@link RunDir#partial()}), which the pages mark too.
      */
     public static Path write(List<Path> runDirs, Path outDir, Path baselineDir, Consumer<String> partialRuns) {
+        return write(runDirs, outDir, baselineDir, partialRuns, (done, of) -> { });
+    }
+
+    /**
+     * Writes the report as {@link #write(List, Path, Path, Consumer)} does, telling {@code steps} how far it has come:
+     * (done, of) after the runs are read, after each run's pages, after the dataset pages and after the charts.
+     */
+    public static Path write(List<Path> runDirs, Path outDir, Path baselineDir, Consumer<String> partialRuns,
+                             java.util.function.BiConsumer<Integer, Integer> steps) {
         List<Path> dirs = new ArrayList<>(runDirs);
         if (baselineDir != null && dirs.stream().noneMatch(d -> same(d, baselineDir))) {
             dirs.addFirst(baselineDir);
@@ -94,6 +103,8 @@ public final class HtmlReport {
                 + r.answered() + " questions answered so far (" + r.partial() + ")"));
         RunDir baseline = baselineDir == null ? null
                 : runs.stream().filter(r -> same(r.dir(), baselineDir)).findFirst().orElseThrow();
+        int stepsOf = runs.size() + 2;
+        steps.accept(0, stepsOf);
         try {
             Files.createDirectories(outDir);
         } catch (IOException e) {
@@ -119,9 +130,12 @@ public final class HtmlReport {
         for (int i = 0; i < runs.size(); i++) {
             files.put(slugs.get(i), writeRun(runs.get(i), slugs.get(i), outDir.resolve(slugs.get(i)), css,
                     links.getOrDefault(slugs.get(i), Set.of())));
+            steps.accept(i + 1, stepsOf);
         }
         List<Map<String, Object>> datasets = DatasetPage.writeAll(plans, outDir, css, files);
+        steps.accept(runs.size() + 1, stepsOf);
         List<Map<String, Object>> charts = writeCharts(runs, slugs, outDir);
+        steps.accept(stepsOf, stepsOf);
         List<String> metricNames = new ArrayList<>(new LinkedHashSet<>(runs.stream()
                 .flatMap(r -> r.summary().metricsOrEmpty().keySet().stream())
                 .toList()));

@@ -160,8 +160,21 @@ public final class EvalRunner {
     public record Outcome(int total, int alreadyDone, int answered, List<String> failures, Summary summary) {
     }
 
-    /** Live progress: done of total, calls and tokens so far. */
+    /**
+     * Live progress: done of total, calls and tokens so far. Before the answering, while the dataset is read and its
+     * questions counted, {@code total} is -1 and {@code done} the questions read so far ({@link #reading}).
+     */
     public record Progress(int done, int total, long calls, long tokens) {
+
+        /** The questions read and counted so far, before the answering. */
+        public static Progress reading(int read) {
+            return new Progress(read, -1, 0, 0);
+        }
+
+        /** Whether the dataset is still being read (the questions counted), before any is answered. */
+        public boolean reading() {
+            return total < 0;
+        }
     }
 
     /** Routes each call's trace record to the question being answered, as well as to the store. */
@@ -284,9 +297,11 @@ public final class EvalRunner {
             int total = 0;
             int already = 0;
             try (Stream<QaItem> s = slice(spec)) {
+                progress.accept(Progress.reading(0)); // a large file (CRAG's pages) takes a while to read and count
                 for (Iterator<QaItem> it = s.iterator(); it.hasNext(); ) {
                     total++;
                     already += results.isDone(it.next().id()) ? 1 : 0;
+                    progress.accept(Progress.reading(total));
                 }
             }
             int items = total;
