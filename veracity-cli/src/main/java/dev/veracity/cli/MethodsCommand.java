@@ -44,7 +44,7 @@ final class MethodsCommand implements Callable<Integer> {
     /** A method's declaration fitted to {@code width}: paragraphs wrapped, the options a table whose text wraps. */
     static String text(MethodSpec m, int width) {
         StringBuilder out = new StringBuilder();
-        out.append(TextTable.wrap(m.name() + "  " + m.description(), width, "", "  "));
+        out.append(TextTable.wrap(m.description(), width, m.name() + "  ", "  "));
         out.append(TextTable.wrap("implements: " + m.source(), width, "  ", "    "));
         out.append(TextTable.wrap("needs: " + (m.needs().isEmpty() ? "nothing (closed book)" : Capability.keys(m.needs())),
                 width, "  ", "    "));

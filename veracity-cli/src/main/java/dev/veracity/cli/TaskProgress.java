@@ -63,6 +63,7 @@ final class TaskProgress implements Consumer<EvalRunner.Progress>, AutoCloseable
         this.started = nanos.getAsLong();
         this.phaseStarted = started;
         this.lastLine = started;
+        this.lastStep = started;
     }
 
     /**
@@ -150,8 +151,8 @@ final class TaskProgress implements Consumer<EvalRunner.Progress>, AutoCloseable
             this.share = share;
             if (bar != null && done > 0) {
                 bar.maxHint(Math.max(done, (long) (done / share)));
-            } else if (bar == null) {
-                tick(); // a build whose first passages are still being embedded tells how far the reading is
+            } else if (bar == null && nanos.getAsLong() - lastStep >= INTERVAL_SECONDS * 1_000_000_000L) {
+                tick(); // no step for a while (the first passages still being embedded): how far the reading is
             }
         }
     }
