@@ -292,7 +292,8 @@ public final class HtmlReport {
         Map<String, java.util.TreeMap<Integer, RunDir>> groups = new LinkedHashMap<>();
         for (RunDir r : runs) {
             RunConfiguration config = r.summary().config();
-            String k = config == null || config.methodOptions() == null ? null : config.methodOptions().get("samples");
+            Object samples = config == null || config.methodOptions() == null ? null : config.methodOptions().get("samples");
+            String k = samples == null ? null : String.valueOf(samples);
             if (k == null || !r.summary().metricsOrEmpty().containsKey("truthfulness-answer.accuracy")) {
                 continue;
             }
