@@ -156,16 +156,19 @@ final class IndexCommand implements Callable<Integer> {
             progress.extra(vectors != null ? "read; embedding the last batches" : "read; committing");
             builder.close();
             count = builder.count();
+            progress.extra("");
             progress.total(count);
             progress.stepTo(count);
-            progress.extra("");
         }
         double s = (System.nanoTime() - start) / 1e9;
-        System.out.printf("Indexed %,d passages from %s (%s%s) into %s in %.1f s (%,.0f passages/s)%s%n", count, corpus, f,
-                vectors == null ? "" : ", dense " + vectors.model(), out, s, (count - resumed) / Math.max(s, 1e-9),
-                resumed > 0 ? String.format(" after resuming at %,d", resumed) : "");
-        System.out.println("Corpus SHA-256 " + dev.veracity.retrieval.lucene.IndexMetadata.read(out).corpusSha256()
-                + " (recorded in " + dev.veracity.retrieval.lucene.IndexMetadata.FILE + " and in eval's summary.json)");
+        int width = Terminal.columns();
+        System.out.print(dev.veracity.eval.report.TextTable.wrap(String.format("Indexed %,d passages from %s (%s%s)"
+                + " into %s in %.1f s (%,.0f passages/s)%s", count, corpus, f, vectors == null ? "" : ", dense "
+                + vectors.model(), out, s, (count - resumed) / Math.max(s, 1e-9),
+                resumed > 0 ? String.format(" after resuming at %,d", resumed) : ""), width, "", "  "));
+        System.out.print(dev.veracity.eval.report.TextTable.wrap("Corpus SHA-256 "
+                + dev.veracity.retrieval.lucene.IndexMetadata.read(out).corpusSha256() + " (recorded in "
+                + dev.veracity.retrieval.lucene.IndexMetadata.FILE + " and in eval's summary.json)", width, "", "  "));
         return 0;
     }
 
@@ -204,9 +207,12 @@ final class IndexCommand implements Callable<Integer> {
         }
         double s = (System.nanoTime() - start) / 1e9;
         PageStoreMetadata meta = PageStoreMetadata.read(out);
-        System.out.printf("Stored %,d pages from %s (%s) into %s in %.1f s (%,.0f pages/s)%n", meta.pages(), corpus, f,
-                out, s, count / Math.max(s, 1e-9));
-        System.out.println("Pages SHA-256 " + meta.pagesSha256() + "; use it with: ./veracity eval --method court --pages " + out);
+        int width = Terminal.columns();
+        System.out.print(dev.veracity.eval.report.TextTable.wrap(String.format("Stored %,d pages from %s (%s) into %s"
+                + " in %.1f s (%,.0f pages/s)", meta.pages(), corpus, f, out, s, count / Math.max(s, 1e-9)), width, "", "  "));
+        System.out.print(dev.veracity.eval.report.TextTable.wrap("Pages SHA-256 " + meta.pagesSha256() + "; use it with:",
+                width, "", "  "));
+        System.out.println("  ./veracity eval --method court --pages " + out);
         return 0;
     }
 

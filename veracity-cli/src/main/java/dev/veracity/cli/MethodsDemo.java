@@ -58,10 +58,11 @@ final class MethodsDemo {
         if (!embedding.isEmpty() && !simulated) {
             LocalEmbedders.require(); // bge-small in process: without the embed part the demo stops here, not half-way
         }
-        print.printf(Locale.ROOT, "Veracity demo: %d methods on %s, %s, model %s%n", names.size(),
-                data != null ? questions : "20 RAMDocs questions (bundled)",
+        int width = Terminal.columns();
+        print.print(dev.veracity.eval.report.TextTable.wrap(String.format(Locale.ROOT, "Veracity demo: %d methods on"
+                + " %s, %s, model %s", names.size(), data != null ? questions : "20 RAMDocs questions (bundled)",
                 simulated ? "simulator at " + cfg.llmBaseUrl() + " with its built-in extractive reader"
-                        : "server " + cfg.llmBaseUrl(), cfg.model());
+                        : "server " + cfg.llmBaseUrl(), cfg.model()), width, "", "  "));
         List<Path> runs = new ArrayList<>();
         int failed = 0;
         boolean embeds = !embedding.isEmpty();
@@ -85,7 +86,6 @@ final class MethodsDemo {
             }
         }
         print.println();
-        int width = Terminal.columns();
         print.print(ComparisonTable.of(runs.stream().map(RunDir::load).toList()).text(width));
         if (simulated) {
             print.print(dev.veracity.eval.report.TextTable.wrap("These numbers come from the simulator's extractive"

@@ -283,6 +283,7 @@ public final class EvalRunner {
         List<Metric> metrics = spec.profile().metrics().stream().map(n -> Metrics.byName(n, spec.options())).toList();
         // The dataset is streamed, never held: read for its first question, then to count, then to answer.
         QaItem first;
+        progress.accept(Progress.reading(0)); // a large file (CRAG's pages) takes a while to read and count
         try (Stream<QaItem> s = slice(spec)) {
             first = s.findFirst().orElse(null);
         }
@@ -297,7 +298,6 @@ public final class EvalRunner {
             int total = 0;
             int already = 0;
             try (Stream<QaItem> s = slice(spec)) {
-                progress.accept(Progress.reading(0)); // a large file (CRAG's pages) takes a while to read and count
                 for (Iterator<QaItem> it = s.iterator(); it.hasNext(); ) {
                     total++;
                     already += results.isDone(it.next().id()) ? 1 : 0;
