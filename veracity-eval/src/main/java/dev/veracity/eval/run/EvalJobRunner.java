@@ -118,30 +118,12 @@ public final class EvalJobRunner {
         }
     }
 
-    /** The job's resolved options, each typed as its declaration says ({@link dev.veracity.method.OptionSpec#typed}). */
-    static Map<String, Object> typedOptions(EvalJob job) {
-        Map<String, dev.veracity.method.OptionSpec> declared = new LinkedHashMap<>();
-        job.method().spec().options().forEach(o -> declared.put(o.name(), o));
-        Map<String, Object> out = new LinkedHashMap<>();
-        job.options().forEach((k, v) -> {
-            dev.veracity.method.OptionSpec o = declared.get(k);
-            Object typed;
-            try {
-                typed = o == null ? v : o.typed(v);
-            } catch (IllegalArgumentException notItsType) { // a value its declaration did not check: kept as given
-                typed = v;
-            }
-            out.put(k, typed);
-        });
-        return out;
-    }
-
     /** What the run's answers depend on, as {@code run.json} records it. */
     private static Map<String, Object> fields(EvalJob job, JobEnvironment env, PageSource pageStore) throws IOException {
         VeracityConfig base = job.model();
         Map<String, Object> fields = new LinkedHashMap<>();
         fields.put("method", job.method().name());
-        fields.put("method_options", typedOptions(job)); // numbers as numbers, booleans as booleans
+        fields.put("method_options", job.method().spec().typed(job.options())); // numbers as numbers, booleans as booleans
         fields.put("dataset", job.dataset());
         fields.put("data", job.data().toAbsolutePath().normalize().toString());
         fields.put("data_sha256", RunConfig.sha256(job.data()));
