@@ -115,12 +115,8 @@ final class TaskProgress implements Consumer<EvalRunner.Progress>, AutoCloseable
     @Override
     public synchronized void accept(EvalRunner.Progress p) {
         if (p.reading()) { // the dataset is being read: its questions counted as they are parsed
-            if (!reading) {
-                reading = true;
-                if (bar != null) {
-                    bar.setExtraMessage(" reading the questions");
-                }
-            }
+            reading = true;
+            extra = "reading the questions"; // the bar's note; the lines say it in their own words
             stepTo(p.done());
             return;
         }

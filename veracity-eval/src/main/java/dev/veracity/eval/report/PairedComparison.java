@@ -143,7 +143,9 @@ public final class PairedComparison {
         }
         TextTable.Fitted fitted = table.render(Math.max(1, width - 2));
         fitted.lines().forEach(l -> sb.append("  ").append(l).append('\n'));
-        String note = fitted.note(width - 2, "with --format csv, json or markdown");
+        // said of the indented table: the width asked, and the COLUMNS that shows it whole with its indent
+        String note = new TextTable.Fitted(fitted.lines(), fitted.dropped(), fitted.shortened(), fitted.natural() + 2)
+                .note(width, "with --format csv, json or markdown");
         if (!note.isEmpty()) {
             sb.append(TextTable.wrap(note, width, "  ", "  "));
         }
