@@ -61,7 +61,8 @@ final class CompareCommand implements Callable<Integer> {
             base = ComparisonTable.load(List.of(baseline)).getFirst();
         }
         ComparisonTable table = ComparisonTable.of(loaded, resamples, Bootstrap.DEFAULT_SEED, base);
-        spec.commandLine().getOut().print(table.format(f));
+        // the text fits the terminal (COLUMNS, else its size, else 80); the file formats carry every column
+        spec.commandLine().getOut().print(f == ComparisonTable.Format.TEXT ? table.text(Terminal.columns()) : table.format(f));
         if (f == ComparisonTable.Format.CSV) { // text, markdown and json say it in the table
             table.partial().forEach((run, why) -> spec.commandLine().getErr().println("compare: " + run
                     + " is a partial run (" + why + ")"));

@@ -1,7 +1,5 @@
 package dev.veracity.cli;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.veracity.eval.run.EvalJob;
 import dev.veracity.eval.run.EvalJobRunner;
 import dev.veracity.eval.run.EvalRunner;
@@ -113,6 +111,10 @@ final class EvalCommand implements Callable<Integer> {
             + " instead of refusing a folder that holds a run of another configuration.")
     boolean force;
 
+    @Option(names = "--json", description = "End with the run's summary.json on standard output instead of its row"
+            + " of the comparison table.")
+    boolean json;
+
     @Mixin
     RetrievalOptions retrieval;
 
@@ -144,11 +146,12 @@ final class EvalCommand implements Callable<Integer> {
         retrieval.requireEmbedder(Methods.byName(method)); // the optional embed part, when the method or a dense search needs it
         EvalJobRunner.Result result = EvalJobRunner.run(job, new CliJobEnvironment(proxy,
                 j -> watch(j, "resume with the same command: " + commandLine())));
-        System.out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
-                .writeValueAsString(result.outcome().summary()));
-        // The run as `veracity compare` shows it: metrics with n and 95% bootstrap intervals.
-        System.out.print(dev.veracity.eval.report.ComparisonTable.of(
-                List.of(dev.veracity.eval.report.RunDir.load(out))).text());
+        if (json) { // the summary as written, for a script
+            System.out.print(java.nio.file.Files.readString(out.resolve("summary.json")));
+        } else { // the run as `veracity compare` shows it: metrics with n and 95% bootstrap intervals
+            System.out.print(dev.veracity.eval.report.ComparisonTable.of(
+                    List.of(dev.veracity.eval.report.RunDir.load(out))).compact(Terminal.columns()));
+        }
         return finish(result, out);
     }
 
@@ -157,7 +160,7 @@ final class EvalCommand implements Callable<Integer> {
      * the questions kept, where, and how to go on from there (a SIGKILL leaves the same folder, without the message).
      */
     static JobEnvironment.Watch watch(EvalJob job, String resume) {
-        EvalProgress bar = EvalProgress.start(job.method().name() + " on " + job.dataset(), job.limit());
+        TaskProgress bar = TaskProgress.eval(job.method().name() + " on " + job.dataset(), job.limit());
         AtomicReference<EvalRunner.Progress> progress = new AtomicReference<>();
         Thread interrupted = new Thread(() -> System.err.println(interrupted(progress.get(), job.out(), resume)),
                 "eval-interrupted");
@@ -184,7 +187,8 @@ final class EvalCommand implements Callable<Integer> {
 
     /** What a run stopped by Ctrl-C tells: the questions kept, where, and {@code resume}. */
     static String interrupted(EvalRunner.Progress p, Path out, String resume) {
-        String kept = p == null ? "no question answered yet" : p.done() + " of " + p.total() + " questions answered";
+        String kept = p == null || p.reading() ? "no question answered yet" : p.done() + " of " + p.total()
+                + " questions answered";
         return "\nInterrupted: " + kept + ", kept in " + out.resolve("results.jsonl") + " (no summary.json yet: compare"
                 + " and report read the run as partial); " + resume;
     }
@@ -192,12 +196,16 @@ final class EvalCommand implements Callable<Integer> {
     /** The lines after a run (counts, the method's records, the failures); 1 when a question failed. */
     static int finish(EvalJobRunner.Result result, Path out) {
         EvalRunner.Outcome outcome = result.outcome();
-        System.err.printf("%d questions: %d already done, %d answered now, %d failed. Results in %s%n", outcome.total(),
-                outcome.alreadyDone(), outcome.answered(), outcome.failures().size(), out.resolve("results.jsonl"));
-        result.recordsLine().ifPresent(System.err::println);
+        int width = Terminal.columns();
+        System.err.print(dev.veracity.eval.report.TextTable.wrap(String.format("%d questions: %d already done, %d"
+                + " answered now, %d failed. Results in %s", outcome.total(), outcome.alreadyDone(), outcome.answered(),
+                outcome.failures().size(), out.resolve("results.jsonl")), width, "", "  "));
+        result.recordsLine().ifPresent(l -> System.err.print(dev.veracity.eval.report.TextTable.wrap(l, width, "", "  ")));
         if (!outcome.failures().isEmpty()) {
-            outcome.failures().stream().limit(10).forEach(f -> System.err.println("  failed " + f));
-            System.err.println("Run the same command again to retry the failed questions; finished ones are kept.");
+            outcome.failures().stream().limit(10).forEach(f -> System.err.print(
+                    dev.veracity.eval.report.TextTable.wrap("failed " + f, width, "  ", "    ")));
+            System.err.print(dev.veracity.eval.report.TextTable.wrap("Run the same command again to retry the failed"
+                    + " questions; finished ones are kept.", width));
             return 1;
         }
         return 0;

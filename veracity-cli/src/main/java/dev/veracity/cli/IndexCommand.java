@@ -17,9 +17,6 @@ import dev.veracity.retrieval.react.PageStoreBuilder;
 import dev.veracity.retrieval.react.PageStoreMetadata;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
-import me.tongfei.progressbar.ProgressBar;
-import me.tongfei.progressbar.ProgressBarBuilder;
-import me.tongfei.progressbar.ProgressBarStyle;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -126,52 +123,52 @@ final class IndexCommand implements Callable<Integer> {
         long count;
         long resumed;
         long fileSize = java.nio.file.Files.isRegularFile(corpus) ? java.nio.file.Files.size(corpus) : 0;
-        java.util.concurrent.atomic.AtomicLong fileBytes = new java.util.concurrent.atomic.AtomicLong();
-        // The total is not known before the corpus is read: estimated from the share of the file read so far, for the ETA.
-        java.util.concurrent.atomic.AtomicReference<ProgressBar> shown = new java.util.concurrent.atomic.AtomicReference<>();
-        try (IndexBuilder builder = IndexBuilder.builder().vectors(vectors).commitEvery(commitEvery)
+        // The total is not known before the corpus is read: estimated from the share of the file read so far (the
+        // bytes read, of the passages read: a dense build embeds behind the reading), for the time left.
+        try (TaskProgress progress = TaskProgress.start("Indexing", "passages", -1);
+             IndexBuilder builder = IndexBuilder.builder().vectors(vectors).commitEvery(commitEvery)
                      // enough batches in flight to keep the embedding server's requests going
                      .threads(Math.max(Runtime.getRuntime().availableProcessors(), embedding.remote() ? embedding.concurrency : 0))
-                     .progress(n -> {
-                         ProgressBar bar = shown.get();
-                         long read = fileBytes.get();
-                         if (bar != null && read > 0 && fileSize > 0) {
-                             bar.maxHint(Math.max(n, (long) ((double) n * fileSize / read)));
-                         }
-                         if (bar != null) {
-                             bar.stepTo(n);
-                         }
-                     }).open(out)) {
+                     .progress(progress::stepTo).open(out)) {
             resumed = builder.resumedAt();
             if (resumed > 0) { // before the bar, which owns the line from then on
                 System.err.printf("Resuming the unfinished index in %s: its first %,d passages are in; reading the"
                         + " corpus up to them (checked against the index) and indexing from there%n", out, resumed);
             }
-            try (ProgressBar bar = new ProgressBarBuilder().setTaskName("Indexing").setUnit(" passages", 1)
-                    .setStyle(ProgressBarStyle.ASCII).setInitialMax(-1).showSpeed().build()) {
-                shown.set(bar);
-                try {
-                    if (dataset != null) {
-                        readDataset(dataset, corpus, builder::add);
-                    } else {
-                        CorpusReader.read(corpus, f, builder::add, fileBytes::set);
-                    }
-                } catch (Exception | Error e) {
-                    builder.abandon(); // a bad record or a failed read must not leave a finished-looking index
-                    throw e;
-                }
-                builder.close();
-                count = builder.count();
-                bar.maxHint(count);
-                bar.stepTo(count);
+            if (vectors != null) {
+                progress.extra("embedding with " + vectors.model());
             }
+            progress.stepTo(resumed);
+            try {
+                if (dataset != null) {
+                    readDataset(dataset, corpus, builder::add);
+                } else {
+                    CorpusReader.read(corpus, f, builder::add, read -> {
+                        if (fileSize > 0 && read > 0) {
+                            progress.share(Math.min(1.0, (double) read / fileSize));
+                        }
+                    });
+                }
+            } catch (Exception | Error e) {
+                builder.abandon(); // a bad record or a failed read must not leave a finished-looking index
+                throw e;
+            }
+            progress.extra(vectors != null ? "read; embedding the last batches" : "read; committing");
+            builder.close();
+            count = builder.count();
+            progress.extra("");
+            progress.total(count);
+            progress.stepTo(count);
         }
         double s = (System.nanoTime() - start) / 1e9;
-        System.out.printf("Indexed %,d passages from %s (%s%s) into %s in %.1f s (%,.0f passages/s)%s%n", count, corpus, f,
-                vectors == null ? "" : ", dense " + vectors.model(), out, s, (count - resumed) / Math.max(s, 1e-9),
-                resumed > 0 ? String.format(" after resuming at %,d", resumed) : "");
-        System.out.println("Corpus SHA-256 " + dev.veracity.retrieval.lucene.IndexMetadata.read(out).corpusSha256()
-                + " (recorded in " + dev.veracity.retrieval.lucene.IndexMetadata.FILE + " and in eval's summary.json)");
+        int width = Terminal.columns();
+        System.out.print(dev.veracity.eval.report.TextTable.wrap(String.format("Indexed %,d passages from %s (%s%s)"
+                + " into %s in %.1f s (%,.0f passages/s)%s", count, corpus, f, vectors == null ? "" : ", dense "
+                + vectors.model(), out, s, (count - resumed) / Math.max(s, 1e-9),
+                resumed > 0 ? String.format(" after resuming at %,d", resumed) : ""), width, "", "  "));
+        System.out.print(dev.veracity.eval.report.TextTable.wrap("Corpus SHA-256 "
+                + dev.veracity.retrieval.lucene.IndexMetadata.read(out).corpusSha256() + " (recorded in "
+                + dev.veracity.retrieval.lucene.IndexMetadata.FILE + " and in eval's summary.json)", width, "", "  "));
         return 0;
     }
 
@@ -192,8 +189,7 @@ final class IndexCommand implements Callable<Integer> {
         }
         long start = System.nanoTime();
         long count;
-        try (ProgressBar bar = new ProgressBarBuilder().setTaskName("Pages").setUnit(" pages", 1)
-                .setStyle(ProgressBarStyle.ASCII).setInitialMax(-1).showSpeed().build();
+        try (TaskProgress bar = TaskProgress.start("Pages", "pages", -1);
              PageStoreBuilder builder = PageStoreBuilder.create(out, f, corpus.toAbsolutePath().normalize(), bar::stepTo)) {
             try {
                 if (f == PageFormat.DATASET) {
@@ -211,9 +207,12 @@ final class IndexCommand implements Callable<Integer> {
         }
         double s = (System.nanoTime() - start) / 1e9;
         PageStoreMetadata meta = PageStoreMetadata.read(out);
-        System.out.printf("Stored %,d pages from %s (%s) into %s in %.1f s (%,.0f pages/s)%n", meta.pages(), corpus, f,
-                out, s, count / Math.max(s, 1e-9));
-        System.out.println("Pages SHA-256 " + meta.pagesSha256() + "; use it with: ./veracity eval --method court --pages " + out);
+        int width = Terminal.columns();
+        System.out.print(dev.veracity.eval.report.TextTable.wrap(String.format("Stored %,d pages from %s (%s) into %s"
+                + " in %.1f s (%,.0f pages/s)", meta.pages(), corpus, f, out, s, count / Math.max(s, 1e-9)), width, "", "  "));
+        System.out.print(dev.veracity.eval.report.TextTable.wrap("Pages SHA-256 " + meta.pagesSha256() + "; use it with:",
+                width, "", "  "));
+        System.out.println("  ./veracity eval --method court --pages " + out);
         return 0;
     }
 

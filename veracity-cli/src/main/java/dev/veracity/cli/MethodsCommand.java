@@ -1,5 +1,6 @@
 package dev.veracity.cli;
 
+import dev.veracity.eval.report.TextTable;
 import dev.veracity.method.Capability;
 import dev.veracity.method.MethodSpec;
 import dev.veracity.method.OptionSpec;
@@ -29,29 +30,38 @@ final class MethodsCommand implements Callable<Integer> {
     public Integer call() {
         List<MethodSpec> specs = name == null ? Methods.specs() : List.of(Methods.spec(name));
         PrintWriter out = spec.commandLine().getOut();
+        int width = Terminal.columns();
         for (int i = 0; i < specs.size(); i++) {
             if (i > 0) {
                 out.println();
             }
-            print(specs.get(i), out);
+            out.print(text(specs.get(i), width));
         }
         out.flush();
         return 0;
     }
 
-    static void print(MethodSpec m, PrintWriter out) {
-        out.println(m.name() + "  " + m.description());
-        out.println("  implements: " + m.source());
-        out.println("  needs: " + (m.needs().isEmpty() ? "nothing (closed book)" : Capability.keys(m.needs())));
+    /** A method's declaration fitted to {@code width}: paragraphs wrapped, the options a table whose text wraps. */
+    static String text(MethodSpec m, int width) {
+        StringBuilder out = new StringBuilder();
+        out.append(TextTable.wrap(m.description(), width, m.name() + "  ", "  "));
+        out.append(TextTable.wrap("implements: " + m.source(), width, "  ", "    "));
+        out.append(TextTable.wrap("needs: " + (m.needs().isEmpty() ? "nothing (closed book)" : Capability.keys(m.needs())),
+                width, "  ", "    "));
         if (m.options().isEmpty()) {
-            out.println("  options: none");
-            return;
+            out.append("  options: none\n");
+            return out.toString();
         }
-        out.println("  options (--option NAME=VALUE):");
-        int width = m.options().stream().mapToInt(o -> o.withDefault().length()).max().orElse(0);
+        out.append("  options (--option NAME=VALUE):\n");
+        TextTable options = new TextTable(List.of(
+                TextTable.Column.text("option", 12, 20).wrapped(12),
+                TextTable.Column.text("type", 4, 20),
+                TextTable.Column.text("description", 20, 10).wrapped(20))).noRule().noHeader();
         for (OptionSpec o : m.options()) {
-            out.printf("    %-" + width + "s  %-8s  %s%n", o.withDefault(), o.type().toString(),
-                    o.description() + (o.type() == OptionSpec.Type.ENUM ? " (" + String.join(" | ", o.values()) + ")" : ""));
+            options.row(List.of(o.withDefault(), o.type().toString(),
+                    o.description() + (o.type() == OptionSpec.Type.ENUM ? " (" + String.join(" | ", o.values()) + ")" : "")));
         }
+        options.render(Math.max(1, width - 4)).lines().forEach(l -> out.append("    ").append(l).append('\n'));
+        return out.toString();
     }
 }

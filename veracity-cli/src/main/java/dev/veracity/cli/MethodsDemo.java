@@ -58,10 +58,11 @@ final class MethodsDemo {
         if (!embedding.isEmpty() && !simulated) {
             LocalEmbedders.require(); // bge-small in process: without the embed part the demo stops here, not half-way
         }
-        print.printf(Locale.ROOT, "Veracity demo: %d methods on %s, %s, model %s%n", names.size(),
-                data != null ? questions : "20 RAMDocs questions (bundled)",
+        int width = Terminal.columns();
+        print.print(dev.veracity.eval.report.TextTable.wrap(String.format(Locale.ROOT, "Veracity demo: %d methods on"
+                + " %s, %s, model %s", names.size(), data != null ? questions : "20 RAMDocs questions (bundled)",
                 simulated ? "simulator at " + cfg.llmBaseUrl() + " with its built-in extractive reader"
-                        : "server " + cfg.llmBaseUrl(), cfg.model());
+                        : "server " + cfg.llmBaseUrl(), cfg.model()), width, "", "  "));
         List<Path> runs = new ArrayList<>();
         int failed = 0;
         boolean embeds = !embedding.isEmpty();
@@ -85,14 +86,16 @@ final class MethodsDemo {
             }
         }
         print.println();
-        print.print(ComparisonTable.of(runs.stream().map(RunDir::load).toList()).text());
+        print.print(ComparisonTable.of(runs.stream().map(RunDir::load).toList()).text(width));
         if (simulated) {
-            print.println("These numbers come from the simulator's extractive reader (sentence overlap with the question):"
-                    + " they measure plumbing, not model quality.");
+            print.print(dev.veracity.eval.report.TextTable.wrap("These numbers come from the simulator's extractive"
+                    + " reader (sentence overlap with the question): they measure plumbing, not model quality.", width));
             if (embeds) {
-                print.println(String.join(", ", embedding) + " embedded documents on the simulator too (hashed bags of words).");
+                print.print(dev.veracity.eval.report.TextTable.wrap(String.join(", ", embedding)
+                        + " embedded documents on the simulator too (hashed bags of words).", width));
             }
-            print.println("Point the demo at a real model: ./veracity demo --llm-base-url http://HOST:8000/v1 --model NAME");
+            print.println("Point the demo at a real model:");
+            print.println("  ./veracity demo --llm-base-url http://HOST:8000/v1 --model NAME");
         }
         // the report beside the runs, not among them: the next `report out/*` must not read it as a run
         print.println("Runs in " + out + "; the report: ./veracity report " + out + "/* --out " + out + "-report");

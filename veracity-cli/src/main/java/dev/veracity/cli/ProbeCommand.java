@@ -130,7 +130,7 @@ final class ProbeCommand implements Callable<Integer> {
         VeracityConfig cfg = base.withTraceFile(out.resolve("traces.db"));
         ProbeRun.Outcome outcome;
         try (TraceStore store = TraceStore.open(cfg.traceFile()); Stack stack = new Stack(cfg, store);
-             EvalProgress bar = EvalProgress.start("probe " + datasetName, items.size())) {
+             TaskProgress bar = TaskProgress.eval("probe " + datasetName, items.size())) {
             Judge judge = judged ? Judges.byName(judgeName, stack.client, new JudgeOptions(1, 0.0, null, judgeModel), text)
                     : null;
             KnowledgeProbe probe = new KnowledgeProbe(stack.client, settings, judge);

@@ -41,7 +41,17 @@ final class ReportCommand implements Callable<Integer> {
             }
         }
         if (!evals.isEmpty()) {
-            Path index = HtmlReport.write(evals, out, baseline, note -> System.err.println("report: " + note));
+            int width = Terminal.columns();
+            Path index;
+            // steps: the runs read, each run's pages, the dataset pages, the charts
+            try (TaskProgress progress = TaskProgress.start("Writing the report", "steps", -1)) {
+                index = HtmlReport.write(evals, out, baseline,
+                        note -> System.err.print(dev.veracity.eval.report.TextTable.wrap("report: " + note, width, "", "  ")),
+                        (done, of) -> {
+                            progress.total(of);
+                            progress.stepTo(done);
+                        });
+            }
             System.out.println("Report: " + index.toAbsolutePath().toUri());
         }
         return 0;

@@ -141,12 +141,19 @@ final class ReproduceCommand implements Callable<Integer> {
             ourModel = sim != null ? sim.config().defaultModel() + " (simulator)" : base.model();
             boolean preflight = true;
             CliJobEnvironment env = new CliJobEnvironment(proxy, j -> EvalCommand.watch(j, "run the same command again"));
+            int width = Terminal.columns();
+            // a line per run finished: how many of the plan's runs are done, at what rate, and the time left
+            TaskProgress done = TaskProgress.lines("reproduce " + recipe.name(), "runs", plan.size(), System.out,
+                    System::nanoTime, width).everyStep();
+            done.stepTo(0);
             for (Run r : plan) {
-                w.printf("== %s on %s (%s)%s%n", r.row().id(), r.dataset(), r.row().model(), r.note().isEmpty() ? "" : ": " + r.note());
+                w.print(dev.veracity.eval.report.TextTable.wrap(String.format("== %s on %s (%s)%s", r.row().id(),
+                        r.dataset(), r.row().model(), r.note().isEmpty() ? "" : ": " + r.note()), width, "", "   "));
                 w.flush();
                 EvalJob job = job(recipe, r, runs, sim != null, preflight);
                 failed += EvalCommand.finish(EvalJobRunner.run(job, env), job.out()) == 0 ? 0 : 1;
                 preflight = false; // one check of the server per reproduce
+                done.stepTo(done.done() + 1);
             }
         } finally {
             if (sim != null) {
@@ -172,7 +179,7 @@ final class ReproduceCommand implements Callable<Integer> {
                 ourModel, simulator ? "SIMULATOR: the built-in extractive reader answered;"
                         + " these numbers check the plumbing only and say nothing about any model" : null);
         w.println();
-        w.print(table.text());
+        w.print(table.text(Terminal.columns()));
         w.println("Run folders: " + out.resolve(recipe.name()) + " (./veracity compare, ./veracity report)");
         w.flush();
         return failed == 0 ? 0 : 1;

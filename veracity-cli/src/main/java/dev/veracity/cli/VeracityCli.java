@@ -105,6 +105,7 @@ public final class VeracityCli implements Runnable {
                     + (debug ? "" : " (run again with --debug for the stack trace)"));
             return 1;
         });
+        cl.setUsageHelpWidth(Terminal.columns()); // help fits the terminal as the tables do (picocli's least is 55)
         return cl;
     }
 

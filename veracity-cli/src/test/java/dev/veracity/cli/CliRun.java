@@ -41,7 +41,14 @@ final class CliRun {
         return run(true, args);
     }
 
+    /**
+     * The terminal width the in-process runs print at: wide, so that tests reading a whole table find every column;
+     * the width tests run the launcher's JVM with {@code COLUMNS} instead ({@code TerminalWidthTest}).
+     */
+    static final int COLUMNS = 400;
+
     private static Result run(boolean stderrInOut, String[] args) {
+        Terminal.pin(COLUMNS);
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         ByteArrayOutputStream printed = new ByteArrayOutputStream();

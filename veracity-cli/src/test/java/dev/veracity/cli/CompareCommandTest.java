@@ -126,15 +126,21 @@ class CompareCommandTest {
         assertThat(compare(base.toString(), same.toString(), better.toString(), shifted.toString(), "--baseline",
                 base.toString())).as(err).isZero();
         String paired = out.substring(out.indexOf("Paired differences against base"));
+        // one row per run: difference, interval, p, test, n, questions better, questions worse
+        assertThat(paired.lines().skip(1).filter(l -> l.strip().startsWith("run ")).findFirst().orElseThrow())
+                .contains("difference", "95% CI", "p", "test", "n", "better", "worse");
         String sameLine = paired.lines().filter(l -> l.strip().startsWith("same ")).findFirst().orElseThrow();
-        assertThat(sameLine).contains("+0.000 [+0.000, +0.000]").contains("p=1.000").contains("n=40")
-                .contains("better on 0, worse on 0");
+        assertThat(sameLine).contains("+0.000").contains("[+0.000, +0.000]").contains("p=1.000").matches(".*\\s40\\s+0\\s+0$");
         String betterLine = paired.lines().filter(l -> l.strip().startsWith("better ")).findFirst().orElseThrow();
         // 20 better, none worse: exact McNemar, 2 / 2^20, printed as below 0.001, never as 0
         assertThat(betterLine).contains("+0.500").contains("p<0.001").doesNotContain("p=0.000")
-                .contains("(exact McNemar)").contains("better on 20, worse on 0").contains("e.g. better: q10, q11");
+                .contains("exact McNemar").matches(".*\\s40\\s+20\\s+0$");
+        // the questions that differ, under the table; a run with none better or worse lists none
+        assertThat(paired.lines().filter(l -> l.strip().startsWith("better, nq-em: e.g.")).findFirst().orElseThrow())
+                .contains("better on q10, q11").doesNotContain("worse on");
+        assertThat(paired.lines().filter(l -> l.strip().startsWith("same, "))).isEmpty();
         String shiftedLine = paired.lines().filter(l -> l.strip().startsWith("shifted ")).findFirst().orElseThrow();
-        assertThat(shiftedLine).contains("+0.000").contains("better on 5, worse on 5");
+        assertThat(shiftedLine).contains("+0.000").matches(".*\\s5\\s+5$");
         double p = Double.parseDouble(shiftedLine.replaceAll(".*p=([0-9.]+).*", "$1"));
         assertThat(p).isGreaterThan(0.5); // no real difference
         // the baseline itself gets no line
@@ -159,7 +165,7 @@ class CompareCommandTest {
         assertThat(compare(five.toString(), run.toString(), "--baseline", base.toString())).as(err).isZero();
         String line = out.lines().filter(l -> l.startsWith("  five ")).findFirst().orElseThrow();
         // 2 x P(X <= 1) for X ~ Bin(6, 1/2) = 0.219 (the paired bootstrap said 0.118)
-        assertThat(line).contains("better on 5, worse on 1").contains("p=0.219").contains("exact McNemar");
+        assertThat(line).matches(".*\\s5\\s+1$").contains("p=0.219").contains("exact McNemar"); // 5 better, 1 worse
     }
 
     @Test

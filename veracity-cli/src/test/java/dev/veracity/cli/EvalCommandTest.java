@@ -193,7 +193,7 @@ class EvalCommandTest {
     }
 
     @Test
-    void printsTheRunsComparisonTableAfterTheSummary() throws Exception {
+    void endsWithTheRunsRowOfTheComparisonTable() throws Exception {
         Path data = dir.resolve("ramdocs.jsonl");
         StringBuilder lines = new StringBuilder();
         String[][] qa = {{"Broken Bow", "3,559"}, {"Lincoln", "258,379"}, {"Omaha", "408,958"}};
@@ -210,22 +210,22 @@ class EvalCommandTest {
                 .rules(Rule.of("(?s)All Correct Answers", EvalCommandTest::answer)).build())) {
             String java = ProcessHandle.current().info().command().orElse("java");
             Path log = dir.resolve("small.log");
-            Process p = new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED",
+            ProcessBuilder pb = new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED",
                     "-cp", System.getProperty("java.class.path"), "dev.veracity.cli.VeracityCli", "eval",
                     "--method", "standard-rag", "--dataset", "ramdocs", "--data", data.toString(),
                     "--out", out.toString(), "--llm-base-url", sim.baseUrl(), "--model", "sim-model",
-                    "--cache-file", dir.resolve("cache.db").toString())
-                    .redirectError(ProcessBuilder.Redirect.DISCARD).redirectOutput(log.toFile()).start();
+                    "--cache-file", dir.resolve("cache.db").toString());
+            pb.environment().put("COLUMNS", "400"); // a terminal wide enough for every column
+            Process p = pb.redirectError(ProcessBuilder.Redirect.DISCARD).redirectOutput(log.toFile()).start();
             assertThat(p.waitFor()).isZero();
             String stdout = Files.readString(log);
-            int summaryEnd = stdout.indexOf("\n}\n");
-            assertThat(summaryEnd).isPositive();
-            String table = stdout.substring(summaryEnd + 3);
-            List<String> rows = table.lines().toList();
-            assertThat(rows.getFirst()).startsWith("Dataset ramdocs").contains("percentile bootstrap")
-                    .contains("1000 resamples");
-            assertThat(rows.get(1)).contains("strict-multi").contains("calls/q").contains("parse failures");
-            assertThat(rows.get(3)).startsWith("small").contains("standard-rag").contains(" n=3 ").contains("1.00");
+            // the run's row of the comparison table, not summary.json (eval --json prints that)
+            assertThat(stdout).doesNotContain("{").doesNotContain("\"schema_version\"");
+            List<String> rows = stdout.lines().toList();
+            assertThat(rows.getFirst()).startsWith("run ").contains("strict-multi").contains("calls/q")
+                    .contains("parse failures");
+            assertThat(rows.get(2)).startsWith("small").contains("standard-rag").contains(" n=3 ").contains("1.00");
+            assertThat(rows).hasSize(3);
             JsonNode summary = JSON.readTree(out.resolve("summary.json").toFile());
             assertThat(summary.at("/metrics_n/strict-multi").asInt()).isEqualTo(3);
         }

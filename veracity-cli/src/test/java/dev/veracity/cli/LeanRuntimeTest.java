@@ -44,7 +44,9 @@ class LeanRuntimeTest {
         cmd.addAll(List.of(args));
         Path out = dir.resolve("out-" + System.nanoTime());
         Path err = dir.resolve("err-" + System.nanoTime());
-        Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        ProcessBuilder pb = new ProcessBuilder(cmd);
+        pb.environment().put("COLUMNS", "400"); // a wide terminal: the test reads the whole table
+        Process p = pb.redirectOutput(out.toFile()).redirectError(err.toFile()).start();
         if (!p.waitFor(120, TimeUnit.SECONDS)) {
             p.destroyForcibly();
             throw new AssertionError("veracity " + String.join(" ", args) + " did not finish in 120 s");

@@ -77,6 +77,28 @@ public record MethodSpec(String name, String description, String paper, String s
         return null;
     }
 
+    /**
+     * Resolved options as JSON records them (run.json, serve's {@code veracity.options}): each value typed as its
+     * declaration says ({@link OptionSpec#typed}), in the given order; a key not declared, or a value its declaration
+     * does not read, stays text.
+     */
+    public Map<String, Object> typed(Map<String, String> resolved) {
+        Map<String, Object> out = new java.util.LinkedHashMap<>();
+        resolved.forEach((k, v) -> {
+            OptionSpec o = option(k);
+            Object typed = v;
+            if (o != null) {
+                try {
+                    typed = o.typed(v);
+                } catch (IllegalArgumentException notItsType) {
+                    typed = v;
+                }
+            }
+            out.put(k, typed);
+        });
+        return out;
+    }
+
     /** The paper and section, e.g. {@code MADAM-RAG, Section 4}. */
     public String source() {
         return section.isEmpty() ? paper : paper.isEmpty() ? section : paper + ", " + section;

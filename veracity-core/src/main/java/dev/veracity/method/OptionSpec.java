@@ -106,6 +106,26 @@ public record OptionSpec(String name, Type type, List<String> values, Map<String
     }
 
     /**
+     * A canonical value ({@link #parse}) as the JSON a run records it in: an int or a number as a number, a boolean as
+     * a boolean, a list of them as an array, an enum or a string as text. {@code run.json} keeps its settings typed.
+     */
+    public Object typed(String canonical) {
+        if (canonical == null) {
+            return null;
+        }
+        return switch (type) {
+            case INT -> Integer.valueOf(canonical);
+            case DOUBLE -> Double.valueOf(canonical);
+            case BOOLEAN -> Boolean.valueOf(canonical);
+            case INTS -> canonical.isEmpty() ? List.of()
+                    : java.util.Arrays.stream(canonical.split(",")).map(Long::valueOf).toList();
+            case DECIMALS -> canonical.isEmpty() ? List.of()
+                    : java.util.Arrays.stream(canonical.split(",")).map(Double::valueOf).toList();
+            case ENUM, STRING -> canonical;
+        };
+    }
+
+    /**
      * The value in its canonical spelling (trimmed; booleans {@code true}/{@code false}; enum values lower-case, aliases
      * replaced); an IllegalArgumentException that names the option, its type and the value when it is not one.
      */

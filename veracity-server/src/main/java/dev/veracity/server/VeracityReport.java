@@ -88,8 +88,8 @@ final class VeracityReport {
         docs.put("count", given.size());
         ArrayNode ids = docs.putArray("ids");
         given.forEach(d -> ids.add(d.id()));
-        ObjectNode options = v.putObject("options");
-        o.prepared().options().forEach(options::put);
+        // typed as the method declares them: numbers as numbers, booleans as booleans
+        v.set("options", new ObjectMapper().valueToTree(o.prepared().method().spec().typed(o.prepared().options())));
         ArrayNode ignored = v.putArray("ignored");
         o.prepared().ignored().forEach(ignored::add);
         v.set("calls", calls(o.calls(), o.stats()));

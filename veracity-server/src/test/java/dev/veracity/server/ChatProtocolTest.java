@@ -119,6 +119,9 @@ class ChatProtocolTest {
         assertThat(one.json().at("/choices/0/message/content").asText()).isEqualTo(expected.answer().prediction());
         assertThat(one.json().at("/veracity/calls/count").asInt()).isEqualTo(expected.stats().calls()).isEqualTo(4);
         assertThat(one.json().at("/veracity/options/rounds").asText()).isEqualTo("1");
+        // typed as declared: an int is a number, a boolean a boolean, never text
+        assertThat(one.json().at("/veracity/options/rounds").isInt()).isTrue();
+        assertThat(one.json().at("/veracity/options/early-stop").isBoolean()).isTrue();
         Http.Reply defaults = Http.post(url, Http.chat("madam-rag", ""));
         assertThat(defaults.json().at("/veracity/options/rounds").asText()).isEqualTo("3");
     }

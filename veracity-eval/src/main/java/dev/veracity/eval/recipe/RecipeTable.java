@@ -500,8 +500,16 @@ public final class RecipeTable {
         return cells.stream().noneMatch(c -> c.status().startsWith("not comparable"));
     }
 
-    /** The heading, one line per cell, and a count of the verdicts. */
+    /** The heading, one line per cell, and a count of the verdicts, at their full width. */
     public String text() {
+        return text(dev.veracity.eval.report.TextTable.UNLIMITED);
+    }
+
+    /**
+     * The heading, one line per cell, and a count of the verdicts, fitted to {@code width}: the paragraphs wrapped,
+     * the status wrapped in its column, the paper's model abbreviated.
+     */
+    public String text(int width) {
         StringBuilder out = new StringBuilder();
         out.append("Reproduction ").append(recipe.name()).append(": ").append(recipe.title()).append('\n');
         out.append("Paper: ").append(recipe.paper().file()).append(", ").append(recipe.paper().table())
@@ -535,43 +543,34 @@ public final class RecipeTable {
             }
             out.append(String.join(",", sizes)).append('\n');
         }
-        List<List<String>> lines = new ArrayList<>();
-        lines.add(List.of("row", "paper model", "column", "paper", "ours", "diff", "status"));
+        String heading = out.toString();
+        out.setLength(0);
+        heading.lines().forEach(l -> out.append(dev.veracity.eval.report.TextTable.wrap(l, width, "", "  ")));
+        dev.veracity.eval.report.TextTable table = new dev.veracity.eval.report.TextTable(List.of(
+                dev.veracity.eval.report.TextTable.Column.text("row", 8, 30),
+                dev.veracity.eval.report.TextTable.Column.text("paper model", 8, 20),
+                dev.veracity.eval.report.TextTable.Column.text("column", 8, 25),
+                dev.veracity.eval.report.TextTable.Column.figure("paper"),
+                dev.veracity.eval.report.TextTable.Column.figure("ours"),
+                dev.veracity.eval.report.TextTable.Column.figure("diff"),
+                dev.veracity.eval.report.TextTable.Column.text("status", 16, 10).wrapped(16)));
         for (Cell c : cells) {
             String diff = c.paper() == null || c.ours() == null ? "-"
                     : (c.paper().truncated() ? "~" : "") + String.format(Locale.ROOT, "%+.2f", c.ours() - c.paper().center());
-            lines.add(List.of(c.row().id(), c.row().model(), c.column().label(),
+            table.row(List.of(c.row().id(), c.row().model(), c.column().label(),
                     c.paper() == null ? "-" : c.paper().display(), c.ours() == null ? "-" : fmt2(c.ours()), diff,
                     c.status()));
         }
-        int[] w = new int[7];
-        lines.forEach(l -> {
-            for (int i = 0; i < l.size(); i++) {
-                w[i] = Math.max(w[i], l.get(i).length());
-            }
-        });
-        for (int k = 0; k < lines.size(); k++) {
-            List<String> l = lines.get(k);
-            StringBuilder line = new StringBuilder();
-            for (int i = 0; i < l.size(); i++) {
-                String s = l.get(i);
-                String pad = " ".repeat(w[i] - s.length());
-                line.append(i >= 3 && i <= 5 ? pad + s : s + (i < l.size() - 1 ? pad : "")).append(i < l.size() - 1 ? "  " : "");
-            }
-            out.append(line.toString().stripTrailing()).append('\n');
-            if (k == 0) {
-                out.append("-".repeat(line.length())).append('\n');
-            }
-        }
+        out.append(table.render(width).text());
         long within = cells.stream().filter(c -> c.status().startsWith("within")).count();
         long outside = cells.stream().filter(c -> c.status().startsWith("OUTSIDE")).count();
         long notRun = cells.stream().filter(c -> c.status().startsWith("not run") || c.status().startsWith("no result")).count();
         long apart = cells.stream().filter(c -> c.status().startsWith("not comparable")).count();
-        out.append(LIMIT.equals(everyRun)
+        out.append(dev.veracity.eval.report.TextTable.wrap(LIMIT.equals(everyRun)
                 ? "not comparable: " + (cells.size() - notRun) + " cells computed on fewer questions than the paper's, "
                 + notRun + " not run"
                 : within + " cells within the tolerance, " + outside + " outside, "
-                + (apart > 0 ? apart + " not comparable, " : "") + notRun + " not run").append('\n');
+                + (apart > 0 ? apart + " not comparable, " : "") + notRun + " not run", width));
         return out.toString();
     }
 

@@ -457,73 +457,146 @@ public final class ComparisonTable {
     }
 
     /**
-     * Aligned text, one block per dataset, each under its header line; then what the cost columns count, the paired
-     * differences from the baseline, and the failed questions.
+     * Aligned text at its full width, one block per dataset, each under its header line; then what the cost columns
+     * count, the paired differences from the baseline, and the failed questions.
      */
     public String text() {
+        return text(TextTable.UNLIMITED);
+    }
+
+    /**
+     * The text fitted to a terminal of {@code width} characters: no line is longer. Columns narrow in this order:
+     * samples/q, model s/q, cached, tokens/q and wall s/q go; model and retrieval are abbreviated; retrieval,
+     * questions (the metrics carry their n), model, calls/q, parse failures and failed go; the metrics lose their n and
+     * then their intervals, all together, after a subset row names its subset shortly; the run's name is abbreviated; the
+     * judge and then the metrics go last, rightmost first. A line under each table says what was left out; paragraphs
+     * are wrapped.
+     */
+    public String text(int width) {
+        return text(width, true);
+    }
+
+    /**
+     * The tables alone fitted to {@code width}, each with its line of what was left out and its partial runs, without
+     * the headings, the legend, the paired differences and the failures: eval's closing lines.
+     */
+    public String compact(int width) {
+        return text(width, false);
+    }
+
+    private String text(int width, boolean whole) {
         StringBuilder out = new StringBuilder();
         for (Table t : tables) {
-            if (!out.isEmpty()) {
+            if (!out.isEmpty() && whole) {
                 out.append('\n');
             }
-            out.append("Dataset ").append(t.dataset().isEmpty() ? "(unnamed)" : t.dataset()).append(" - ")
-                    .append(method()).append('\n');
-            List<List<String>> cells = new ArrayList<>();
-            cells.add(header(t));
-            t.rows().forEach(r -> cells.add(cells(t, r)));
-            int[] width = new int[cells.getFirst().size()];
-            for (List<String> row : cells) {
-                for (int c = 0; c < row.size(); c++) {
-                    width[c] = Math.max(width[c], row.get(c).length());
-                }
+            if (whole) {
+                out.append(TextTable.wrap("Dataset " + (t.dataset().isEmpty() ? "(unnamed)" : t.dataset()) + " - "
+                        + method(), width, "", "  "));
             }
-            for (int i = 0; i < cells.size(); i++) {
-                List<String> row = cells.get(i);
-                StringBuilder line = new StringBuilder();
-                for (int c = 0; c < row.size(); c++) {
-                    if (c > 0) {
-                        line.append("  ");
-                    }
-                    // run, method, model and retrieval left-aligned, figures right-aligned
-                    String pad = " ".repeat(width[c] - row.get(c).length());
-                    line.append(c < TEXT_COLUMNS ? row.get(c) + pad : pad + row.get(c));
-                }
-                out.append(line.toString().stripTrailing()).append('\n');
-                if (i == 0) {
-                    int total = 0;
-                    for (int w : width) {
-                        total += w;
-                    }
-                    out.append("-".repeat(total + 2 * (width.length - 1))).append('\n');
-                }
+            TextTable table = new TextTable(columns(t));
+            t.rows().forEach(r -> table.rowOfForms(cellForms(t, r)));
+            TextTable.Fitted fitted = table.render(width);
+            out.append(fitted.text());
+            String note = fitted.note(width, whole ? "with --format csv, json or markdown" : "in veracity compare --format csv");
+            if (!note.isEmpty()) {
+                out.append(TextTable.wrap(note, width, "", "  "));
             }
-            partialNotes(t).forEach(n -> out.append("* ").append(n).append('\n'));
+            partialNotes(t).forEach(n -> out.append(TextTable.wrap(n, width, "* ", "  ")));
+        }
+        if (!whole) {
+            return out.toString();
         }
         if (!tables.isEmpty()) {
-            out.append(legend()).append('\n');
+            out.append(TextTable.wrap(legend(), width));
         }
         if (baseline != null) {
-            out.append('\n').append(PairedComparison.text(baseline, paired));
+            out.append('\n').append(PairedComparison.text(baseline, paired, width));
         }
         if (!failures.isEmpty()) {
-            out.append('\n').append(failuresText());
+            out.append('\n').append(failuresText(width));
         }
         return out.toString();
+    }
+
+    /** The text table's columns and the order they narrow in ({@link #text(int)}). */
+    private static List<TextTable.Column> columns(Table t) {
+        List<TextTable.Column> c = new ArrayList<>(List.of(
+                TextTable.Column.text("run", 12, 39).cutAt(42),
+                TextTable.Column.text("method", 10, 60),
+                TextTable.Column.text("model", 8, 11).dropAt(14),
+                TextTable.Column.text("retrieval", 8, 11).dropAt(12),
+                TextTable.Column.figure("questions").dropAt(13)));
+        t.metrics().forEach(m -> c.add(TextTable.Column.figure(m).shrinkAt(40).dropAt(46)));
+        if (t.judged()) {
+            c.add(TextTable.Column.figure("judge").shrinkAt(40).dropAt(45));
+        }
+        String[] costs = {"calls/q", "samples/q", "tokens/q", "cached", "wall s/q", "model s/q", "parse failures", "failed"};
+        int[] dropAt = {15, 5, 10, 8, 11, 6, 16, 18};
+        for (int i = 0; i < costs.length; i++) {
+            c.add(TextTable.Column.figure(costs[i]).dropAt(dropAt[i]));
+        }
+        return c;
+    }
+
+    /**
+     * A row's cells, each with its shorter forms: a subset row's run also as "RUN [type]"; a metric without its n,
+     * then its mean alone.
+     */
+    private static List<List<String>> cellForms(Table t, Row r) {
+        List<String> full = cells(t, r);
+        List<List<String>> out = new ArrayList<>();
+        for (String s : full) {
+            out.add(List.of(s));
+        }
+        if (r.subset() != null) {
+            String type = SUBSETS.entrySet().stream().filter(e -> e.getValue().equals(r.subset())).map(Map.Entry::getKey)
+                    .findFirst().orElse(r.subset());
+            String base = r.run().endsWith(" [" + r.subset() + "]")
+                    ? r.run().substring(0, r.run().length() - r.subset().length() - 3) : r.run();
+            out.set(0, List.of(r.run(), base + " [" + type + "]"));
+        }
+        int k = TEXT_COLUMNS + 1;
+        for (String m : t.metrics()) {
+            Cell cell = r.metrics().get(m);
+            if (cell != null) {
+                out.set(k, List.of(cell(cell), cellWithoutN(cell), fixedOrNa(cell)));
+            }
+            k++;
+        }
+        if (t.judged() && r.judge() != null && r.judge().value() != null) {
+            out.set(k, List.of(full.get(k), cellWithoutN(r.judge()), fixedOrNa(r.judge())));
+        }
+        return out;
+    }
+
+    /** "0.512 [0.431, 0.590]": a cell without its n. */
+    private static String cellWithoutN(Cell c) {
+        if (c.value() == null || c.value().isNaN()) {
+            return "n/a";
+        }
+        return c.lo() != null && c.hi() != null
+                ? fixed(c.value(), 3) + " [" + fixed(c.lo(), 3) + ", " + fixed(c.hi(), 3) + "]" : fixed(c.value(), 3);
+    }
+
+    private static String fixedOrNa(Cell c) {
+        return fixed(c.value(), 3);
     }
 
     /** The columns the text and Markdown formats align left: run, method, model, retrieval. */
     private static final int TEXT_COLUMNS = 4;
 
     /** The failed questions, the first {@link #FAILURES_SHOWN} per run, one line each (as the report lists them). */
-    private String failuresText() {
-        StringBuilder sb = new StringBuilder("Failed questions (every retry failed; left out of the scores, asked again"
-                + " by the next eval of the run):\n");
+    private String failuresText(int width) {
+        StringBuilder sb = new StringBuilder(TextTable.wrap("Failed questions (every retry failed; left out of the"
+                + " scores, asked again by the next eval of the run):", width));
         failures.forEach((run, list) -> {
             int total = failedCount(run);
-            sb.append("  ").append(run).append(": ").append(total).append(" failed\n");
-            list.stream().limit(FAILURES_SHOWN).forEach(f -> sb.append("    ").append(f.id()).append("  ")
-                    .append(oneLine(f.question(), 80)).append("  ").append(f.kind().isEmpty() ? "" : f.kind() + ": ")
-                    .append(oneLine(f.reason(), 160)).append('\n'));
+            sb.append(TextTable.wrap(run + ": " + total + " failed", width, "  ", "    "));
+            // one line each, the question and the reason cut to the width
+            list.stream().limit(FAILURES_SHOWN).forEach(f -> sb.append(TextTable.fit("    " + f.id() + "  "
+                    + oneLine(f.question(), 80) + "  " + (f.kind().isEmpty() ? "" : f.kind() + ": ")
+                    + oneLine(f.reason(), 160), width)).append('\n'));
             if (total > FAILURES_SHOWN) {
                 sb.append("    ... and ").append(total - FAILURES_SHOWN).append(" more\n");
             }

@@ -88,6 +88,15 @@ public final class HtmlReport {
      * partial (an interrupted eval: {@link RunDir#partial()}), which the pages mark too.
      */
     public static Path write(List<Path> runDirs, Path outDir, Path baselineDir, Consumer<String> partialRuns) {
+        return write(runDirs, outDir, baselineDir, partialRuns, (done, of) -> { });
+    }
+
+    /**
+     * Writes the report as {@link #write(List, Path, Path, Consumer)} does, telling {@code steps} how far it has come:
+     * (done, of) after the runs are read, after each run's pages, after the dataset pages and after the charts.
+     */
+    public static Path write(List<Path> runDirs, Path outDir, Path baselineDir, Consumer<String> partialRuns,
+                             java.util.function.BiConsumer<Integer, Integer> steps) {
         List<Path> dirs = new ArrayList<>(runDirs);
         if (baselineDir != null && dirs.stream().noneMatch(d -> same(d, baselineDir))) {
             dirs.addFirst(baselineDir);
@@ -97,6 +106,8 @@ public final class HtmlReport {
                 + r.answered() + " questions answered so far (" + r.partial() + ")"));
         RunDir baseline = baselineDir == null ? null
                 : runs.stream().filter(r -> same(r.dir(), baselineDir)).findFirst().orElseThrow();
+        int stepsOf = runs.size() + 2;
+        steps.accept(0, stepsOf);
         try {
             Files.createDirectories(outDir);
         } catch (IOException e) {
@@ -123,13 +134,16 @@ public final class HtmlReport {
         for (int i = 0; i < runs.size(); i++) {
             files.put(slugs.get(i), writeRun(runs.get(i), slugs.get(i), outDir.resolve(slugs.get(i)), css,
                     links.getOrDefault(slugs.get(i), Set.of())));
+            steps.accept(i + 1, stepsOf);
         }
         Map<String, String> colours = new LinkedHashMap<>(); // a run's colour on every chart of the report
         for (int i = 0; i < slugs.size(); i++) {
             colours.put(slugs.get(i), RunColours.of(i));
         }
         List<Map<String, Object>> datasets = DatasetPage.writeAll(plans, outDir, css, files, colours);
+        steps.accept(runs.size() + 1, stepsOf);
         List<Map<String, Object>> charts = writeCharts(runs, slugs, outDir);
+        steps.accept(stepsOf, stepsOf);
         // one chart per dataset and metric: a dataset's metrics never share an axis with another's
         List<MetricCharts.Chart> metricCharts = plans.stream().flatMap(p -> p.charts(colours).stream()).toList();
         List<MetricCharts.Legend> legend = new ArrayList<>();
@@ -288,7 +302,8 @@ public final class HtmlReport {
         Map<String, java.util.TreeMap<Integer, RunDir>> groups = new LinkedHashMap<>();
         for (RunDir r : runs) {
             RunConfiguration config = r.summary().config();
-            String k = config == null || config.methodOptions() == null ? null : config.methodOptions().get("samples");
+            Object samples = config == null || config.methodOptions() == null ? null : config.methodOptions().get("samples");
+            String k = samples == null ? null : String.valueOf(samples);
             if (k == null || !r.summary().metricsOrEmpty().containsKey("truthfulness-answer.accuracy")) {
                 continue;
             }

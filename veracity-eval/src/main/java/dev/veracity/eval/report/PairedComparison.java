@@ -108,34 +108,59 @@ public final class PairedComparison {
                 + " two-sided p: exact McNemar test for 0/1 metrics, sign-flip permutation test otherwise";
     }
 
-    /**
-     * " (e.g. better: a, b; worse: c)" naming only the sides that have questions, "" when neither has: never an empty
-     * list.
-     */
-    static String examples(Difference d) {
-        List<String> parts = new ArrayList<>();
-        if (!d.betterIds().isEmpty()) {
-            parts.add("better: " + String.join(", ", d.betterIds()));
-        }
-        if (!d.worseIds().isEmpty()) {
-            parts.add("worse: " + String.join(", ", d.worseIds()));
-        }
-        return parts.isEmpty() ? "" : " (e.g. " + String.join("; ", parts) + ")";
+    /** The lines {@code compare --baseline} prints under the table, at their full width. */
+    public static String text(String baseline, List<Difference> diffs) {
+        return text(baseline, diffs, TextTable.UNLIMITED);
     }
 
-    /** The lines {@code compare --baseline} prints under the table. */
-    public static String text(String baseline, List<Difference> diffs) {
+    /**
+     * The lines {@code compare --baseline} prints under the table, fitted to {@code width}: a table of the differences
+     * (the test's name, n and the counts of questions better and worse go first where it is narrow), then the example
+     * questions better and worse, wrapped; a list with no question is left out.
+     */
+    public static String text(String baseline, List<Difference> diffs, int width) {
         StringBuilder sb = new StringBuilder();
-        sb.append("Paired differences against ").append(baseline).append(" (").append(explanation()).append("):\n");
-        for (Difference d : diffs) {
-            sb.append(String.format(Locale.ROOT, "  %-24s %-22s %+.3f [%+.3f, %+.3f]  %-8s (%s)  n=%d  better on %d, worse on %d",
-                    d.run(), d.metric(), d.difference().mean(), d.difference().lo(), d.difference().hi(),
-                    d.test().display(), d.test().describe(), d.difference().n(), d.better(), d.worse()));
-            sb.append(examples(d));
-            sb.append('\n');
-        }
+        sb.append(TextTable.wrap("Paired differences against " + baseline + " (" + explanation() + "):", width));
         if (diffs.isEmpty()) {
-            sb.append("  (no run shares a question and a metric with the baseline)\n");
+            return sb.append(TextTable.wrap("(no run shares a question and a metric with the baseline)", width, "  ", "  "))
+                    .toString();
+        }
+        TextTable table = new TextTable(List.of(
+                TextTable.Column.text("run", 10, 30),
+                TextTable.Column.text("metric", 8, 31),
+                TextTable.Column.figure("difference"),
+                TextTable.Column.figure("95% CI").dropAt(25),
+                TextTable.Column.figure("p"),
+                TextTable.Column.text("test", 6, 10).dropAt(11),
+                TextTable.Column.figure("n").dropAt(20),
+                TextTable.Column.figure("better").dropAt(21),
+                TextTable.Column.figure("worse").dropAt(21)));
+        for (Difference d : diffs) {
+            table.row(List.of(d.run(), d.metric(), String.format(Locale.ROOT, "%+.3f", d.difference().mean()),
+                    String.format(Locale.ROOT, "[%+.3f, %+.3f]", d.difference().lo(), d.difference().hi()),
+                    d.test().display(), d.test().describe(), String.valueOf(d.difference().n()),
+                    String.valueOf(d.better()), String.valueOf(d.worse())));
+        }
+        TextTable.Fitted fitted = table.render(Math.max(1, width - 2));
+        fitted.lines().forEach(l -> sb.append("  ").append(l).append('\n'));
+        // said of the indented table: the width asked, and the COLUMNS that shows it whole with its indent
+        String note = new TextTable.Fitted(fitted.lines(), fitted.dropped(), fitted.shortened(), fitted.natural() + 2)
+                .note(width, "with --format csv, json or markdown");
+        if (!note.isEmpty()) {
+            sb.append(TextTable.wrap(note, width, "  ", "  "));
+        }
+        for (Difference d : diffs) {
+            List<String> examples = new java.util.ArrayList<>();
+            if (!d.betterIds().isEmpty()) {
+                examples.add("better on " + String.join(", ", d.betterIds()));
+            }
+            if (!d.worseIds().isEmpty()) {
+                examples.add("worse on " + String.join(", ", d.worseIds()));
+            }
+            if (!examples.isEmpty()) {
+                sb.append(TextTable.wrap(d.run() + ", " + d.metric() + ": e.g. " + String.join("; ", examples), width,
+                        "  ", "    "));
+            }
         }
         return sb.toString();
     }

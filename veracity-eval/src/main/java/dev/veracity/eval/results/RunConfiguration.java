@@ -11,7 +11,9 @@ import java.util.Map;
  * the same folder resumes only with the same configuration. {@code summary.json} carries a copy as {@code config}.
  *
  * @param schemaVersion {@link dev.veracity.schema.SchemaVersion} (null in files written before it)
- * @param methodOptions the method's options as resolved (defaults filled in)
+ * @param methodOptions the method's options as resolved (defaults filled in), typed: numbers, booleans, lists of
+ *                      numbers and text ({@link dev.veracity.method.OptionSpec#typed}); a run.json written before
+ *                      has them all as text, and resumes as the same configuration
  * @param data          the dataset file, absolute; {@code dataSha256} its bytes' SHA-256
  * @param sample        a paper's random selection of the questions, when used
  * @param metrics       the metric names, main first
@@ -24,7 +26,7 @@ import java.util.Map;
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-public record RunConfiguration(Integer schemaVersion, String method, Map<String, String> methodOptions, String dataset,
+public record RunConfiguration(Integer schemaVersion, String method, Map<String, Object> methodOptions, String dataset,
                                String data, String dataSha256, String sample, List<String> metrics, String model,
                                String llmBaseUrl, String documents, String pages, String proxy, String truncated,
                                String judge) {

@@ -123,7 +123,7 @@ public final class EvalJobRunner {
         VeracityConfig base = job.model();
         Map<String, Object> fields = new LinkedHashMap<>();
         fields.put("method", job.method().name());
-        fields.put("method_options", job.options());
+        fields.put("method_options", job.method().spec().typed(job.options())); // numbers as numbers, booleans as booleans
         fields.put("dataset", job.dataset());
         fields.put("data", job.data().toAbsolutePath().normalize().toString());
         fields.put("data_sha256", RunConfig.sha256(job.data()));

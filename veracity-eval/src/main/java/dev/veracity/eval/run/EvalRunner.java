@@ -160,8 +160,21 @@ public final class EvalRunner {
     public record Outcome(int total, int alreadyDone, int answered, List<String> failures, Summary summary) {
     }
 
-    /** Live progress: done of total, calls and tokens so far. */
+    /**
+     * Live progress: done of total, calls and tokens so far. Before the answering, while the dataset is read and its
+     * questions counted, {@code total} is -1 and {@code done} the questions read so far ({@link #reading}).
+     */
     public record Progress(int done, int total, long calls, long tokens) {
+
+        /** The questions read and counted so far, before the answering. */
+        public static Progress reading(int read) {
+            return new Progress(read, -1, 0, 0);
+        }
+
+        /** Whether the dataset is still being read (the questions counted), before any is answered. */
+        public boolean reading() {
+            return total < 0;
+        }
     }
 
     /** Routes each call's trace record to the question being answered, as well as to the store. */
@@ -270,6 +283,7 @@ public final class EvalRunner {
         List<Metric> metrics = spec.profile().metrics().stream().map(n -> Metrics.byName(n, spec.options())).toList();
         // The dataset is streamed, never held: read for its first question, then to count, then to answer.
         QaItem first;
+        progress.accept(Progress.reading(0)); // a large file (CRAG's pages) takes a while to read and count
         try (Stream<QaItem> s = slice(spec)) {
             first = s.findFirst().orElse(null);
         }
@@ -287,6 +301,7 @@ public final class EvalRunner {
                 for (Iterator<QaItem> it = s.iterator(); it.hasNext(); ) {
                     total++;
                     already += results.isDone(it.next().id()) ? 1 : 0;
+                    progress.accept(Progress.reading(total));
                 }
             }
             int items = total;

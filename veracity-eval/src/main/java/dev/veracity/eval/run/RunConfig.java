@@ -133,7 +133,10 @@ public final class RunConfig {
         return dev.veracity.eval.data.DatasetFetcher.sha256(file);
     }
 
-    /** "key: stored -> now" for every field that differs. */
+    /**
+     * "key: stored -> now" for every field that differs. The method's options compare by their text: a run.json
+     * written before they were typed ({@code "k": "21"}) is the same configuration as {@code "k": 21}.
+     */
     static List<String> differences(JsonNode stored, JsonNode now) {
         List<String> out = new ArrayList<>();
         java.util.Set<String> keys = new java.util.LinkedHashSet<>();
@@ -142,10 +145,33 @@ public final class RunConfig {
         for (String k : keys) {
             JsonNode a = stored.get(k);
             JsonNode b = now.get(k);
-            if (a == null || b == null || !a.equals(b)) {
+            boolean same = a != null && b != null && (a.equals(b)
+                    || (k.equals("method_options") && optionTexts(a).equals(optionTexts(b))));
+            if (!same) {
                 out.add(k + ": " + (a == null ? "-" : a.toString()) + " -> " + (b == null ? "-" : b.toString()));
             }
         }
+        return out;
+    }
+
+    /** Each option's value as text: a number, a boolean or a list of them as their canonical spelling. */
+    private static Map<String, String> optionTexts(JsonNode options) {
+        Map<String, String> out = new java.util.LinkedHashMap<>();
+        if (options == null || !options.isObject()) {
+            return out;
+        }
+        options.properties().forEach(e -> {
+            JsonNode v = e.getValue();
+            String text;
+            if (v.isArray()) {
+                List<String> parts = new ArrayList<>();
+                v.forEach(x -> parts.add(x.asText()));
+                text = String.join(",", parts);
+            } else {
+                text = v.asText();
+            }
+            out.put(e.getKey(), text);
+        });
         return out;
     }
 }

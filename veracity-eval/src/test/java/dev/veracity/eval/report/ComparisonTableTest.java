@@ -144,6 +144,55 @@ class ComparisonTableTest {
     }
 
     @Test
+    void atEightyColumnsNoLineOfTheTextIsLongerAndTheCragTableKeepsItsRowsWhole() throws Exception {
+        Path run = Files.createDirectories(dir.resolve("crag-run"));
+        Files.writeString(run.resolve("summary.json"), """
+                {"method": "truthrl", "dataset": "crag", "n": 4, "metrics": {"truthfulness-answer": 0.25, "em": 0.5},
+                 "metrics_n": {"truthfulness-answer": 4, "em": 4}, "calls_per_question": 1.0, "parse_failures": 0}
+                """);
+        Files.writeString(run.resolve("results.jsonl"), """
+                {"id": "a", "question_type": "simple", "prediction": "Paris", "gold": ["Paris"], "metrics": {"truthfulness-answer": 1.0, "em": 1.0}, "calls": 1}
+                {"id": "b", "question_type": "comparison", "prediction": "I don't know", "gold": ["a"], "metrics": {"truthfulness-answer": 0.0, "em": 0.0}, "calls": 1}
+                {"id": "c", "question_type": "comparison", "prediction": "b", "gold": ["a"], "metrics": {"truthfulness-answer": -1.0, "em": 0.0}, "calls": 1}
+                {"id": "d", "question_type": "simple", "prediction": "Rome", "gold": ["Rome"], "metrics": {"truthfulness-answer": 1.0, "em": 1.0}, "calls": 1}
+                """);
+        Path a = ReportFixtures.run(dir, "standard,1", "standard-rag", METRICS, false);
+        Path b = ReportFixtures.run(dir, "madam", "madam-rag", METRICS, false);
+        List<RunDir> runs = ComparisonTable.load(List.of(a, b, run));
+        ComparisonTable t = ComparisonTable.of(runs, 200, 7, runs.getFirst());
+        String wide = t.text();
+        assertThat(wide.lines().mapToInt(String::length).max().orElseThrow()).isGreaterThan(120); // as today
+        String text = t.text(80);
+        assertThat(text.lines()).allSatisfy(l -> assertThat(l.length()).as(l).isLessThanOrEqualTo(80));
+        List<String> lines = text.lines().toList();
+        // the CRAG rows are whole lines: the run, its method and both metrics with their intervals
+        String crag = lines.stream().filter(l -> l.startsWith("crag-run ")).findFirst().orElseThrow();
+        assertThat(crag).contains("truthrl", "0.250 [", "0.500 [");
+        String subset = lines.stream().filter(l -> l.startsWith("crag-run [comparison]")).findFirst().orElseThrow();
+        assertThat(subset).contains("truthrl", "-0.500 [");
+        // what was left out is said, with where to see it
+        assertThat(text).contains("Columns not shown at 80 characters:").contains("--format csv");
+        assertThat(text).contains("Paired differences against standard,1");
+        // a wider terminal shows more columns
+        String at160 = t.text(160);
+        assertThat(at160.lines()).allSatisfy(l -> assertThat(l.length()).isLessThanOrEqualTo(160));
+        String header80 = lines.stream().filter(l -> l.startsWith("run ")).findFirst().orElseThrow();
+        String header160 = at160.lines().filter(l -> l.startsWith("run ")).findFirst().orElseThrow();
+        assertThat(header160.split("\\s{2,}").length).isGreaterThan(header80.split("\\s{2,}").length);
+        assertThat(header160).contains("calls/q", "parse failures", "failed");
+    }
+
+    @Test
+    void theCompactTextIsTheTablesAloneForEvalsClosingLines() throws Exception {
+        ComparisonTable t = twoRuns();
+        String compact = t.compact(80);
+        assertThat(compact.lines()).allSatisfy(l -> assertThat(l.length()).isLessThanOrEqualTo(80));
+        assertThat(compact.lines().findFirst().orElseThrow()).startsWith("run ");
+        assertThat(compact).contains("standard,1", "madam").doesNotContain("calls/q: requests", "Dataset ramdocs");
+        assertThat(compact.lines().count()).isLessThan(10);
+    }
+
+    @Test
     void runsOfDifferentDatasetsGetOneTableEach() throws Exception {
         Path a = ReportFixtures.run(dir, "a", "standard-rag", METRICS, false);
         Path b = Files.createDirectories(dir.resolve("b"));
