@@ -137,6 +137,8 @@ class C3poCommandsTest {
             assertThat(err).contains("3 already done, 0 rolled out now");
             assertThat(sim.counters().generationRequests()).isEqualTo(asked);
         }
+        // the folder's trees and records validate against their schemas (docs/schema)
+        assertThat(dev.veracity.eval.results.SchemaFiles.checkRolloutFolder(r)).isEmpty();
         // the authors' sampling script passes --max_depth 13
         assertThat(Files.readAllLines(r.resolve("trees.jsonl"))).hasSize(3)
                 .allSatisfy(l -> assertThat(JSON.readTree(l).get("max_depth").asInt()).isEqualTo(13));

@@ -194,6 +194,61 @@ class PluginsTest {
         assertThat(unknown.err()).contains("unknown method 'short-answer'");
     }
 
+    /**
+     * An eval of a plug-in's method stopped by SIGTERM (Ctrl-C) names the command to resume it with its plug-in folder
+     * ({@code main} took {@code --plugins} out of the arguments, wherever it was, before picocli saw them), and that
+     * command finishes the run. The model's answer waits on a latch the test holds, so the stop comes while a call is
+     * under way, whatever the machine's speed.
+     */
+    @Test
+    void anInterruptedEvalOfAPluginMethodNamesTheCommandWithItsPluginFolderAndThatCommandFinishesIt() throws Exception {
+        Path plugins = plugin("plugins", "short-answer");
+        Path data = dir.resolve("nq.jsonl");
+        Files.writeString(data, """
+                {"question": "capital of france", "answer": ["Paris"]}
+                {"question": "capital of italy", "answer": ["Rome"]}
+                """);
+        java.util.concurrent.CountDownLatch answer = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.atomic.AtomicInteger asked = new java.util.concurrent.atomic.AtomicInteger();
+        Rule held = Rule.of("(?s)^Plug-in asks: capital of (\\w+)$", m -> {
+            asked.incrementAndGet();
+            try {
+                answer.await(); // a guard-free wait: the test opens it
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return m.group(1).equals("france") ? "Paris" : "Rome";
+        });
+        Path out = dir.resolve("run");
+        try (SimServer sim = SimServer.start(SimConfig.builder().rules(held).build())) {
+            List<String> args = List.of("eval", "--method", "short-answer", "--dataset", "nq-open", "--data",
+                    data.toString(), "--out", out.toString(), "--llm-base-url", sim.baseUrl(), "--model", "sim-model",
+                    "--cache", "off", "--concurrency", "1", "--no-preflight");
+            List<String> typed = new java.util.ArrayList<>(List.of("--plugins", plugins.toString()));
+            typed.addAll(args); // --plugins before the command: main takes it out wherever it is
+            String hint;
+            try (CliProcess eval = CliProcess.start(typed.toArray(String[]::new))) {
+                dev.veracity.testing.Await.until("the method's first call at the model", () -> asked.get() >= 1);
+                eval.terminate();
+                assertThat(eval.process().waitFor(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+                eval.awaitErr();
+                String prefix = "resume with the same command: ";
+                hint = eval.err().stream().filter(l -> l.contains(prefix)).findFirst()
+                        .map(l -> l.substring(l.indexOf(prefix) + prefix.length()))
+                        .orElseThrow(() -> new AssertionError("no resume hint in " + eval.err()));
+            } finally {
+                answer.countDown();
+            }
+            assertThat(hint).isEqualTo("./veracity " + String.join(" ", args) + " --plugins " + plugins);
+            assertThat(out.resolve("summary.json")).doesNotExist();
+
+            CliRun.Result resumed = CliRun.run(hint.substring("./veracity ".length()).split(" "));
+            assertThat(resumed.code()).as(resumed.err()).isZero();
+        }
+        assertThat(JSON.readTree(out.resolve("summary.json").toFile()).get("method").asText()).isEqualTo("short-answer");
+        assertThat(Files.readAllLines(out.resolve("results.jsonl"))).hasSize(2);
+    }
+
     @Test
     void aPluginMethodThatNeedsWhatNoRunnerProvidesIsListedButRefusedInOneLineBeforeAnyModelCall() throws Exception {
         Path plugins = plugin("gpu", "gpu-answer", "Own.GPU_INDEX");
@@ -227,36 +282,21 @@ class PluginsTest {
     @Test
     void serveAnswersAPluginMethodsUnmetNeedWith400BeforeAnyModelCall() throws Exception {
         Path plugins = plugin("gpu-serve", "gpu-answer", "Own.GPU_INDEX");
-        try (SimServer sim = SimServer.start()) {
-            String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-            Process p = new ProcessBuilder(javaBin, "-cp", System.getProperty("java.class.path"), VeracityCli.class.getName(),
-                    "serve", "--plugins", plugins.toString(), "--port", "0", "--upstream-base-url", sim.baseUrl(),
-                    "--model", "sim-model").redirectError(ProcessBuilder.Redirect.DISCARD).start();
-            try (java.io.BufferedReader out = new java.io.BufferedReader(new java.io.InputStreamReader(p.getInputStream(),
-                    java.nio.charset.StandardCharsets.UTF_8))) {
-                String v1 = null;
-                for (String line = out.readLine(); line != null && v1 == null; line = out.readLine()) {
-                    if (line.startsWith("Serving ")) {
-                        v1 = line.substring(line.indexOf("http://")).split(" ")[0];
-                    }
-                }
-                assertThat(v1).as("serve printed its URL").isNotNull();
-                var r = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
-                                java.net.URI.create(v1 + "/chat/completions")).header("Content-Type", "application/json")
-                        .POST(java.net.http.HttpRequest.BodyPublishers.ofString("{\"model\": \"gpu-answer\", \"messages\":"
-                                + " [{\"role\": \"user\", \"content\": \"capital of france\"}], \"documents\": [\"Paris.\"]}"))
-                        .build(), java.net.http.HttpResponse.BodyHandlers.ofString());
-                assertThat(r.statusCode()).as(r.body()).isEqualTo(400);
-                JsonNode error = JSON.readTree(r.body()).path("error");
-                assertThat(error.path("code").asText()).isEqualTo("unsupported_method");
-                assertThat(error.path("message").asText()).contains("method gpu-answer needs gpu-index");
-                assertThat(sim.recentRequests()).as("no model call (serve's start-up check of /models only)")
-                        .allSatisfy(q -> assertThat(q.path()).endsWith("/models"));
-            } finally {
-                p.destroy();
-                p.waitFor(10, java.util.concurrent.TimeUnit.SECONDS);
-                p.destroyForcibly();
-            }
+        try (SimServer sim = SimServer.start();
+             CliProcess serve = CliProcess.start("serve", "--plugins", plugins.toString(), "--port", "0",
+                     "--upstream-base-url", sim.baseUrl(), "--model", "sim-model")) {
+            String v1 = serve.url("Serving ");
+            var r = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
+                            java.net.URI.create(v1 + "/chat/completions")).header("Content-Type", "application/json")
+                    .POST(java.net.http.HttpRequest.BodyPublishers.ofString("{\"model\": \"gpu-answer\", \"messages\":"
+                            + " [{\"role\": \"user\", \"content\": \"capital of france\"}], \"documents\": [\"Paris.\"]}"))
+                    .build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+            assertThat(r.statusCode()).as(r.body()).isEqualTo(400);
+            JsonNode error = JSON.readTree(r.body()).path("error");
+            assertThat(error.path("code").asText()).isEqualTo("unsupported_method");
+            assertThat(error.path("message").asText()).contains("method gpu-answer needs gpu-index");
+            assertThat(sim.recentRequests()).as("no model call (serve's start-up check of /models only)")
+                    .allSatisfy(q -> assertThat(q.path()).endsWith("/models"));
         }
     }
 

@@ -8,20 +8,15 @@ import dev.veracity.cli.CliRun.Result;
 import dev.veracity.sim.LatencyModel;
 import dev.veracity.sim.SimConfig;
 import dev.veracity.sim.SimServer;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
+import dev.veracity.testing.Await;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -34,59 +29,33 @@ class ServeCommandTest {
     private static final String BODY = "{\"model\": \"standard-rag\", \"messages\": [{\"role\": \"user\", \"content\":"
             + " \"Where is the Eiffel Tower?\"}], \"documents\": [\"The Eiffel Tower is located in Paris.\"]}";
 
+    /**
+     * SIGTERM while a request is inside the method: it is answered in full, then the process ends and frees its port.
+     * The request counts as in flight once the simulator is generating for it; the simulator's requests in flight are
+     * not enough, since they count serve's own start-up check of {@code /models}, which runs as the URL is printed:
+     * a SIGTERM sent on it could reach a request not yet accepted, whose connection the stop closes without a byte (the
+     * JDK client's "header parser received no bytes", seen once).
+     */
     @Test
     void theCommandStartsPrintsItsUrlAnswersAndOnSigtermFinishesTheRequestInFlight() throws Exception {
-        try (SimServer sim = SimServer.start(SimConfig.builder().latency(LatencyModel.ofMillis(800, 0)).build())) {
-            String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-            long started = System.nanoTime();
-            Process p = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), VeracityCli.class.getName(),
-                    "serve", "--port", "0", "--upstream-base-url", sim.baseUrl(), "--model", "sim-model",
-                    "--stop-grace-seconds", "5").start();
-            List<String> err = Collections.synchronizedList(new ArrayList<>());
-            Thread.ofVirtual().start(() -> {
-                try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getErrorStream(), StandardCharsets.UTF_8))) {
-                    r.lines().forEach(err::add);
-                } catch (java.io.IOException ignored) {
-                    // the process ended
-                }
-            });
-            CompletableFuture<String> url = new CompletableFuture<>();
-            Thread.ofVirtual().start(() -> {
-                try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-                    for (String line = r.readLine(); line != null; line = r.readLine()) {
-                        if (line.startsWith("Serving ")) {
-                            url.complete(line.substring(line.indexOf("http://")).split(" ")[0]);
-                        }
-                    }
-                } catch (java.io.IOException ignored) {
-                    // the process ended
-                }
-            });
-            try {
-                String v1 = url.get(60, TimeUnit.SECONDS);
-                System.out.printf("veracity serve printed its URL %d ms after the JVM was launched (test classpath, no AOT"
-                        + " cache)%n", (System.nanoTime() - started) / 1_000_000);
-                assertThat(v1).startsWith("http://127.0.0.1:").endsWith("/v1");
-                int port = URI.create(v1).getPort();
-                HttpClient client = HttpClient.newHttpClient();
-                HttpRequest ask = HttpRequest.newBuilder(URI.create(v1 + "/chat/completions"))
-                        .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(BODY)).build();
-                CompletableFuture<HttpResponse<String>> inFlight = client.sendAsync(ask, HttpResponse.BodyHandlers.ofString());
-                long until = System.nanoTime() + 20_000_000_000L;
-                while (sim.counters().inFlight() == 0 && System.nanoTime() < until) {
-                    Thread.sleep(10);
-                }
-                assertThat(sim.counters().inFlight()).as("the method's call is under way").isEqualTo(1);
-                assertThat(new ProcessBuilder("kill", "-TERM", Long.toString(p.pid())).start().waitFor()).isZero();
-                HttpResponse<String> answered = inFlight.get(10, TimeUnit.SECONDS);
-                assertThat(answered.statusCode()).as(answered.body()).isEqualTo(200);
-                assertThat(JSON.readTree(answered.body()).at("/choices/0/message/content").asText()).contains("Paris");
-                assertThat(p.waitFor(10, TimeUnit.SECONDS)).as("stderr " + err).isTrue();
-                try (ServerSocket again = new ServerSocket(port, 50, InetAddress.getLoopbackAddress())) {
-                    assertThat(again.getLocalPort()).isEqualTo(port);
-                }
-            } finally {
-                p.destroyForcibly();
+        try (SimServer sim = SimServer.start(SimConfig.builder().latency(LatencyModel.ofMillis(800, 0)).build());
+             CliProcess serve = CliProcess.start("serve", "--port", "0", "--upstream-base-url", sim.baseUrl(), "--model",
+                     "sim-model", "--stop-grace-seconds", "5")) {
+            String v1 = serve.url("Serving ");
+            assertThat(v1).startsWith("http://127.0.0.1:").endsWith("/v1");
+            int port = URI.create(v1).getPort();
+            HttpClient client = HttpClient.newHttpClient();
+            HttpRequest ask = HttpRequest.newBuilder(URI.create(v1 + "/chat/completions"))
+                    .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(BODY)).build();
+            CompletableFuture<HttpResponse<String>> inFlight = client.sendAsync(ask, HttpResponse.BodyHandlers.ofString());
+            Await.until("the method's call is generating; " + sim.counters(), () -> sim.counters().generating() == 1);
+            serve.terminate();
+            HttpResponse<String> answered = inFlight.get(10, TimeUnit.SECONDS);
+            assertThat(answered.statusCode()).as(answered.body()).isEqualTo(200);
+            assertThat(JSON.readTree(answered.body()).at("/choices/0/message/content").asText()).contains("Paris");
+            assertThat(serve.process().waitFor(10, TimeUnit.SECONDS)).as("stderr " + serve.err()).isTrue();
+            try (ServerSocket again = new ServerSocket(port, 50, InetAddress.getLoopbackAddress())) {
+                assertThat(again.getLocalPort()).isEqualTo(port);
             }
         }
     }

@@ -5,20 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.veracity.cli.CliRun.Result;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -29,34 +22,9 @@ class ServeRewardsCommandTest {
 
     @Test
     void theCommandServesTheRewardAndStopsWithinSecondsOnSigtermFreeingThePort() throws Exception {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process p = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), VeracityCli.class.getName(),
-                "serve-rewards", "--reward", "truthrl-ternary", "--port", "0", "--stop-grace-seconds", "600").start();
-        List<String> err = Collections.synchronizedList(new ArrayList<>());
-        Thread errReader = Thread.ofVirtual().start(() -> {
-            try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getErrorStream(), StandardCharsets.UTF_8))) {
-                r.lines().forEach(err::add);
-            } catch (java.io.IOException ignored) {
-                // the process ended
-            }
-        });
-        CompletableFuture<String> url = new CompletableFuture<>();
-        List<String> out = Collections.synchronizedList(new ArrayList<>());
-        Thread.ofVirtual().start(() -> {
-            try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-                String line;
-                while ((line = r.readLine()) != null) {
-                    out.add(line);
-                    if (line.startsWith("Serving reward truthrl-ternary on ")) {
-                        url.complete(line.substring("Serving reward truthrl-ternary on ".length()).split(" ")[0]);
-                    }
-                }
-            } catch (java.io.IOException ignored) {
-                // the process ended
-            }
-        });
-        try {
-            String base = url.get(60, TimeUnit.SECONDS);
+        try (CliProcess serve = CliProcess.start("serve-rewards", "--reward", "truthrl-ternary", "--port", "0",
+                "--stop-grace-seconds", "600")) {
+            String base = serve.url("Serving reward truthrl-ternary on ");
             assertThat(base).startsWith("http://127.0.0.1:");
             int port = URI.create(base).getPort();
             HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(base + "/get_reward"))
@@ -65,19 +33,17 @@ class ServeRewardsCommandTest {
                     .build(), HttpResponse.BodyHandlers.ofString());
             assertThat(r.statusCode()).isEqualTo(200);
             assertThat(JSON.readTree(r.body()).get("rewards").get(0).asDouble()).isEqualTo(1.0);
-            assertThat(out).anySatisfy(l -> assertThat(l).contains("--reward.remote_url " + base + "/get_reward"));
+            assertThat(serve.out()).anySatisfy(l -> assertThat(l).contains("--reward.remote_url " + base + "/get_reward"));
 
-            assertThat(new ProcessBuilder("kill", "-TERM", Long.toString(p.pid())).start().waitFor()).isZero();
+            serve.terminate();
             // Idle, it stops at once: 20 s is far beyond a JVM's exit on a busy machine and short of what a stop that
             // waited would take (the 600 s grace, the 30 s idle timeout of the client's open connection).
-            assertThat(p.waitFor(20, TimeUnit.SECONDS)).as("stopped; stderr " + err).isTrue();
+            assertThat(serve.process().waitFor(20, TimeUnit.SECONDS)).as("stopped; stderr " + serve.err()).isTrue();
             try (ServerSocket again = new ServerSocket(port, 50, InetAddress.getLoopbackAddress())) {
                 assertThat(again.getLocalPort()).isEqualTo(port);
             }
-            errReader.join(60_000); // a guard: the reader ends with the process
-            assertThat(err).anySatisfy(l -> assertThat(l).contains(" INFO stopped in "));
-        } finally {
-            p.destroyForcibly();
+            serve.awaitErr(); // a guard: the reader ends with the process
+            assertThat(serve.err()).anySatisfy(l -> assertThat(l).contains(" INFO stopped in "));
         }
     }
 

@@ -133,8 +133,15 @@ public record AgentRecord(@JsonInclude(JsonInclude.Include.ALWAYS) String run, S
     }
 
     /**
-     * Reads a record back (the inspector, tests); a line of a newer schema, without the required fields, or with token
-     * fields that are not lists of numbers, is an error naming the field.
+     * The fields every record has (the schema's {@code required}): every writer since the first has written them, so a
+     * line without one was not written by Veracity, and reading it with a default (an empty response trained as if
+     * the agent had said nothing) would be a silent wrong value.
+     */
+    public static final List<String> REQUIRED = List.of("question_id", "role", "node_id", "messages", "response");
+
+    /**
+     * Reads a record back (the inspector, tests); a line of a newer schema, without one of the {@link #REQUIRED}
+     * fields, or with token fields that are not lists of numbers, is an error naming the field.
      */
     public static AgentRecord fromJson(JsonNode n) {
         JsonNode version = n.get(SchemaVersion.FIELD);
@@ -142,9 +149,10 @@ public record AgentRecord(@JsonInclude(JsonInclude.Include.ALWAYS) String run, S
             throw new IllegalArgumentException("an agent record's \"" + SchemaVersion.FIELD + "\" must be a number");
         }
         SchemaVersion.check(version == null || version.isNull() ? null : version.intValue(), "an agent record");
-        for (String f : List.of("question_id", "role", "node_id")) {
-            if (!n.path(f).isTextual()) {
-                throw new IllegalArgumentException("an agent record needs a string \"" + f + "\"");
+        for (String f : REQUIRED) {
+            if (f.equals("messages") ? !n.path(f).isArray() : !n.path(f).isTextual()) {
+                throw new IllegalArgumentException("an agent record needs " + (f.equals("messages")
+                        ? "a list of {role, content} messages" : "a string") + " \"" + f + "\"");
             }
         }
         try {

@@ -9,6 +9,7 @@
  * {@link dev.veracity.method.DetailKey} of its own. Prompts are kept verbatim as resources
  * ({@link dev.veracity.method.PromptTemplate}). A method exposes the prompts of its roles
  * ({@link dev.veracity.method.RolePrompt}: {@link dev.veracity.method.AgentPrompt}s for a question under a
- * {@link dev.veracity.method.PromptContext}), built by the code its calls use, for training data.
+ * {@link dev.veracity.method.PromptContext}), built by the code its calls use, for training data; a rollout's agent steps
+ * are {@link dev.veracity.method.AgentRecord}s and a tree search's trees {@link dev.veracity.method.RolloutTree}s.
  */
 package dev.veracity.method;

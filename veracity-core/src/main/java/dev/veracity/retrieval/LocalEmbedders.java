@@ -43,14 +43,18 @@ public final class LocalEmbedders {
         }
     }
 
-    private static volatile Provider provider;
+    /** The provider found for the plug-in folder of {@code generation} ({@link dev.veracity.plugin.Plugins}), or null. */
+    private record Found(int generation, Provider provider) {
+    }
+
+    private static volatile Found found;
 
     private LocalEmbedders() {
     }
 
-    /** Whether the embed part is on the class path. */
+    /** Whether the embed part is there: on the class path or in the {@code --plugins} folder. */
     public static boolean available() {
-        return find(LocalEmbedders.class.getClassLoader()).isPresent();
+        return lookup() != null;
     }
 
     /** Fails with {@link PartMissing} unless the embed part is there: for a command to check before it starts work. */
@@ -83,13 +87,25 @@ public final class LocalEmbedders {
     }
 
     private static Provider provider() {
-        Provider p = provider;
+        Provider p = lookup();
         if (p == null) {
-            // the class path's (the launcher adds the part when it is built) or a --plugins folder's, as every plug-in
-            p = dev.veracity.plugin.Plugins.load(Provider.class).stream().findFirst().orElseThrow(PartMissing::new);
-            provider = p;
+            throw new PartMissing();
         }
         return p;
+    }
+
+    /**
+     * The class path's provider (the launcher adds the part when it is built) or a {@code --plugins} folder's, as every
+     * plug-in's; looked for again when the folder changes.
+     */
+    private static Provider lookup() {
+        int generation = dev.veracity.plugin.Plugins.generation();
+        Found f = found;
+        if (f == null || f.generation() != generation) {
+            f = new Found(generation, dev.veracity.plugin.Plugins.load(Provider.class).stream().findFirst().orElse(null));
+            found = f;
+        }
+        return f.provider();
     }
 
     /** The embed part's provider among the classes {@code loader} sees, if any. */

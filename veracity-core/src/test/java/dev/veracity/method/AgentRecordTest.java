@@ -47,12 +47,36 @@ class AgentRecordTest {
 
     @Test
     void tokenFieldsThatAreNotListsOfNumbersAreRefusedNamingTheField() {
-        String base = "{\"question_id\":\"q\",\"role\":\"solver\",\"node_id\":\"n\",";
+        String base = "{\"question_id\":\"q\",\"role\":\"solver\",\"node_id\":\"n\",\"messages\":[],\"response\":\"A.\",";
         assertThatThrownBy(() -> AgentRecord.fromJson(JSON.readTree(base + "\"prompt_ids\":[1,\"2\"]}")))
                 .hasMessage("an agent record's \"prompt_ids\" must be a list of integers");
         assertThatThrownBy(() -> AgentRecord.fromJson(JSON.readTree(base + "\"response_ids\":[1.5]}")))
                 .hasMessage("an agent record's \"response_ids\" must be a list of integers");
         assertThatThrownBy(() -> AgentRecord.fromJson(JSON.readTree(base + "\"logprobs\":\"-0.1\"}")))
                 .hasMessage("an agent record's \"logprobs\" must be a list of numbers");
+    }
+
+    @Test
+    void aLineWithoutAFieldEveryWriterWritesIsRefusedNamingItNeverReadWithADefault() throws Exception {
+        // no writer ever left out "response" or "messages": a line without one is not Veracity's, and an empty
+        // response read in its place would be trained as if the agent had said nothing
+        for (String field : AgentRecord.REQUIRED) {
+            var line = record().toJson();
+            line.remove(field);
+            assertThatThrownBy(() -> AgentRecord.fromJson(line)).as(field).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("\"" + field + "\"").hasMessageNotContaining("\n");
+            line.putNull(field);
+            assertThatThrownBy(() -> AgentRecord.fromJson(line)).as(field + " null")
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("\"" + field + "\"");
+        }
+        assertThatThrownBy(() -> AgentRecord.fromJson(JSON.readTree(
+                "{\"question_id\":\"q\",\"role\":\"solver\",\"node_id\":\"n\",\"messages\":[]}")))
+                .hasMessage("an agent record needs a string \"response\"");
+        // the fields the writer may leave null read back as null
+        var optional = record().toJson();
+        for (String field : List.of("run", "method", "parent_id", "reward", "schema_version")) {
+            optional.remove(field);
+        }
+        assertThat(AgentRecord.fromJson(optional).response()).isEqualTo("A.");
     }
 }

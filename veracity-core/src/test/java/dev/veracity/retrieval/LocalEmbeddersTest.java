@@ -82,4 +82,33 @@ class LocalEmbeddersTest {
         assertThatThrownBy(() -> LocalEmbedders.provider(getClass().getClassLoader()))
                 .isInstanceOf(LocalEmbedders.PartMissing.class);
     }
+
+    /**
+     * The embed part in a {@code --plugins} folder: a jar whose services file names the provider is found through
+     * {@link dev.veracity.plugin.Plugins}, as every plug-in is, and forgotten when the folder goes. (The provider class
+     * is this test's, so no ONNX is needed; the folder's jar is what registers it.)
+     */
+    @Test
+    void thePartInAPluginsFolderIsFoundThroughThePluginsAndForgottenWhenTheFolderGoes(@TempDir Path dir) throws Exception {
+        try (java.util.jar.JarOutputStream jar = new java.util.jar.JarOutputStream(
+                Files.newOutputStream(dir.resolve("embed-part.jar")))) {
+            jar.putNextEntry(new java.util.jar.JarEntry("META-INF/services/" + LocalEmbedders.Provider.class.getName()));
+            jar.write((FakeProvider.class.getName() + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            jar.closeEntry();
+        }
+        Path before = dev.veracity.plugin.Plugins.folder();
+        try {
+            dev.veracity.plugin.Plugins.useFolder(dir);
+            assertThat(LocalEmbedders.available()).isTrue();
+            LocalEmbedders.require();
+            assertThat(LocalEmbedders.bgeSmall()).isSameAs(FakeProvider.BGE);
+            assertThat(LocalEmbedders.byName(LocalEmbedders.BGE_SMALL, null, null)).isSameAs(FakeProvider.BGE);
+
+            dev.veracity.plugin.Plugins.useFolder(null); // the class path alone: no part
+            assertThat(LocalEmbedders.available()).isFalse();
+            assertThatThrownBy(LocalEmbedders::bgeSmall).isInstanceOf(LocalEmbedders.PartMissing.class);
+        } finally {
+            dev.veracity.plugin.Plugins.useFolder(before);
+        }
+    }
 }

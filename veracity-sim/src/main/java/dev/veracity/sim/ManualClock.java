@@ -40,6 +40,15 @@ public final class ManualClock implements SimClock {
         }
     }
 
+    /** The date at time 0: 2026-01-01T00:00:00Z. */
+    public static final long EPOCH_SECOND_AT_START = 1_767_225_600L;
+
+    /** {@link #EPOCH_SECOND_AT_START} plus the whole seconds advanced since. */
+    @Override
+    public long epochSecond() {
+        return EPOCH_SECOND_AT_START + nanoTime() / 1_000_000_000L;
+    }
+
     @Override
     public boolean await(long nanos, CountDownLatch closing) throws InterruptedException {
         lock.lock();

@@ -62,7 +62,7 @@ final class SimHandler implements HttpHandler {
         this.closed = closed;
         // Fair, so queued requests are served first come, first served, like a real server's queue.
         this.slots = new Semaphore(config.capacity(), true);
-        this.startedEpochSecond = System.currentTimeMillis() / 1000;
+        this.startedEpochSecond = config.clock().epochSecond();
         this.expectedAuthorization = config.requiredApiKey().map(k -> "Bearer " + k).orElse(null);
         long ms = config.retryAfter().toMillis();
         this.retryAfterSeconds = Long.toString((ms + 999) / 1000);
@@ -294,7 +294,7 @@ final class SimHandler implements HttpHandler {
             pause(latency.serviceTime(gen.maxChoiceTokens()));
         }
 
-        long created = System.currentTimeMillis() / 1000;
+        long created = config.clock().epochSecond();
         byte[] json = endpoint == Endpoint.CHAT_COMPLETIONS
                 ? OpenAiJson.chat(id, created, req, gen)
                 : OpenAiJson.completion(id, created, req, gen);
@@ -317,7 +317,7 @@ final class SimHandler implements HttpHandler {
         ex.getResponseHeaders().set("Cache-Control", "no-cache");
         ex.sendResponseHeaders(200, 0); // chunked: each event goes out when it is made
         ex.getResponseBody().flush(); // the headers now, as a real server sends them, not with the first token
-        long created = System.currentTimeMillis() / 1000;
+        long created = config.clock().epochSecond();
         new EventStream(ex.getResponseBody(), id, created, req, gen, fault == FaultKind.MALFORMED_JSON)
                 .send(latency, elapsed -> pause(elapsed.minusNanos(config.clock().nanoTime() - started)), () -> {
                     slot.close();

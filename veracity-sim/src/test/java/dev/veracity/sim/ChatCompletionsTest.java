@@ -19,11 +19,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ChatCompletionsTest {
 
     static SimServer sim;
+    /** The date responses carry comes from it: a test checks {@code created} against it, not against the wall clock. */
+    static final ManualClock CLOCK = new ManualClock();
 
     @BeforeAll
     static void start() {
         sim = SimServer.start(SimConfig.builder()
                 .seed(42)
+                .clock(CLOCK)
                 .rules(RuleSet.of(
                         Rule.of("say hello", "Hello, world!"),
                         Rule.of("(?i)pick a color", List.of("red", "green", "blue", "yellow", "purple")),
@@ -45,12 +48,15 @@ class ChatCompletionsTest {
 
     @Test
     void nChoicesWithUsageInOpenAiShape() {
-        long before = System.currentTimeMillis() / 1000;
+        long now = CLOCK.epochSecond();
         JsonNode r = chat(sim, userMessage("please say hello", "\"n\":2"));
 
         assertThat(r.get("id").asText()).startsWith("chatcmpl-");
         assertThat(r.get("object").asText()).isEqualTo("chat.completion");
-        assertThat(r.get("created").asLong()).isBetween(before, before + 5);
+        assertThat(r.get("created").asLong()).isEqualTo(now);
+        CLOCK.advance(java.time.Duration.ofSeconds(90));
+        assertThat(chat(sim, userMessage("please say hello", "\"n\":1")).get("created").asLong()).as("the clock's date")
+                .isEqualTo(now + 90);
         assertThat(r.get("model").asText()).isEqualTo("m");
         assertThat(r.get("system_fingerprint").asText()).isEqualTo("sim");
         assertThat(r.get("choices")).hasSize(2);

@@ -1,6 +1,6 @@
 package dev.veracity.eval.data;
 
-import dev.veracity.plugin.Plugins;
+import dev.veracity.plugin.Registry;
 import dev.veracity.qa.QaItem;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -20,45 +20,15 @@ import java.util.stream.Stream;
  * }</pre>
  *
  * Names are case-insensitive, {@code _} and {@code -} the same. Each loader's class comment lists the fields it
- * reads. The datasets are every {@link DatasetProvider}'s ({@link BuiltInDatasets} first, then the plug-ins'); a name
- * or alias two of them claim is an error naming both.
+ * reads. The datasets are every {@link DatasetProvider}'s ({@link BuiltInDatasets} first, then the plug-ins'), read
+ * through the plug-ins' one {@link Registry} with the datasets' aliases; a name or alias two of them claim is an error
+ * naming both.
  */
 public final class Datasets {
 
-    /** Every provider's datasets by canonical name, and every name and alias to its canonical name. */
-    private record Snapshot(int generation, Map<String, DatasetSpec> specs, Map<String, String> names) {
-    }
-
-    private static volatile Snapshot snapshot;
-
-    /** The registry as the plug-ins in use give it, read again when the plug-in folder changes. */
-    private static Snapshot registry() {
-        Snapshot s = snapshot;
-        int g = Plugins.generation();
-        if (s == null || s.generation() != g) {
-            Map<String, DatasetSpec> specs = new LinkedHashMap<>();
-            Map<String, String> names = new LinkedHashMap<>();
-            Map<String, String> from = new LinkedHashMap<>();
-            for (DatasetProvider p : Plugins.load(DatasetProvider.class)) {
-                for (DatasetSpec d : p.datasets()) {
-                    for (String n : java.util.stream.Stream.concat(java.util.stream.Stream.of(d.name()),
-                            d.aliases().stream()).toList()) {
-                        String before = from.putIfAbsent(key(n), p.getClass().getName());
-                        if (before != null) {
-                            throw new IllegalStateException("two datasets named '" + n + "': one from " + before
-                                    + ", one from " + p.getClass().getName() + "; rename one of them (a dataset's name"
-                                    + " and aliases must be unique)");
-                        }
-                        names.put(key(n), d.name());
-                    }
-                    specs.put(d.name(), d);
-                }
-            }
-            s = new Snapshot(g, java.util.Collections.unmodifiableMap(specs), java.util.Collections.unmodifiableMap(names));
-            snapshot = s;
-        }
-        return s;
-    }
+    /** Every provider's datasets, known by name and alias (case-insensitive, {@code _} and {@code -} the same). */
+    private static final Registry<DatasetProvider, DatasetSpec> REGISTRY = new Registry<>(DatasetProvider.class,
+            DatasetProvider::datasets, DatasetSpec::name, DatasetSpec::aliases, Datasets::key, "dataset");
 
     private static String key(String name) {
         return name == null ? "" : name.trim().toLowerCase(Locale.ROOT).replace('_', '-');
@@ -69,25 +39,22 @@ public final class Datasets {
 
     /** The declaration of a dataset by name or alias; IllegalArgumentException listing the names when unknown. */
     public static DatasetSpec spec(String name) {
-        Snapshot r = registry();
-        String canonical = r.names().get(key(name));
-        if (canonical == null) {
+        DatasetSpec spec = REGISTRY.find(name);
+        if (spec == null) {
             throw new IllegalArgumentException("unknown dataset \"" + name + "\"; known: " + String.join(", ", names())
                     + " (aliases: " + aliases() + ")");
         }
-        return r.specs().get(canonical);
+        return spec;
     }
 
     /** The declaration of a dataset by name or alias, or null when unknown. */
     static DatasetSpec find(String name) {
-        Snapshot r = registry();
-        String canonical = r.names().get(key(name));
-        return canonical == null ? null : r.specs().get(canonical);
+        return REGISTRY.find(name);
     }
 
     /** Every dataset's declaration, in a fixed order. */
     public static List<DatasetSpec> specs() {
-        return List.copyOf(registry().specs().values());
+        return List.copyOf(REGISTRY.byName().values());
     }
 
     /** The loader for a dataset name or alias; IllegalArgumentException listing the names when unknown. */
@@ -97,13 +64,13 @@ public final class Datasets {
 
     /** The canonical names, in a fixed order. */
     public static List<String> names() {
-        return List.copyOf(registry().specs().keySet());
+        return List.copyOf(REGISTRY.byName().keySet());
     }
 
     /** Every alias with its dataset, e.g. {@code nq=nq-open}. */
     private static String aliases() {
-        return registry().names().entrySet().stream().filter(e -> !e.getKey().equals(e.getValue()))
-                .map(e -> e.getKey() + "=" + e.getValue()).collect(java.util.stream.Collectors.joining(", "));
+        return REGISTRY.aliases().entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
+                .collect(java.util.stream.Collectors.joining(", "));
     }
     /**
      * The items of a file read by the named dataset's loader, each record with its gold answers (close the stream):

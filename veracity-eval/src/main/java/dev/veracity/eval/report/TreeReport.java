@@ -2,6 +2,7 @@ package dev.veracity.eval.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.veracity.method.RolloutTree;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -17,7 +18,8 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The HTML report of a rollout folder ({@code trees.jsonl}, as {@code veracity rollout c3po} writes it): an index of
+ * The HTML report of a rollout folder ({@code trees.jsonl}, as {@code veracity rollout c3po} writes it, read through
+ * {@link RolloutTree}; a line of another shape or a newer schema is refused in one line): an index of
  * the questions and one page per question that draws its tree as SVG, so a researcher sees where credit went. A node
  * shows its agent (router, filter, decision, llm) and action, its fill the credit (red 0 to green 1); leaves show
  * the answer's reward, failed ones a dashed border and the failure; the forced first level a thick border. Hovering
@@ -49,31 +51,33 @@ public final class TreeReport {
         Set<String> used = new HashSet<>();
         try (BufferedReader r = Files.newBufferedReader(rolloutDir.resolve("trees.jsonl"), StandardCharsets.UTF_8)) {
             Files.createDirectories(outDir);
+            int lineNo = 0;
             for (String line = r.readLine(); line != null; line = r.readLine()) {
+                lineNo++;
                 if (line.isBlank()) {
                     continue;
                 }
-                JsonNode t;
+                JsonNode json;
                 try {
-                    t = JSON.readTree(line);
+                    json = JSON.readTree(line);
                 } catch (IOException e) {
                     continue; // a torn last line of a killed rollout: the rollout drops it on resume, the report skips it
                 }
+                RolloutTree t = RolloutTree.fromJson(json, rolloutDir.resolve("trees.jsonl") + ":" + lineNo);
                 count++;
-                String name = HtmlReport.safeName(t.path("id").asText("q"));
+                String name = HtmlReport.safeName(t.id());
                 String file = name;
                 for (int i = 2; !used.add(file); i++) {
                     file = name + "-" + i;
                 }
                 file += ".html";
-                write(outDir.resolve(file), page("tree " + t.path("id").asText()) + question(t) + "</body></html>");
-                JsonNode root = t.path("nodes").path(0);
-                rows.append("<tr><td><a href=\"").append(esc(file)).append("\">").append(esc(t.path("question").asText()))
-                        .append("</a></td><td>").append(t.path("nodes").size()).append("</td><td>")
-                        .append(t.path("leaf_count").asInt()).append("</td><td>").append(t.path("correct_leaves").asInt())
-                        .append("</td><td>").append(t.path("failed_leaves").asInt()).append("</td><td>")
-                        .append(fmt(root.path("credit").asDouble())).append("</td><td>")
-                        .append(t.path("calls").path("proxy").asInt()).append(" + ").append(t.path("calls").path("llm").asInt())
+                write(outDir.resolve(file), page("tree " + t.id()) + question(t) + "</body></html>");
+                rows.append("<tr><td><a href=\"").append(esc(file)).append("\">").append(esc(text(t.question())))
+                        .append("</a></td><td>").append(t.nodes().size()).append("</td><td>")
+                        .append(t.leafCount()).append("</td><td>").append(t.correctLeaves())
+                        .append("</td><td>").append(t.failedLeaves()).append("</td><td>")
+                        .append(fmt(t.root() == null ? 0 : t.root().credit())).append("</td><td>")
+                        .append(t.calls().proxy()).append(" + ").append(t.calls().llm())
                         .append("</td></tr>");
             }
         } catch (IOException e) {
@@ -91,32 +95,32 @@ public final class TreeReport {
         return out;
     }
 
-    private static String question(JsonNode t) {
+    private static String question(RolloutTree t) {
         StringBuilder s = new StringBuilder();
-        s.append("<p><a href=\"index.html\">all questions</a></p><h1>").append(esc(t.path("question").asText()))
+        s.append("<p><a href=\"index.html\">all questions</a></p><h1>").append(esc(text(t.question())))
                 .append("</h1><p>gold: ");
-        t.path("gold").forEach(g -> s.append(esc(g.asText())).append("; "));
-        s.append(" &middot; max depth ").append(t.path("max_depth").asInt()).append(" &middot; ")
-                .append(t.path("calls").path("proxy").asInt()).append(" proxy + ").append(t.path("calls").path("llm").asInt())
-                .append(" LLM calls, ").append(t.path("calls").path("searches").asInt()).append(" searches")
-                .append(t.path("truncated").asBoolean() ? " &middot; TRUNCATED by the call budget" : "")
+        t.gold().forEach(g -> s.append(esc(text(g))).append("; "));
+        s.append(" &middot; max depth ").append(t.maxDepth()).append(" &middot; ")
+                .append(t.calls().proxy()).append(" proxy + ").append(t.calls().llm())
+                .append(" LLM calls, ").append(t.calls().searches()).append(" searches")
+                .append(t.truncated() ? " &middot; TRUNCATED by the call budget" : "")
                 .append("</p>").append(svg(t));
         return s.toString();
     }
 
     /** The tree drawn top-down: leaves in order on a grid, each parent centred over its children. */
-    static String svg(JsonNode t) {
-        Map<String, JsonNode> byId = new LinkedHashMap<>();
+    static String svg(RolloutTree t) {
+        Map<String, RolloutTree.Node> byId = new LinkedHashMap<>();
         Map<String, List<String>> children = new LinkedHashMap<>();
         String rootId = null;
-        for (JsonNode n : t.path("nodes")) {
-            String id = n.path("id").asText();
+        for (RolloutTree.Node n : t.nodes()) {
+            String id = text(n.id());
             byId.put(id, n);
             children.putIfAbsent(id, new ArrayList<>());
-            if (n.path("parent").isNull() || n.path("parent").isMissingNode()) {
+            if (n.root()) {
                 rootId = id;
             } else {
-                children.computeIfAbsent(n.path("parent").asText(), k -> new ArrayList<>()).add(id);
+                children.computeIfAbsent(n.parent(), k -> new ArrayList<>()).add(id);
             }
         }
         if (rootId == null) {
@@ -125,48 +129,54 @@ public final class TreeReport {
         Map<String, Double> x = new LinkedHashMap<>();
         double[] next = {0};
         place(rootId, children, x, next);
-        int maxDepth = byId.values().stream().mapToInt(n -> n.path("depth").asInt()).max().orElse(0);
+        int maxDepth = byId.values().stream().mapToInt(RolloutTree.Node::depth).max().orElse(0);
         int width = (int) Math.max(COLUMN, next[0] * COLUMN) + 20;
         int height = (maxDepth + 1) * ROW + 20;
         StringBuilder s = new StringBuilder();
         s.append("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"").append(width).append("\" height=\"").append(height)
                 .append("\" font-family=\"sans-serif\" font-size=\"11\">");
         for (Map.Entry<String, List<String>> e : children.entrySet()) {
-            JsonNode p = byId.get(e.getKey());
+            RolloutTree.Node p = byId.get(e.getKey());
             if (p == null) {
                 continue;
             }
             for (String c : e.getValue()) {
-                JsonNode cn = byId.get(c);
+                RolloutTree.Node cn = byId.get(c);
                 s.append("<line x1=\"").append(cx(x.get(e.getKey()))).append("\" y1=\"").append(y(p) + BOX_H)
                         .append("\" x2=\"").append(cx(x.get(c))).append("\" y2=\"").append(y(cn))
                         .append("\" stroke=\"#999\"/>");
             }
         }
-        for (JsonNode n : byId.values()) {
-            double credit = n.path("credit").asDouble();
-            boolean leaf = children.getOrDefault(n.path("id").asText(), List.of()).isEmpty();
-            boolean failed = n.has("failure");
-            String agent = n.path("agent").asText();
-            String label = agent.equals("llm") ? n.path("role").asText(agent) : agent;
-            String action = n.path("action").isNull() ? "(none)" : n.path("action").asText();
-            int bx = (int) (x.get(n.path("id").asText()) * COLUMN) + 10;
+        for (Map.Entry<String, RolloutTree.Node> e : byId.entrySet()) {
+            RolloutTree.Node n = e.getValue();
+            double credit = n.credit();
+            boolean leaf = children.getOrDefault(e.getKey(), List.of()).isEmpty();
+            boolean failed = n.failure() != null;
+            String agent = text(n.agent());
+            String label = agent.equals("llm") && n.role() != null ? n.role() : agent;
+            String action = n.action() == null ? "(none)" : n.action();
+            int bx = (int) (x.get(e.getKey()) * COLUMN) + 10;
             int by = y(n);
-            s.append("<g><title>").append(esc(n.path("id").asText() + " " + label + " @ depth " + n.path("depth").asInt()
-                            + ": " + action + "\ncredit " + fmt(credit) + " over " + n.path("leaves").asInt() + " leaves"
-                            + (failed ? "\nfailure: " + n.path("failure").asText() + " " + n.path("failure_detail").asText() : "")))
+            s.append("<g><title>").append(esc(e.getKey() + " " + label + " @ depth " + n.depth()
+                            + ": " + action + "\ncredit " + fmt(credit) + " over " + n.leaves() + " leaves"
+                            + (failed ? "\nfailure: " + n.failure() + " " + text(n.failureDetail()) : "")))
                     .append("</title><rect x=\"").append(bx).append("\" y=\"").append(by).append("\" width=\"").append(BOX_W)
                     .append("\" height=\"").append(BOX_H).append("\" rx=\"6\" fill=\"").append(color(credit))
-                    .append("\" stroke=\"#333\" stroke-width=\"").append(n.path("forced").asBoolean() ? 3 : 1).append('"')
+                    .append("\" stroke=\"#333\" stroke-width=\"").append(n.onForcedLevel() ? 3 : 1).append('"')
                     .append(failed ? " stroke-dasharray=\"4 3\"" : "").append("/>");
-            text(s, bx + 6, by + 15, label + " @" + n.path("depth").asInt(), true);
+            text(s, bx + 6, by + 15, label + " @" + n.depth(), true);
             text(s, bx + 6, by + 30, shorten(action, 24), false);
-            String last = leaf ? (failed ? "failed: " + n.path("failure").asText() : "reward " + fmt(n.path("reward").asDouble()))
-                    : "credit " + fmt(credit) + " (" + n.path("leaves").asInt() + ")";
+            String last = leaf ? (failed ? "failed: " + n.failure() : "reward "
+                    + fmt(n.reward() == null ? 0 : n.reward())) : "credit " + fmt(credit) + " (" + n.leaves() + ")";
             text(s, bx + 6, by + 45, last, false);
             s.append("</g>");
         }
         return s.append("</svg>").toString();
+    }
+
+    /** A text field a line may lack, as "". */
+    private static String text(String s) {
+        return s == null ? "" : s;
     }
 
     /** Post-order: a leaf takes the next column, a parent the middle of its children's. */
@@ -195,8 +205,8 @@ public final class TreeReport {
         return (int) (column * COLUMN) + 10 + BOX_W / 2;
     }
 
-    private static int y(JsonNode n) {
-        return n.path("depth").asInt() * ROW + 10;
+    private static int y(RolloutTree.Node n) {
+        return n.depth() * ROW + 10;
     }
 
     private static void text(StringBuilder s, int x, int y, String t, boolean bold) {

@@ -1,7 +1,8 @@
 package dev.veracity.eval.run;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.veracity.eval.results.ResultLine;
+import dev.veracity.eval.results.ResultsJson;
+import dev.veracity.eval.results.Summary;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -18,22 +19,21 @@ import java.util.TreeMap;
 
 /**
  * What a run folder holds, checked line by line against the questions it was asked: each answered exactly once or
- * recorded failed with a reason, every line a JSON object with an id, and {@code summary.json} agreeing with the lines.
- * {@code bench soak} reads a folder this way after killing and resuming its run.
+ * recorded failed with a reason, every line a result line with an id (read through {@link ResultLine}, as every reader
+ * reads it), and {@code summary.json} ({@link Summary}) agreeing with the lines. {@code bench soak} reads a folder this
+ * way after killing and resuming its run.
  *
  * @param answered    questions with an answer line
  * @param failed      questions without an answer whose last record is a failure, by {@code failed_kind}
  * @param missing     questions with no record at all
  * @param duplicates  answer lines beyond the first for a question (must be 0)
- * @param badLines    lines that are not a JSON object with an id (must be 0)
+ * @param badLines    lines that are not a result line with an id, or of a newer schema (must be 0)
  * @param tornTail    whether the file ends without a newline (a partial line the next run would cut)
  * @param unexpected  ids in the file that are not among the questions
  * @param problems    one line each: what disagrees (the summary included); empty when the folder is sound
  */
 public record RunAudit(int answered, Map<String, Integer> failed, int missing, int duplicates, int badLines,
                        boolean tornTail, int unexpected, List<String> problems) {
-
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     public RunAudit {
         failed = java.util.Collections.unmodifiableMap(new TreeMap<>(failed));
@@ -52,34 +52,40 @@ public record RunAudit(int answered, Map<String, Integer> failed, int missing, i
     public static RunAudit of(Path dir, List<String> ids) {
         Path file = dir.resolve("results.jsonl");
         Map<String, Integer> answers = new HashMap<>();
-        Map<String, JsonNode> last = new HashMap<>();
+        Map<String, ResultLine> last = new HashMap<>();
         int bad = 0;
         boolean torn = false;
         List<String> problems = new ArrayList<>();
         if (Files.exists(file)) {
             try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
                 int n = 0;
-                for (String line; (line = in.readLine()) != null; ) {
+                for (String text; (text = in.readLine()) != null; ) {
                     n++;
-                    if (line.isBlank()) {
+                    if (text.isBlank()) {
                         continue;
                     }
-                    JsonNode node;
+                    String where = "results.jsonl:" + n;
+                    ResultLine line;
                     try {
-                        node = JSON.readTree(line);
-                    } catch (IOException e) {
-                        node = null;
-                    }
-                    if (node == null || !node.isObject() || !node.path("id").isTextual()) {
+                        line = ResultsJson.line(text, where);
+                    } catch (ResultsJson.MalformedLine e) {
                         bad++;
-                        problems.add("results.jsonl:" + n + " is not a JSON object with an id");
+                        problems.add(where + " is not a result line (" + e.getMessage() + ")");
+                        continue;
+                    } catch (IllegalArgumentException e) { // a newer schema: this build cannot vouch for it
+                        bad++;
+                        problems.add(e.getMessage());
                         continue;
                     }
-                    String id = node.get("id").asText();
-                    if (!node.has(ResultsFile.FAILED)) {
-                        answers.merge(id, 1, Integer::sum);
+                    if (line.id() == null) {
+                        bad++;
+                        problems.add(where + " is a result line without an id");
+                        continue;
                     }
-                    last.put(id, node);
+                    if (!line.isFailure()) {
+                        answers.merge(line.id(), 1, Integer::sum);
+                    }
+                    last.put(line.id(), line);
                 }
                 torn = Files.size(file) > 0 && lastByte(file) != '\n';
             } catch (IOException e) {
@@ -97,13 +103,13 @@ public record RunAudit(int answered, Map<String, Integer> failed, int missing, i
             if (answers.containsKey(id)) {
                 continue;
             }
-            JsonNode rec = last.get(id);
+            ResultLine rec = last.get(id);
             if (rec == null) {
                 missing++;
-            } else if (rec.path(ResultsFile.FAILED).asText("").isBlank()) {
+            } else if (rec.failed().isBlank()) {
                 problems.add(id + ": a failure record without a reason");
             } else {
-                failed.merge(rec.path(ResultsFile.FAILED_KIND).asText("UNKNOWN"), 1, Integer::sum);
+                failed.merge(rec.failedKind() == null ? "UNKNOWN" : rec.failedKind(), 1, Integer::sum);
             }
         }
         if (missing > 0) {
@@ -116,20 +122,20 @@ public record RunAudit(int answered, Map<String, Integer> failed, int missing, i
         int answered = (int) answers.keySet().stream().filter(asked::contains).count();
         int failedTotal = failed.values().stream().mapToInt(Integer::intValue).sum();
         Path summaryFile = dir.resolve("summary.json");
-        try {
-            JsonNode s = Files.exists(summaryFile) ? JSON.readTree(summaryFile.toFile()) : null;
-            if (s == null) {
-                problems.add("no summary.json");
-            } else {
-                if (s.path("n").asInt(-1) != answers.size()) {
-                    problems.add("summary n " + s.path("n").asText() + " but " + answers.size() + " answered lines");
+        if (!Files.exists(summaryFile)) {
+            problems.add("no summary.json");
+        } else {
+            try {
+                Summary s = ResultsJson.summary(summaryFile);
+                if (s.n() == null || s.n() != answers.size()) {
+                    problems.add("summary n " + s.n() + " but " + answers.size() + " answered lines");
                 }
-                if (s.path("failed").asInt(-1) != failedTotal) {
-                    problems.add("summary failed " + s.path("failed").asText() + " but " + failedTotal + " failed questions");
+                if (s.failed() == null || s.failed() != failedTotal) {
+                    problems.add("summary failed " + s.failed() + " but " + failedTotal + " failed questions");
                 }
+            } catch (IllegalArgumentException | UncheckedIOException e) {
+                problems.add(e.getMessage().lines().findFirst().orElse("summary.json cannot be read"));
             }
-        } catch (IOException e) {
-            problems.add("summary.json is not JSON: " + e.getMessage().lines().findFirst().orElse(""));
         }
         return new RunAudit(answered, failed, missing, duplicates, bad, torn, unexpected, problems);
     }

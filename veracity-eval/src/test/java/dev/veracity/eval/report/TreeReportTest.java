@@ -1,6 +1,7 @@
 package dev.veracity.eval.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -44,5 +45,17 @@ class TreeReportTest {
         assertThat(TreeReport.color(0.0)).isEqualTo("#f49696");
         assertThat(TreeReport.color(1.0)).isEqualTo("#96e696");
         assertThat(TreeReport.color(0.5)).isEqualTo("#f4e696");
+    }
+
+    @Test
+    void aTreeOfANewerSchemaOrAnotherShapeIsRefusedInOneLineNamingTheLine() throws Exception {
+        Path rollout = Files.createDirectories(dir.resolve("rollout"));
+        Files.writeString(rollout.resolve("trees.jsonl"), TREE + "\n" + TREE.replaceFirst("\\{", "{\"schema_version\":2,") + "\n");
+        assertThatThrownBy(() -> TreeReport.write(rollout, dir.resolve("report")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("trees.jsonl:2 has schema_version 2")
+                .hasMessageNotContaining("\n");
+        Files.writeString(rollout.resolve("trees.jsonl"), TREE.replace("\"leaf_count\":2", "\"leaf_count\":\"two\"") + "\n");
+        assertThatThrownBy(() -> TreeReport.write(rollout, dir.resolve("report")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("trees.jsonl:1 is not a rollout tree");
     }
 }

@@ -175,11 +175,19 @@ class ResultsSchemaTest {
         assertAgree(Summary.Retrieval.class, summary.path("retrieval"));
         assertAgree(Summary.Scenarios.class, summary.path("judge_scenarios"));
         assertAgree(Summary.Scenario.class, summary.path("judge_scenarios").path("properties").path("one_correct"));
-        // the agent record is written by hand (AgentRecord.toJson): its fields, as written, are the schema's
+        assertAgree(dev.veracity.method.RolloutTree.class, schema(SchemaFiles.ROLLOUT_TREE));
+        JsonNode tree = schema(SchemaFiles.ROLLOUT_TREE).path("properties");
+        assertAgree(dev.veracity.method.RolloutTree.Node.class, tree.path("nodes").path("items"));
+        assertAgree(dev.veracity.method.RolloutTree.Calls.class, tree.path("calls"));
+        // the agent record's fields, as written (AgentRecord.toJson), are the schema's
         Set<String> written = new LinkedHashSet<>();
         new AgentRecord("r", "q", "m", "role", "n", "p", List.of(ChatMessage.user("x")), "y", 1.0, 0.5, 0.1,
                 List.of(1), List.of(2), List.of(-0.5)).toJson().fieldNames().forEachRemaining(written::add);
         assertThat(written).containsExactlyInAnyOrderElementsOf(names(schema(SchemaFiles.AGENT_RECORD)));
+        // and the fields it requires are the ones the reader refuses a line without (AgentRecord.REQUIRED)
+        List<String> required = new java.util.ArrayList<>();
+        schema(SchemaFiles.AGENT_RECORD).path("required").forEach(r -> required.add(r.asText()));
+        assertThat(required).containsExactlyInAnyOrderElementsOf(AgentRecord.REQUIRED);
     }
 
     @Test

@@ -19,7 +19,8 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * The JSON Schemas of a run's files ({@code docs/schema/}) and the check of a run folder against them
  * ({@link #checkRunFolder}): {@code ResultsSchemaTest} runs it on an eval it scripts, and the CLI's tests on every run
- * folder a successful {@code eval}, {@code demo} or {@code reproduce} writes through {@code CliRun} (in the test-jar).
+ * folder a successful {@code eval}, {@code demo} or {@code reproduce} writes through {@code CliRun} (in the test-jar);
+ * {@link #checkRolloutFolder} the folders a C-3PO rollout writes (the rollout's tests and the CLI's).
  */
 public final class SchemaFiles {
 
@@ -27,6 +28,7 @@ public final class SchemaFiles {
     public static final String SUMMARY = "summary.schema.json";
     public static final String RUN = "run.schema.json";
     public static final String AGENT_RECORD = "agent-record.schema.json";
+    public static final String ROLLOUT_TREE = "rollout-tree.schema.json";
 
     private static final String ID_PREFIX = "https://veracity.dev/schema/";
     private static final Map<String, Schema> SCHEMAS = new ConcurrentHashMap<>();
@@ -78,6 +80,17 @@ public final class SchemaFiles {
                 out.addAll(errors(f.getValue(), read(file)));
             }
         }
+        return out;
+    }
+
+    /**
+     * What is wrong with a rollout folder's files ({@code veracity rollout c3po}): each line of {@code trees.jsonl}
+     * and each line of {@code records.jsonl} (agent records).
+     */
+    public static List<String> checkRolloutFolder(Path dir) {
+        List<String> out = new ArrayList<>();
+        lines(dir.resolve("trees.jsonl")).forEach(l -> out.addAll(errors(ROLLOUT_TREE, l)));
+        lines(dir.resolve("records.jsonl")).forEach(l -> out.addAll(errors(AGENT_RECORD, l)));
         return out;
     }
 

@@ -388,7 +388,10 @@ class EvalRunnerTest {
         public MethodAnswer answer(QaItem item, MethodContext ctx) {
             List<String> votes = ctx.llm().call(ctx.role("sampler", 0), LlmRequest.user("vote: " + item.question())
                     .temperature(0.7).n(21).build()).texts();
-            String out = ctx.llm().call(ctx.role("answerer", 1), LlmRequest.user("answer: " + votes.getFirst()).build()).text();
+            // the question in the prompt: the scripted votes are the same for every question, and without it a
+            // question that started later would find an earlier one's answer in the cache (a race on the scheduler)
+            String out = ctx.llm().call(ctx.role("answerer", 1), LlmRequest.user("answer " + item.question() + ": "
+                    + votes.getFirst()).build()).text();
             return new MethodAnswer(out, List.of(out), List.of());
         }
     };

@@ -48,4 +48,23 @@ class RunAuditTest {
                 "2 questions with neither an answer nor a failure record", "summary n 3 but 1 answered lines");
         assertThat(a.sound()).isFalse();
     }
+
+    @Test
+    void linesAreReadAsResultLinesSoAWrongTypeOrANewerSchemaIsABadLineNotAnAnswer() throws Exception {
+        Files.writeString(dir.resolve("results.jsonl"), """
+                {"id":"a","prediction":"x","calls":"three"}
+                {"schema_version":2,"id":"b","prediction":"y"}
+                {"id":"c","prediction":"z","calls":3}
+                """);
+        Files.writeString(dir.resolve("summary.json"), "{\"schema_version\": 2, \"n\": 1, \"failed\": 0}");
+        RunAudit a = RunAudit.of(dir, List.of("a", "b", "c"));
+        assertThat(a.answered()).isEqualTo(1);
+        assertThat(a.badLines()).isEqualTo(2);
+        assertThat(a.missing()).isEqualTo(2);
+        assertThat(a.problems())
+                .anyMatch(p -> p.startsWith("results.jsonl:1 is not a result line"))
+                .anyMatch(p -> p.startsWith("results.jsonl:2 has schema_version 2"))
+                .anyMatch(p -> p.contains("summary.json has schema_version 2"))
+                .allMatch(p -> !p.contains("\n"));
+    }
 }

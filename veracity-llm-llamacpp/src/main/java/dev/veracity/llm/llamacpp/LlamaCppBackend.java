@@ -72,11 +72,14 @@ public final class LlamaCppBackend implements LlmBackend {
     private final boolean addsEos;
     private final LlamaModel model;
     private final ReentrantLock lock = new ReentrantLock(true);
+    /** What deadlines are measured on: {@link System#nanoTime} unless a test gives its own. */
+    private final java.util.function.LongSupplier clock;
     private volatile boolean closed;
 
     private LlamaCppBackend(Builder b, GgufMetadata meta, LlamaModel model, int contextSize) {
         this.file = b.file;
         this.id = "llamacpp:" + b.file.getFileName();
+        this.clock = b.clock;
         this.modelId = b.modelId != null ? b.modelId : defaultModelId(b.file);
         this.contextSize = contextSize;
         this.useTemplate = b.chatTemplate != null || meta.chatTemplate().isPresent();
@@ -165,7 +168,7 @@ public final class LlamaCppBackend implements LlmBackend {
     @Override
     public LlmResponse generate(LlmRequest request, Duration timeout) {
         Objects.requireNonNull(request, "request");
-        long deadline = System.nanoTime() + Math.max(0, timeout.toNanos());
+        long deadline = clock.getAsLong() + Math.max(0, timeout.toNanos());
         if (request.logprobs() != null) {
             throw new LlmException(ErrorKind.UNSUPPORTED, id + " cannot return logprobs: de.kherud:llama 4.2.0 "
                     + "exposes no usable token probabilities (requesting them aborts the JVM)");
@@ -194,7 +197,7 @@ public final class LlamaCppBackend implements LlmBackend {
         for (int i = 0; i < request.n(); i++) {
             int index = request.firstSampleIndex() + i;
             Integer seed = SamplingSettings.seedFor(request.seed(), index);
-            GenerationLoop loop = new GenerationLoop(request.stop(), nPredict, deadline, System::nanoTime);
+            GenerationLoop loop = new GenerationLoop(request.stop(), nPredict, deadline, clock);
             String what = "sample " + index + " of a call to " + id + " (timeout " + timeout.toMillis() + " ms)";
             GenerationLoop.Result r;
             try {
@@ -226,7 +229,7 @@ public final class LlamaCppBackend implements LlmBackend {
 
     private void acquire(long deadline, Duration timeout) {
         try {
-            if (!lock.tryLock(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+            if (!lock.tryLock(Math.max(0, deadline - clock.getAsLong()), TimeUnit.NANOSECONDS)) {
                 throw new LlmException(ErrorKind.TIMEOUT, id + " was busy with other calls for the whole timeout of "
                         + timeout.toMillis() + " ms (it generates one call at a time)");
             }
@@ -270,6 +273,7 @@ public final class LlamaCppBackend implements LlmBackend {
         private String modelId;
         private String chatTemplate;
         private boolean nativeLog;
+        private java.util.function.LongSupplier clock = System::nanoTime;
 
         private Builder(Path file) {
             this.file = Objects.requireNonNull(file, "file");
@@ -323,6 +327,12 @@ public final class LlamaCppBackend implements LlmBackend {
         /** Let llama.cpp log to stderr (loading details, per-call timings). Default off: it is very chatty. */
         public Builder nativeLog(boolean on) {
             this.nativeLog = on;
+            return this;
+        }
+
+        /** The clock deadlines are measured on, in nanoseconds ({@link System#nanoTime}): a test's own. */
+        Builder clock(java.util.function.LongSupplier nanoClock) {
+            this.clock = Objects.requireNonNull(nanoClock, "nanoClock");
             return this;
         }
 

@@ -265,16 +265,35 @@ class LlamaCppBackendModuleTest {
         assertThat(r.model()).isEqualTo(llm.defaultModel());
     }
 
+    /**
+     * The deadline on a clock the test moves: it reads 0 for its first {@code PASS_AT} reads (the call's start, the
+     * wait for the model, one check per token), then an hour; the loop checks it before each token, so the call must
+     * stop at the first check past the deadline, with no token generated after it.
+     */
     @Test
     void aCallPastItsDeadlineIsCancelledWithATimeoutAndTheModelStaysUsable() {
-        long t0 = System.nanoTime();
-        LlmException e = llmError(() -> llm.generate(completion(1500).build(), Duration.ofMillis(30)));
-        long ms = (System.nanoTime() - t0) / 1_000_000;
+        final int passAt = 8;
+        java.util.concurrent.atomic.AtomicInteger reads = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicInteger readsPast = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.function.LongSupplier clock = () -> {
+            if (reads.incrementAndGet() <= passAt) {
+                return 0L;
+            }
+            readsPast.incrementAndGet();
+            return Duration.ofHours(1).toNanos();
+        };
+        try (LlamaCppBackend timed = LlamaCppBackend.builder(file).threads(2).clock(clock).build()) {
+            LlmException e = llmError(() -> timed.generate(completion(1500).build(), Duration.ofSeconds(30)));
 
-        assertThat(e.kind()).isEqualTo(ErrorKind.TIMEOUT);
-        assertThat(e.retryable()).isTrue();
-        assertThat(ms).as("generation stopped near the deadline, not after 1500 tokens").isLessThan(1000);
-        assertThat(generate(completion(5).build()).usage().completionTokens()).isEqualTo(5);
+            assertThat(e.kind()).isEqualTo(ErrorKind.TIMEOUT);
+            assertThat(e.retryable()).isTrue();
+            // two reads before generation (the deadline, the wait for the model), then one per token
+            assertThat(e.getMessage()).as("stopped at the first check past the deadline, not after 1500 tokens")
+                    .contains("passed its deadline after " + (passAt - 2) + " tokens");
+            assertThat(readsPast).as("no token was generated (nor the clock read) after the deadline").hasValue(1);
+            assertThat(timed.generate(completion(5).build(), Duration.ofSeconds(30)).usage().completionTokens())
+                    .as("the model stays usable").isEqualTo(5);
+        }
     }
 
     @Test

@@ -1,9 +1,9 @@
 package dev.veracity.rl.rollout;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.veracity.eval.data.Datasets;
 import dev.veracity.method.MethodContext;
+import dev.veracity.method.RolloutTree;
 import dev.veracity.methods.c3po.rollout.LeafReward;
 import dev.veracity.methods.c3po.rollout.Rollout;
 import dev.veracity.methods.c3po.rollout.RolloutSettings;
@@ -104,9 +104,9 @@ public final class C3poRolloutRun {
                         "c3po-rollout"), spec.dataset(), false, Map.of(), context.retriever(), null, null,
                         context.models());
                 Tree t = rollout.run(item, ctx);
-                ObjectNode line = TreeJson.tree(t, spec.preset());
+                RolloutTree line = TreeJson.tree(t, spec.preset());
                 List<ObjectNode> seed = TreeJson.seedTrajectories(t, spec.seedSolutions(), leafReward);
-                files.write(line, TreeJson.records(t, spec.run()), seed);
+                files.write(line.toJson(), TreeJson.records(t, spec.run()), seed);
                 synchronized (written) {
                     written[0]++;
                 }
@@ -142,10 +142,10 @@ public final class C3poRolloutRun {
                 new Label(gold, List.of(), null, List.of(), null))).score();
     }
 
-    private static String describe(Tree t, ObjectNode line) {
+    private static String describe(Tree t, RolloutTree line) {
         return String.format(java.util.Locale.ROOT, "%s: %d nodes, %d leaves (%d correct, %d failed), %d proxy + %d LLM"
                         + " calls, %d searches, root credit %.3f, %.1f s%s", t.questionId(), t.nodes().size(),
-                line.get("leaf_count").asInt(), line.get("correct_leaves").asInt(), line.get("failed_leaves").asInt(),
+                line.leafCount(), line.correctLeaves(), line.failedLeaves(),
                 t.proxyCalls(), t.llmCalls(), t.searches(), t.root().credit(), t.nanos() / 1e9,
                 t.truncated() ? " (TRUNCATED by the call budget)" : "");
     }
@@ -158,29 +158,30 @@ public final class C3poRolloutRun {
         int[] count = {0, 0};
         Map<String, double[]> strategy = new java.util.LinkedHashMap<>();
         if (Files.exists(trees)) {
-            JsonlRows.forEach(trees, (n, row) -> {
+            JsonlRows.forEach(trees, (n, json) -> {
+                RolloutTree row = RolloutTree.fromJson(json, trees + ":" + n);
                 count[0]++;
-                int calls = row.path("calls").path("proxy").asInt() + row.path("calls").path("llm").asInt();
-                sum[0] += row.path("nodes").size();
-                sum[1] += row.path("leaf_count").asInt();
-                sum[2] += row.path("calls").path("proxy").asInt();
-                sum[3] += row.path("calls").path("llm").asInt();
-                sum[4] += row.path("calls").path("searches").asInt();
-                sum[5] += row.path("nodes").path(0).path("credit").asDouble();
-                sum[6] += row.path("failed_leaves").asInt();
-                sum[7] += row.path("ms").asDouble();
+                int calls = row.calls().proxy() + row.calls().llm();
+                sum[0] += row.nodes().size();
+                sum[1] += row.leafCount();
+                sum[2] += row.calls().proxy();
+                sum[3] += row.calls().llm();
+                sum[4] += row.calls().searches();
+                sum[5] += row.root() == null ? 0 : row.root().credit();
+                sum[6] += row.failedLeaves();
+                sum[7] += row.ms();
                 max[0] = Math.max(max[0], calls);
-                max[1] = Math.max(max[1], row.path("nodes").size());
-                if (row.path("truncated").asBoolean()) {
+                max[1] = Math.max(max[1], row.nodes().size());
+                if (row.truncated()) {
                     count[1]++;
                 }
-                for (JsonNode node : row.path("nodes")) {
-                    if (node.path("depth").asInt() == 1 && node.path("agent").asText().equals("router")) {
-                        String a = node.path("action").asText();
+                for (RolloutTree.Node node : row.nodes()) {
+                    if (node.depth() == 1 && "router".equals(node.agent())) {
+                        String a = node.action() == null ? "" : node.action();
                         String key = a.startsWith("[Retrieval]") ? "retrieval" : a.equals("[Planning]") ? "planning"
                                 : a.equals("[No Retrieval]") ? "no_retrieval" : "invalid";
                         double[] acc = strategy.computeIfAbsent(key, k -> new double[2]);
-                        acc[0] += node.path("credit").asDouble();
+                        acc[0] += node.credit();
                         acc[1]++;
                     }
                 }

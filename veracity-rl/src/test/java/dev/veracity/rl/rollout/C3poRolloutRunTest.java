@@ -4,12 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.veracity.eval.data.Datasets;
+import dev.veracity.eval.results.SchemaFiles;
 import dev.veracity.llm.cache.CacheMode;
 import dev.veracity.llm.cache.ResponseCache;
 import dev.veracity.llm.client.LlmClient;
 import dev.veracity.llm.openai.OpenAiCompatibleBackend;
 import dev.veracity.method.MethodAnswer;
 import dev.veracity.method.MethodContext;
+import dev.veracity.method.RolloutTree;
 import dev.veracity.methods.c3po.C3po;
 import dev.veracity.methods.c3po.rollout.RolloutSettings;
 import dev.veracity.qa.QaItem;
@@ -106,8 +108,13 @@ class C3poRolloutRunTest {
             assertThat(o2.skipped()).isEqualTo(4);
             assertThat(o2.written()).isEqualTo(2);
         }
+        // every line of the trees and the records validates against its schema (docs/schema) and reads as its type
+        assertThat(SchemaFiles.checkRolloutFolder(out)).isEmpty();
         List<String> ids = new ArrayList<>();
-        JsonlRows.forEach(out.resolve(RolloutFiles.TREES), (n, row) -> ids.add(row.get("id").asText()));
+        JsonlRows.forEach(out.resolve(RolloutFiles.TREES), (n, row) -> {
+            assertThat(row.path("schema_version").asInt()).isEqualTo(dev.veracity.schema.SchemaVersion.CURRENT);
+            ids.add(RolloutTree.fromJson(row, n).id());
+        });
         assertThat(ids).containsExactlyInAnyOrder("s0", "s1", "s2", "s3", "s4", "s5");
         Set<String> recordKeys = new HashSet<>();
         List<String> dup = new ArrayList<>();

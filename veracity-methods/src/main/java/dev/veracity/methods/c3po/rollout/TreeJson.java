@@ -1,9 +1,9 @@
 package dev.veracity.methods.c3po.rollout;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.veracity.method.AgentRecord;
+import dev.veracity.method.RolloutTree;
 import dev.veracity.methods.c3po.Agent;
 import dev.veracity.methods.c3po.Agents;
 import dev.veracity.methods.c3po.C3poPrompts;
@@ -17,10 +17,10 @@ import java.util.Set;
 /**
  * A credited tree as the rollout's output files hold it.
  * <ul>
- *   <li>{@link #tree}: one line of {@code trees.jsonl}: {@code {"id", "question", "gold", "max_depth", "nodes": [...],
- *       "calls", ...}}, each node {@code {"id", "parent" (null for the root), "agent"
- *       (question|router|filter|decision|llm), "role" (router|filter|decision|roadmap|answer), "depth", "action",
- *       "credit", "leaves"}} plus {@code "reward"} on leaves, {@code "failure"} on failed ones and
+ *   <li>{@link #tree}: one line of {@code trees.jsonl}, a {@link RolloutTree}: {@code {"schema_version", "id",
+ *       "question", "gold", "max_depth", "nodes": [...], "calls", ...}}, each node {@code {"id", "parent" (null for
+ *       the root), "agent" (question|router|filter|decision|llm), "role" (router|filter|decision|roadmap|answer),
+ *       "depth", "action", "credit", "leaves"}} plus {@code "reward"} on leaves, {@code "failure"} on failed ones and
  *       {@code "forced"} on the deterministic first level;</li>
  *   <li>{@link #records}: section 5.2's node regroup, one training record per proxy node in the per-agent schema
  *       ({@link AgentRecord}: {@code run, question_id, method, role, node_id, parent_id, messages, response, reward,
@@ -41,58 +41,23 @@ public final class TreeJson {
     private TreeJson() {
     }
 
-    public static ObjectNode tree(Tree t, String preset) {
-        ObjectNode o = JSON.createObjectNode();
-        o.put("id", t.questionId());
-        o.put("question", t.question());
-        ArrayNode gold = o.putArray("gold");
-        t.gold().forEach(gold::add);
-        o.put("preset", preset);
-        o.put("max_depth", t.maxDepth());
-        ArrayNode nodes = o.putArray("nodes");
+    /** The tree as its line of {@code trees.jsonl}. */
+    public static RolloutTree tree(Tree t, String preset) {
+        List<RolloutTree.Node> nodes = new ArrayList<>();
         for (Node n : t.nodes()) {
-            ObjectNode j = nodes.addObject();
-            j.put("id", n.id());
-            if (n.parentId() == null) {
-                j.putNull("parent");
-            } else {
-                j.put("parent", n.parentId());
-            }
-            j.put("agent", n.agent() == null ? "question" : n.agent().treeName());
-            if (n.agent() != null) {
-                j.put("role", n.agent().role());
-            }
-            j.put("depth", n.depth());
-            if (n.action() == null) {
-                j.putNull("action");
-            } else {
-                j.put("action", n.action());
-            }
-            j.put("credit", n.credit());
-            j.put("leaves", n.leaves());
-            if (n.leaf()) {
-                j.put("reward", n.reward());
-            }
-            if (n.failure() != null) {
-                j.put("failure", n.failure().name().toLowerCase(Locale.ROOT));
-                j.put("failure_detail", n.failureDetail());
-            }
-            if (n.forced()) {
-                j.put("forced", true);
-            }
+            nodes.add(new RolloutTree.Node(n.id(), n.parentId(), n.agent() == null ? "question" : n.agent().treeName(),
+                    n.agent() == null ? null : n.agent().role(), n.depth(), n.action(), n.credit(), n.leaves(),
+                    n.leaf() ? n.reward() : null,
+                    n.failure() == null ? null : n.failure().name().toLowerCase(Locale.ROOT),
+                    n.failure() == null ? null : n.failureDetail(), n.forced() ? Boolean.TRUE : null));
         }
         List<Node> leaves = t.leaves();
-        o.put("leaf_count", leaves.size());
-        o.put("correct_leaves", leaves.stream().filter(l -> l.failure() == null && l.reward() != null && l.reward() >= 1.0)
-                .count());
-        o.put("failed_leaves", leaves.stream().filter(l -> l.failure() != null).count());
-        ObjectNode calls = o.putObject("calls");
-        calls.put("proxy", t.proxyCalls());
-        calls.put("llm", t.llmCalls());
-        calls.put("searches", t.searches());
-        o.put("truncated", t.truncated());
-        o.put("ms", Math.round(t.nanos() / 1e4) / 100.0);
-        return o;
+        int correct = (int) leaves.stream().filter(l -> l.failure() == null && l.reward() != null && l.reward() >= 1.0)
+                .count();
+        int failed = (int) leaves.stream().filter(l -> l.failure() != null).count();
+        return new RolloutTree(null, t.questionId(), t.question(), t.gold(), preset, t.maxDepth(), nodes, leaves.size(),
+                correct, failed, new RolloutTree.Calls(t.proxyCalls(), t.llmCalls(), t.searches()), t.truncated(),
+                Math.round(t.nanos() / 1e4) / 100.0);
     }
 
     /**

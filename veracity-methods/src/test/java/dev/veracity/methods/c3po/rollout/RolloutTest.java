@@ -174,7 +174,7 @@ class RolloutTest {
         assertThat(t.leaves()).filteredOn(l -> l.agent() == Agent.ANSWER).hasSize(5);
         assertThat(t.root().children().get(2).credit()).isZero();
 
-        JsonNode line = TreeJson.tree(t, "paper");
+        JsonNode line = TreeJson.tree(t, "paper").toJson();
         assertThat(line.get("failed_leaves").asInt()).isEqualTo(2);
         assertThat(line.get("nodes").findValuesAsText("failure")).containsExactly("retrieval", "retrieval");
         // a node the environment ended is not trained on
@@ -279,7 +279,7 @@ class RolloutTest {
             assertThat(r.get("method").asText()).isEqualTo("c3po");
         });
 
-        JsonNode line = TreeJson.tree(t, "paper");
+        JsonNode line = TreeJson.tree(t, "paper").toJson();
         assertThat(line.get("nodes")).hasSize(t.nodes().size());
         assertThat(line.get("nodes").get(0).get("parent").isNull()).isTrue();
         assertThat(line.get("nodes").get(0).get("agent").asText()).isEqualTo("question");

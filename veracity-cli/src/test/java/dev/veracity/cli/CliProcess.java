@@ -1,0 +1,120 @@
+package dev.veracity.cli;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
+
+/**
+ * The {@code veracity} command line as a process of its own, on the tests' class path: for the servers ({@code serve},
+ * {@code serve-rewards}), which print their URL, run until a signal and stop in a shutdown hook, none of which can be
+ * seen in-process. Its output and error lines are read as they come ({@link #out()}, {@link #err()}); {@link #url}
+ * waits for the line that announces the server. Closing it ends the process (SIGTERM, then SIGKILL).
+ */
+final class CliProcess implements AutoCloseable {
+
+    private final Process process;
+    private final List<String> out = Collections.synchronizedList(new ArrayList<>());
+    private final List<String> err = Collections.synchronizedList(new ArrayList<>());
+    private final Thread errReader;
+    private final List<Consumer<String>> outWatchers = Collections.synchronizedList(new ArrayList<>());
+
+    private CliProcess(Process process) {
+        this.process = process;
+        Thread.ofVirtual().start(() -> read(process.getInputStream(), line -> {
+            out.add(line);
+            List.copyOf(outWatchers).forEach(w -> w.accept(line));
+        }));
+        errReader = Thread.ofVirtual().start(() -> read(process.getErrorStream(), err::add));
+    }
+
+    /** Starts {@code veracity ARGS...} in a new JVM. */
+    static CliProcess start(String... args) throws IOException {
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"), VeracityCli.class.getName()));
+        cmd.addAll(List.of(args));
+        return new CliProcess(new ProcessBuilder(cmd).start());
+    }
+
+    /**
+     * The URL on the first output line that starts with {@code prefix} (the first {@code http://} word on it), as soon
+     * as it is printed.
+     *
+     * @throws AssertionError when the process ends, or does not print it within a minute (a guard, not a measure),
+     *                        with what it printed on stderr
+     */
+    String url(String prefix) throws InterruptedException {
+        CompletableFuture<String> url = new CompletableFuture<>();
+        Consumer<String> watcher = line -> {
+            if (line.startsWith(prefix)) {
+                url.complete(line.substring(line.indexOf("http://")).split(" ")[0]);
+            }
+        };
+        outWatchers.add(watcher);
+        List.copyOf(out).forEach(watcher); // printed before we looked
+        process.onExit().thenRun(() -> url.completeExceptionally(new IllegalStateException("the process ended")));
+        try {
+            return url.get(60, TimeUnit.SECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new AssertionError("no line starting '" + prefix + "' (" + e.getMessage() + "); stdout " + out
+                    + ", stderr " + err, e);
+        } finally {
+            outWatchers.remove(watcher);
+        }
+    }
+
+    Process process() {
+        return process;
+    }
+
+    /** The output lines so far. */
+    List<String> out() {
+        return List.copyOf(out);
+    }
+
+    /** The error lines so far; after {@link #awaitErr()}, all of them. */
+    List<String> err() {
+        return List.copyOf(err);
+    }
+
+    /** Waits until the error stream has been read to its end (the process has ended); a guard of a minute. */
+    void awaitErr() throws InterruptedException {
+        errReader.join(60_000);
+    }
+
+    /** Sends SIGTERM, as Ctrl-C or a service manager does: the command's shutdown hook runs. */
+    void terminate() throws IOException, InterruptedException {
+        if (new ProcessBuilder("kill", "-TERM", Long.toString(process.pid())).start().waitFor() != 0) {
+            throw new AssertionError("kill -TERM " + process.pid() + " failed");
+        }
+    }
+
+    /** Ends the process: SIGTERM, ten seconds, then SIGKILL. */
+    @Override
+    public void close() throws InterruptedException {
+        process.destroy();
+        if (!process.waitFor(10, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+        }
+    }
+
+    private static void read(InputStream in, Consumer<String> each) {
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
+            for (String line = r.readLine(); line != null; line = r.readLine()) {
+                each.accept(line);
+            }
+        } catch (IOException ignored) {
+            // the process ended
+        }
+    }
+}
