@@ -72,7 +72,8 @@ public final class Datasets {
         Snapshot r = registry();
         String canonical = r.names().get(key(name));
         if (canonical == null) {
-            throw new IllegalArgumentException("unknown dataset \"" + name + "\"; known: " + String.join(", ", names())
+            throw new IllegalArgumentException("unknown dataset \"" + name + "\"; "
+                    + dev.veracity.plugin.NearestNames.didYouMean(name, r.names().keySet()) + "known: " + String.join(", ", names())
                     + " (aliases: " + aliases() + ")");
         }
         return r.specs().get(canonical);
