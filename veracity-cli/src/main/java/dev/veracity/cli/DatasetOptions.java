@@ -1,5 +1,7 @@
 package dev.veracity.cli;
 
+import dev.veracity.eval.data.DatasetCache;
+import dev.veracity.eval.data.DatasetSpec;
 import dev.veracity.eval.data.Datasets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,8 +24,12 @@ public final class DatasetOptions {
             completionCandidates = Names.class)
     String name;
 
-    @Option(names = "--data", required = true, paramLabel = "FILE", description = "The dataset file (its release format).")
-    Path file;
+    @Option(names = "--data", paramLabel = "FILE", description = "The dataset file (its release format); default: the"
+            + " dataset's file that `veracity datasets list` shows present (the download cache, or shared/data beside"
+            + " the checkout).")
+    Path given;
+
+    private Path file;
 
     int limit;
 
@@ -37,13 +43,40 @@ public final class DatasetOptions {
     }
 
     /**
+     * The dataset file: {@code --data}, else the dataset's first declared file that is here (as {@code datasets list}
+     * finds it), said on stderr; neither is one line saying how to get one.
+     */
+    Path file() {
+        if (file == null) {
+            if (given != null) {
+                file = given;
+            } else {
+                DatasetSpec spec = Datasets.spec(name);
+                file = DatasetCache.fromEnvironment().find(spec).orElseThrow(() -> new IllegalArgumentException(
+                        "--data FILE is needed: no file of " + spec.name() + " is here (see `veracity datasets list`; "
+                                + (spec.downloads().isEmpty() ? "it declares no official file)"
+                                : "`veracity datasets fetch " + spec.name() + "` downloads it where there is a URL)")));
+                System.err.println(mixee.qualifiedName() + ": --data " + file + " (" + spec.name()
+                        + "'s file, as `veracity datasets list` finds it)");
+            }
+        }
+        return file;
+    }
+
+    /** What lm-eval says of --limit, in our words: one line on stderr before a run that scores only the first N. */
+    static String limitWarning(int limit) {
+        return "--limit " + limit + ": only the first " + limit + " questions, for testing; the metrics are not comparable"
+                + " with a full run's or a paper's";
+    }
+
+    /**
      * The dataset's registered name (an alias resolved), checked with its file before any work: an unknown name or a
      * missing file is one line.
      */
     String checkedName() {
         String registered = Datasets.spec(name).name();
-        if (!Files.isRegularFile(file)) {
-            throw new IllegalArgumentException("no dataset file at " + file);
+        if (!Files.isRegularFile(file())) {
+            throw new IllegalArgumentException("no dataset file at " + file());
         }
         return registered;
     }

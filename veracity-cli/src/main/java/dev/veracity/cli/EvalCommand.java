@@ -132,7 +132,7 @@ final class EvalCommand implements Callable<Integer> {
 
     /** The job these flags describe, checked (each mistake one line, before any model call). */
     EvalJob job() {
-        return EvalJob.builder(Methods.byName(method), dataset.name, dataset.file, out).options(options).limit(dataset.limit).metrics(metrics)
+        return EvalJob.builder(Methods.byName(method), dataset.name, dataset.file(), out).options(options).limit(dataset.limit).metrics(metrics)
                 .questionsAtOnce(questionsAtOnce).judge(judgeName).judgePrompt(judgePrompt).judgeModel(judgeModel)
                 .judgeSamples(judgeSamples).truncated(truncated).sample(sampleSize == null ? null
                         : new QuestionSample(sampleSize, sampleSeed, sampleRange))
@@ -144,6 +144,9 @@ final class EvalCommand implements Callable<Integer> {
         RunLock.requireFree(out); // another eval writing there: refused before any work
         EvalJob job = job();
         retrieval.requireEmbedder(Methods.byName(method)); // the optional embed part, when the method or a dense search needs it
+        if (job.limit() > 0) {
+            System.err.println("veracity eval: " + DatasetOptions.limitWarning(job.limit()));
+        }
         EvalJobRunner.Result result = EvalJobRunner.run(job, new CliJobEnvironment(proxy,
                 j -> watch(j, "resume with the same command: " + commandLine())));
         if (json) { // the summary as written, for a script

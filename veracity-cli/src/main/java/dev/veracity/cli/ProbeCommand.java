@@ -104,12 +104,12 @@ final class ProbeCommand implements Callable<Integer> {
         ProbeSettings settings = new ProbeSettings(samples, perCall, temperature, topP, maxTokens, seed, retrieval,
                 queryTime, questionsAtOnce, keep);
         List<QaItem> items;
-        try (Stream<QaItem> s = Datasets.stream(datasetName, dataset.file)) {
+        try (Stream<QaItem> s = Datasets.stream(datasetName, dataset.file())) {
             items = (dataset.limit > 0 ? s.limit(dataset.limit) : s).toList();
         }
         if (retrieval && items.stream().anyMatch(i -> i.documents().isEmpty())) {
             throw new IllegalArgumentException("--retrieval shows each question's documents, but " + datasetName
-                    + " questions in " + dataset.file + " have none; probe closed book (drop --retrieval)");
+                    + " questions in " + dataset.file() + " have none; probe closed book (drop --retrieval)");
         }
         Map<String, Long> estimate = ProbeRun.estimate(items, settings, i -> TruthRlPrompts.prompt(i, retrieval,
                 TruthRlPrompts.queryTime(i, queryTime)));

@@ -88,7 +88,7 @@ final class RlExportCommand implements Callable<Integer> {
         ExportFormat f = ExportFormat.of(format);
         RolePrompts.Selected selected = RolePrompts.select(prompt); // unknown method or role: before an index opens
         retrieval.validate();
-        ExportSpec export = ExportSpec.of(f, dataset.name, dataset.file, prompt, out).withOptions(options).withLimit(dataset.limit)
+        ExportSpec export = ExportSpec.of(f, dataset.name, dataset.file(), prompt, out).withOptions(options).withLimit(dataset.limit)
                 .withSplit(split).withResponses(responses).withPairs(pairs).withLabelDocuments(!noLabelDocuments)
                 .withAgentName(agentName).withEntryName(name);
         TrainingDataExport.Summary s;

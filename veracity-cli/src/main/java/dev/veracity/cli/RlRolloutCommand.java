@@ -108,7 +108,7 @@ final class RlRolloutCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--option sets MARCH's settings; c3po takes the rollout flags (--preset, ...)");
         }
         Optional<QaItem> first;
-        try (Stream<QaItem> s = Datasets.stream(datasetName, dataset.file)) {
+        try (Stream<QaItem> s = Datasets.stream(datasetName, dataset.file())) {
             first = s.findFirst();
         }
         if (first.isPresent() && first.get().documents().isEmpty() && (m == OnlineRollout.Method.MARCH || index == null)) {
@@ -120,7 +120,7 @@ final class RlRolloutCommand implements Callable<Integer> {
         String admin = System.getenv().getOrDefault("VERACITY_AREAL_ADMIN_KEY", ArealClient.DEFAULT_ADMIN_KEY);
         ArealClient areal = new ArealClient(arealUrl, ApiKey.of(admin), Duration.ofSeconds(30),
                 Duration.ofSeconds(capacityWaitSeconds));
-        OnlineRollout.Spec rollout = new OnlineRollout.Spec(m, datasetName, dataset.file, dataset.limit, out, questionsAtOnce,
+        OnlineRollout.Spec rollout = new OnlineRollout.Spec(m, datasetName, dataset.file(), dataset.limit, out, questionsAtOnce,
                 out.toAbsolutePath().normalize().getFileName() + "@" + Instant.now(), options,
                 m == OnlineRollout.Method.C3PO ? c3po.settings() : null,
                 m == OnlineRollout.Method.C3PO ? c3po.leafReward() : null);

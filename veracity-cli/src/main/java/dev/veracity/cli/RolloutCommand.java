@@ -99,7 +99,7 @@ final class RolloutCommand implements Runnable {
             // before any call: questions without passages need an index to search
             if (index == null) {
                 Optional<QaItem> first;
-                try (Stream<QaItem> s = Datasets.stream(datasetName, dataset.file)) {
+                try (Stream<QaItem> s = Datasets.stream(datasetName, dataset.file())) {
                     first = s.findFirst();
                 }
                 if (first.isPresent() && first.get().documents().isEmpty()) {
@@ -128,7 +128,7 @@ final class RolloutCommand implements Runnable {
                 log.printf("C-3PO rollout: preset %s%s, proxy %s, few-shot %s, reward %s, at most %d calls per tree%n",
                         c3po.preset, c3po.single ? " (single trajectory)" : "", proxy.describe(base),
                         settings.fewShot().resolve(proxy.given()).describe(), c3po.reward, c3po.maxCalls);
-                C3poRolloutRun.Outcome o = C3poRolloutRun.run(new C3poRolloutRun.Spec(datasetName, dataset.file, dataset.limit, out,
+                C3poRolloutRun.Outcome o = C3poRolloutRun.run(new C3poRolloutRun.Spec(datasetName, dataset.file(), dataset.limit, out,
                         settings, c3po.preset, questionsAtOnce, seedSolutions, run), ctx, leafReward, line -> {
                             synchronized (log) {
                                 log.println(line);

@@ -34,7 +34,7 @@ final class SimCommand implements Callable<Integer> {
     long tpotMs;
 
     @Option(names = "--latency-jitter", defaultValue = "0", paramLabel = "FRACTION", description = "Vary each generation's"
-            + " times uniformly by up to this fraction either way, as a real model's do; 0.1 = +-10% (default ${DEFAULT-VALUE}: exact).")
+            + " times uniformly by up to this fraction either way, as a real model's do; 0.1 = +-10%% (default ${DEFAULT-VALUE}: exact).")
     double latencyJitter;
 
     @Option(names = "--capacity", defaultValue = "1024", description = "Requests generated at once; the rest queue (default ${DEFAULT-VALUE}).")

@@ -4,7 +4,7 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /** The {@code ./veracity} command line. */
-@Command(name = "veracity", mixinStandardHelpOptions = true, version = "Veracity 0.1.0",
+@Command(name = "veracity", mixinStandardHelpOptions = true, versionProvider = VeracityVersion.class,
         description = "Trustworthy retrieval-augmented answers: multi-agent methods against hallucination.",
         footer = {"", "Anywhere on the command line: --debug prints a failure's stack trace; --plugins DIR loads the"
                 + " plug-in jars of DIR (methods, datasets, rewards, judges, commands; else the folder named by"
@@ -45,6 +45,23 @@ public final class VeracityCli implements Runnable {
         spec.commandLine().usage(System.out);
     }
 
+    /**
+     * Loggers whose records are not the user's business, held here because the JDK keeps loggers weakly: a level set on
+     * one nobody holds is lost at the next garbage collection, and Lucene then logged its vector line anyway. Lucene
+     * announces its vector API at INFO; without the incubating Vector API module (the launcher does not add it: the JVM
+     * would print "Using incubator modules" on every start) it falls back to plain Java and says so at WARNING, which
+     * the user cannot act on.
+     */
+    static final java.util.List<java.util.logging.Logger> QUIET_LOGGERS = java.util.List.of(
+            quiet("org.apache.lucene", java.util.logging.Level.WARNING),
+            quiet("org.apache.lucene.internal.vectorization", java.util.logging.Level.SEVERE));
+
+    private static java.util.logging.Logger quiet(String name, java.util.logging.Level level) {
+        java.util.logging.Logger logger = java.util.logging.Logger.getLogger(name);
+        logger.setLevel(level);
+        return logger;
+    }
+
     /** Whether {@code --debug} was given: failures then print their stack trace too. */
     static volatile boolean debug;
 
@@ -75,10 +92,12 @@ public final class VeracityCli implements Runnable {
         return commandLine(all);
     }
 
-    private static CommandLine commandLine(java.util.List<Class<?>> subcommands) {
+    static CommandLine commandLine(java.util.List<Class<?>> subcommands) {
         CommandLine cl = new CommandLine(new VeracityCli());
         // Built here rather than by addSubcommand(Class), which skips a command's modelTransformer (serve's --cache).
         subcommands.forEach(c -> cl.addSubcommand(new CommandLine(c)));
+        VeracityVersion.everywhere(cl);
+        cl.setParameterExceptionHandler(VeracityCli::badArguments);
         cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
             if (debug) {
                 ex.printStackTrace(cmd.getErr());
@@ -107,6 +126,38 @@ public final class VeracityCli implements Runnable {
         });
         cl.setUsageHelpWidth(Terminal.columns()); // help fits the terminal as the tables do (picocli's least is 55)
         return cl;
+    }
+
+    /** Why {@code --api-key} is refused, and where the key goes instead. */
+    static final String API_KEY_IS_NOT_A_FLAG = "--api-key is not a flag (a key on the command line shows in process"
+            + " lists and shell history): export VERACITY_API_KEY=... (or OPENAI_API_KEY), or put api-key=... in "
+            + "$XDG_CONFIG_HOME/veracity/config.properties (default ~/.config/veracity/config.properties)";
+
+    /**
+     * A bad command line, as git and docker answer one: the error, "did you mean" for a mistyped option or
+     * command, and where the help is; exit 2. Never the whole usage (a hundred lines that bury the one that matters).
+     */
+    static int badArguments(CommandLine.ParameterException ex, String[] args) {
+        CommandLine cmd = ex.getCommandLine();
+        java.io.PrintWriter err = cmd.getErr();
+        String name = cmd.getCommandSpec().qualifiedName();
+        // whatever picocli found first (a missing required option is reported before an unknown one)
+        if (java.util.Arrays.stream(args).anyMatch(a -> a.equals("--api-key") || a.startsWith("--api-key="))) {
+            err.println(name + ": " + API_KEY_IS_NOT_A_FLAG);
+            return 2;
+        }
+        err.println(name + ": " + ex.getMessage());
+        if (ex instanceof CommandLine.UnmatchedArgumentException u && !u.getUnmatched().isEmpty()) {
+            String typed = u.getUnmatched().getFirst();
+            java.util.Collection<String> names = typed.startsWith("-") ? cmd.getCommandSpec().optionsMap().keySet()
+                    : cmd.getSubcommands().keySet();
+            String near = dev.veracity.plugin.NearestNames.didYouMean(typed.replaceFirst("=.*", ""), names);
+            if (!near.isEmpty()) {
+                err.println(near.strip());
+            }
+        }
+        err.println("see '" + name + " --help'");
+        return 2;
     }
 
     /** The innermost message worth showing: a wrapped cause's message, else the exception's type. */
@@ -156,11 +207,7 @@ public final class VeracityCli implements Runnable {
     }
 
     public static void main(String[] args) {
-        // Lucene announces its vector API at INFO on every start: keep the console for our output.
-        java.util.logging.Logger.getLogger("org.apache.lucene").setLevel(java.util.logging.Level.WARNING);
-        // Without the incubating Vector API (the launcher adds it only for commands that search) Lucene falls back
-        // to plain Java and says so at WARNING: not a problem the user can act on.
-        java.util.logging.Logger.getLogger("org.apache.lucene.internal.vectorization").setLevel(java.util.logging.Level.SEVERE);
+        QUIET_LOGGERS.size(); // the levels are set when the class initialises; kept reachable there
         String[] rest = withoutDebug(args);
         CommandLine cl;
         try {

@@ -286,7 +286,8 @@ class ReproduceCommandTest {
         Path out = dir.resolve("refused");
         Result unknown = runWithStderrInOut("reproduce", "court-table9", "--simulator");
         assertThat(unknown.code()).isEqualTo(2);
-        assertThat((unknown.err() + unknown.out()).strip()).startsWith("veracity reproduce: unknown recipe 'court-table9'; known: march-table5")
+        assertThat((unknown.err() + unknown.out()).strip()).startsWith("veracity reproduce: unknown recipe 'court-table9'; did you mean 'court-table1' or"
+                + " 'court-table2' or 'court-table4'? known: march-table5")
                 .doesNotContain("\n");
         // an index the paper retrieves from, and a dataset file that is not there: one line each, nothing run
         Result missing = runWithStderrInOut("reproduce", "truthrl-table3", "--simulator", "--limit", "5", "--out", out.toString(),

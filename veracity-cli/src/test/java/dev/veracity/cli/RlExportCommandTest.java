@@ -106,7 +106,7 @@ class RlExportCommandTest {
                         "--out", o), "unknown format 'axolotl'; known: verl, verl-jsonl, openrlhf, trl, trl-dpo, trl-sft,"
                         + " llamafactory, slime"),
                 new Case(List.of("--format", "trl", "--dataset", "ramdoc", "--data", data.toString(), "--prompt", "march",
-                        "--out", o), "unknown dataset \"ramdoc\"; known: "),
+                        "--out", o), "unknown dataset \"ramdoc\"; did you mean 'ramdocs'? known: "),
                 new Case(List.of("--format", "trl", "--dataset", "ramdocs", "--data", data.toString(), "--prompt",
                         "self-reflection", "--out", o), "method self-reflection exposes no role prompt for training data"),
                 new Case(List.of("--format", "trl", "--dataset", "ramdocs", "--data", data.toString(), "--prompt",

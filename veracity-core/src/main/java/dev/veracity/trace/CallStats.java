@@ -33,7 +33,8 @@ import java.util.OptionalLong;
  * @param promptTokens           prompt tokens billed
  * @param completionTokens       completion tokens billed
  * @param wall                   first submission to last return
- * @param criticalPath           for one question, its critical path; for a run, the sum over its questions
+ * @param criticalPath           for one question, its critical path; for a run, the longest of its questions' (the
+ *                               run's latency with unlimited concurrency), so never more than its wall time
  * @param samples                samples the calls asked for
  * @param cachedSamples          of those, the ones the cache served
  * @param cachedPromptTokens     prompt tokens the cache saved
@@ -73,9 +74,13 @@ public record CallStats(int calls, int failedCalls, int cacheHits, int retries, 
         return of(calls, criticalPathMicros(calls));
     }
 
-    /** Statistics of a run: counts summed, wall time over the run, critical paths summed over its questions. */
+    /**
+     * Statistics of a run: counts summed, wall time over the run, and the longest of its questions' critical paths.
+     * Questions are independent, so with unlimited concurrency a run takes as long as its slowest question's chain: a
+     * bound its wall time cannot beat (a sum over questions answered at once exceeded the wall time it ran in).
+     */
     public static CallStats ofRun(Collection<CallRecord> calls) {
-        long cp = byQuestion(calls).values().stream().mapToLong(CallStats::criticalPathMicros).sum();
+        long cp = byQuestion(calls).values().stream().mapToLong(CallStats::criticalPathMicros).max().orElse(0);
         return of(calls, cp);
     }
 

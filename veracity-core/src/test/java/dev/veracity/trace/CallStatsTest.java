@@ -38,16 +38,37 @@ class CallStatsTest {
     }
 
     @Test
-    void aRunSumsItsQuestionsCriticalPaths() {
+    void aRunsCriticalPathIsItsLongestQuestionsAndNeverExceedsItsWallTime() {
+        // Two questions answered at once: a chains 100 + 50 us, b's single call overlaps both of a's.
         List<CallRecord> calls = List.of(call("a", 0, 0, 100, 1), call("a", 100, 100, 150, 1),
-                call("b", 0, 0, 70, 2));
+                call("b", 0, 0, 140, 2));
         Map<String, CallStats> per = CallStats.byQuestion(calls);
         assertThat(per.keySet()).containsExactly("a", "b");
         assertThat(per.get("a").criticalPath()).isEqualTo(Duration.ofNanos(150_000));
+        assertThat(per.get("b").criticalPath()).isEqualTo(Duration.ofNanos(140_000));
         CallStats run = CallStats.ofRun(calls);
-        assertThat(run.criticalPath()).isEqualTo(Duration.ofNanos(220_000));
+        // the sum (290 us) was reported before: nearly twice the 150 us the run took
+        assertThat(run.criticalPath()).isEqualTo(Duration.ofNanos(150_000));
         assertThat(run.calls()).isEqualTo(3);
         assertThat(run.wall()).isEqualTo(Duration.ofNanos(150_000));
+        assertThat(run.criticalPath()).isLessThanOrEqualTo(run.wall());
+    }
+
+    /** Any schedule of calls, however they overlap within and across questions: the critical path fits the wall time. */
+    @net.jqwik.api.Property(tries = 300)
+    void noScheduleMakesACriticalPathLongerThanTheWallTime(
+            @net.jqwik.api.ForAll @net.jqwik.api.constraints.Size(min = 1, max = 30) List<
+                    @net.jqwik.api.constraints.IntRange(min = 0, max = 999_999) Integer> schedule) {
+        List<CallRecord> calls = new java.util.ArrayList<>();
+        for (int code : schedule) {
+            long submitted = code % 100; // submitted, queued in the client, then the model's latency
+            long queued = (code / 1000) % 10;
+            long latency = 1 + (code / 10_000) % 100;
+            calls.add(call("q" + (code % 3), submitted, submitted + queued, submitted + queued + latency, 1));
+        }
+        CallStats run = CallStats.ofRun(calls);
+        assertThat(run.criticalPath()).isLessThanOrEqualTo(run.wall());
+        CallStats.byQuestion(calls).values().forEach(q -> assertThat(q.criticalPath()).isLessThanOrEqualTo(q.wall()));
     }
 
     @Test

@@ -41,7 +41,8 @@ public final class Datasets {
     public static DatasetSpec spec(String name) {
         DatasetSpec spec = REGISTRY.find(name);
         if (spec == null) {
-            throw new IllegalArgumentException("unknown dataset \"" + name + "\"; known: " + String.join(", ", names())
+            throw new IllegalArgumentException("unknown dataset \"" + name + "\"; " + dev.veracity.plugin.NearestNames.didYouMean(name,
+                    java.util.stream.Stream.concat(names().stream(), REGISTRY.aliases().keySet().stream()).toList()) + "known: " + String.join(", ", names())
                     + " (aliases: " + aliases() + ")");
         }
         return spec;

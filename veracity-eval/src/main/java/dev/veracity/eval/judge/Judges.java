@@ -48,7 +48,8 @@ public final class Judges {
     private static JudgeProvider.Entry entry(String name) {
         JudgeProvider.Entry e = name == null ? null : byAnyName().get(name.toLowerCase(Locale.ROOT));
         if (e == null) {
-            throw new IllegalArgumentException("unknown judge '" + name + "'; known: " + String.join(", ", names()));
+            throw new IllegalArgumentException("unknown judge '" + name + "'; "
+                    + dev.veracity.plugin.NearestNames.didYouMean(name, names()) + "known: " + String.join(", ", names()));
         }
         return e;
     }

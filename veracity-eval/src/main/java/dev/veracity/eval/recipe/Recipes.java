@@ -61,7 +61,8 @@ public final class Recipes {
     /** The recipe of that name, checked; an unknown name lists the known ones. */
     public Recipe byName(String name) {
         if (!REGISTRY.byName().containsKey(name)) {
-            throw new IllegalArgumentException("unknown recipe '" + name + "'; known: " + String.join(", ", names())
+            throw new IllegalArgumentException("unknown recipe '" + name + "'; "
+                    + dev.veracity.plugin.NearestNames.didYouMean(name, names()) + "known: " + String.join(", ", names())
                     + " (./veracity reproduce --list)");
         }
         return parse(name, text(name));

@@ -288,7 +288,8 @@ class RecipesTest {
                     .map(f -> f.substring(0, f.length() - 5)).sorted().toList())
                     .isEqualTo(Recipes.names().stream().sorted().toList());
         }
-        assertThatThrownBy(() -> RECIPES.byName("court-table9")).hasMessageStartingWith("unknown recipe 'court-table9'; known: ");
+        assertThatThrownBy(() -> RECIPES.byName("court-table9")).hasMessageStartingWith("unknown recipe 'court-table9'; did you mean 'court-table1' or 'court-table2' or"
+                + " 'court-table4'? known: ");
     }
 
     @Test

@@ -37,7 +37,8 @@ public final class Rewards {
     public static Spec spec(String name) {
         Spec s = name == null ? null : REGISTRY.byName().get(name);
         if (s == null) {
-            throw new IllegalArgumentException("unknown reward '" + name + "'; valid rewards: " + String.join(", ", REGISTRY.byName().keySet()));
+            throw new IllegalArgumentException("unknown reward '" + name + "'; "
+                    + dev.veracity.plugin.NearestNames.didYouMean(name, REGISTRY.byName().keySet()) + "valid rewards: " + String.join(", ", REGISTRY.byName().keySet()));
         }
         return s;
     }

@@ -36,7 +36,7 @@ class ExportBadInputTest {
         Path data = copy(RAMDOCS, dir);
         Path out = dir.resolve("o.jsonl");
         refused(ExportSpec.of(ExportFormat.SLIME, "ramdoc", data, "march", out), IllegalArgumentException.class,
-                "unknown dataset \"ramdoc\"; known: ramdocs, faitheval, ambigdocs, hotpotqa, 2wikimultihopqa, musique,"
+                "unknown dataset \"ramdoc\"; did you mean 'ramdocs'? known: ramdocs, faitheval, ambigdocs, hotpotqa, 2wikimultihopqa, musique,"
                         + " musique-answerable, nq-open, triviaqa, popqa, crag, crag-snippets, truthrl-crag, fever, ragtruth, flashrag"
                         + " (aliases: hotpot=hotpotqa, 2wiki=2wikimultihopqa, musique-ans=musique-answerable, nq=nq-open,"
                         + " nqopen=nq-open, trivia=triviaqa, jsonl=flashrag)");

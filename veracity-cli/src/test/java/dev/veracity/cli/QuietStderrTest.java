@@ -1,0 +1,151 @@
+package dev.veracity.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.veracity.sim.LatencyModel;
+import dev.veracity.sim.SimConfig;
+import dev.veracity.sim.SimServer;
+import dev.veracity.testing.Shared;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Standard error carries only what the user needs: {@code index}, {@code search}, {@code eval --index} and
+ * {@code sim --help}, each in a JVM of its own started with the launcher's JVM flags (read from {@code ./veracity}),
+ * print no warning of the JVM (incubator modules, restricted methods), of Lucene's logging or of picocli. The same run
+ * shows the habits eval shares with the tools people know: {@code --data} found as {@code datasets list} finds it, the
+ * {@code --limit} line, and {@code traces} reading the run from its folder or a short id.
+ */
+class QuietStderrTest {
+
+    /** What a warning looks like on stderr: the JVM's and picocli's prefixes, java.util.logging's record header. */
+    private static final Pattern WARNING = Pattern.compile("(?i)(\\bwarn(ing)?\\b|\\bsevere\\b|incubator|restricted method"
+            + "|sun\\.misc\\.Unsafe|^[A-Z][a-z]{2} \\d{1,2}, \\d{4} \\d{1,2}:\\d{2}:\\d{2})");
+
+    @TempDir
+    Path dir;
+
+    private static final Path LAUNCHER = Path.of("..", "veracity");
+
+    /** The flags ./veracity gives the JVM ({@code JAVA=("$JAVA_HOME/bin/java" FLAGS)}), and none added per command. */
+    static List<String> launcherJvmFlags() throws Exception {
+        String script = Files.readString(LAUNCHER);
+        Matcher m = Pattern.compile("(?m)^JAVA=\\(\"\\$JAVA_HOME/bin/java\" ([^)]*)\\)$").matcher(script);
+        assertThat(m.find()).as("the launcher's JAVA=(...) line").isTrue();
+        assertThat(script.lines().filter(l -> !l.strip().startsWith("#") && l.contains("--add-modules")))
+                .as("modules the launcher adds (the incubator module's warning cannot be silenced)").isEmpty();
+        return Arrays.asList(m.group(1).trim().split("\\s+"));
+    }
+
+    private record Ran(int code, String out, String err) {
+        List<String> warnings() {
+            return err.lines().filter(l -> WARNING.matcher(l).find()).toList();
+        }
+    }
+
+    private Ran veracity(Map<String, String> env, String... args) throws Exception {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        List<String> cmd = new ArrayList<>(List.of(java));
+        cmd.addAll(launcherJvmFlags());
+        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), VeracityCli.class.getName()));
+        cmd.addAll(List.of(args));
+        Path out = dir.resolve("out-" + System.nanoTime());
+        Path err = dir.resolve("err-" + System.nanoTime());
+        ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile()).redirectOutput(out.toFile())
+                .redirectError(err.toFile());
+        pb.environment().putAll(env);
+        Process p = pb.start();
+        if (!p.waitFor(180, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new AssertionError("veracity " + String.join(" ", args) + " did not finish in 180 s");
+        }
+        return new Ran(p.exitValue(), Files.readString(out), Files.readString(err));
+    }
+
+    @Test
+    void indexSearchEvalWithAnIndexAndSimHelpPrintNoWarning() throws Exception {
+        Path cache = dir.resolve("datasets");
+        Files.createDirectories(cache.resolve("ramdocs"));
+        Path ramdocs = Files.copy(Shared.data("ramdocs/RAMDocs_test.jsonl"), cache.resolve("ramdocs/RAMDocs_test.jsonl"));
+        Map<String, String> env = Map.of("VERACITY_DATA", cache.toString());
+        Path corpus = Files.writeString(dir.resolve("corpus.jsonl"), String.join("\n",
+                "{\"id\": \"bow\", \"title\": \"Broken Bow\", \"text\": \"As of the census of 2010, there were 3,559 people in Broken Bow.\"}",
+                "{\"id\": \"eiffel\", \"title\": \"Eiffel Tower\", \"text\": \"The tower is in Paris.\"}", ""));
+
+        Ran index = veracity(env, "index", "--corpus", corpus.toString(), "--out", dir.resolve("idx").toString());
+        assertThat(index.code()).as(index.err()).isZero();
+        assertThat(index.warnings()).as("index's stderr").isEmpty();
+
+        Ran search = veracity(env, "search", "--index", dir.resolve("idx").toString(), "-k", "2", "population of Broken Bow");
+        assertThat(search.code()).as(search.err()).isZero();
+        assertThat(search.out()).contains("bow");
+        assertThat(search.warnings()).as("search's stderr").isEmpty();
+
+        Ran help = veracity(env, "sim", "--help");
+        assertThat(help.code()).isZero();
+        assertThat(help.out()).contains("+-10% (default 0: exact).");
+        assertThat(help.err()).as("sim --help's stderr").isEmpty();
+
+        // Three questions at once, each call 40 ms on the simulator: the calls overlap.
+        Path run = dir.resolve("run");
+        try (SimServer sim = SimServer.start(SimConfig.builder().latency(LatencyModel.ofMillis(40, 0)).build())) {
+            Ran eval = veracity(env, "eval", "--method", "standard-rag", "--dataset", "ramdocs", "--limit", "3",
+                    "--index", dir.resolve("idx").toString(), "--k", "2", "--out", run.toString(),
+                    "--llm-base-url", sim.baseUrl(), "--model", "sim-model", "--cache", "off");
+            assertThat(eval.code()).as(eval.out() + eval.err()).isZero();
+            assertThat(eval.warnings()).as("eval's stderr").isEmpty();
+            // --data: the dataset's file as `datasets list` finds it; --limit: said before the run, in one line
+            assertThat(eval.err()).contains("veracity eval: --data " + ramdocs + " (ramdocs's file, as `veracity datasets"
+                    + " list` finds it)");
+            assertThat(eval.err().lines()).contains("veracity eval: " + DatasetOptions.limitWarning(3));
+            assertThat(new ObjectMapper().readTree(run.resolve("run.json").toFile()).get("data").asText())
+                    .isEqualTo(ramdocs.toString());
+        }
+
+        // traces from the run folder, and from a short id (a prefix no other run shares)
+        Ran stats = veracity(env, "traces", "stats", run.toString());
+        assertThat(stats.code()).as(stats.err()).isZero();
+        assertThat(stats.warnings()).isEmpty();
+        String runLine = stats.out().lines().filter(l -> l.startsWith("run ")).findFirst().orElseThrow();
+        Matcher times = Pattern.compile("wall ([\\d.]+) ms, critical path ([\\d.]+) ms").matcher(runLine);
+        assertThat(times.find()).as(runLine).isTrue();
+        assertThat(Double.parseDouble(times.group(2))).as("critical path against wall time: " + runLine)
+                .isPositive().isLessThanOrEqualTo(Double.parseDouble(times.group(1)));
+        String id = runLine.split("\\s+")[1];
+        Ran byPrefix = veracity(env, "traces", "stats", id.substring(0, id.indexOf('@') + 5), "--trace-file",
+                run.resolve("traces.db").toString());
+        assertThat(byPrefix.code()).as(byPrefix.err()).isZero();
+        assertThat(byPrefix.out()).contains(runLine);
+        Ran export = veracity(env, "traces", "export", run.toString());
+        assertThat(export.code()).as(export.err()).isZero();
+        assertThat(export.out().lines()).hasSize(3);
+    }
+
+    /** What ./veracity runs when it builds: Maven (its Guice) prints no sun.misc.Unsafe warnings on JDK 24+. */
+    @Test
+    void theBuildPrintsNoUnsafeWarning() throws Exception {
+        Path root = Path.of("..").toAbsolutePath().normalize();
+        Path err = dir.resolve("mvn.err");
+        ProcessBuilder pb = new ProcessBuilder(root.resolve("mvnw").toString(), "-B", "-q", "-o", "-N", "validate")
+                .directory(root.toFile()).redirectOutput(dir.resolve("mvn.out").toFile()).redirectError(err.toFile());
+        pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
+        Process p = pb.start();
+        if (!p.waitFor(180, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new AssertionError("mvnw validate did not finish in 180 s");
+        }
+        String stderr = Files.readString(err);
+        assertThat(p.exitValue()).as(stderr).isZero();
+        assertThat(stderr.lines().filter(l -> WARNING.matcher(l).find()).toList()).as("Maven's stderr").isEmpty();
+    }
+}
