@@ -97,8 +97,10 @@ final class MethodsDemo {
             print.println("Point the demo at a real model:");
             print.println("  ./veracity demo --llm-base-url http://HOST:8000/v1 --model NAME");
         }
-        // the report beside the runs, not among them: the next `report out/*` must not read it as a run
-        print.println("Runs in " + out + "; the report: ./veracity report " + out + "/* --out " + out + "-report");
+        // the report beside the runs, not among them: the next `report out/*` must not read it as a run; the command on
+        // a line of its own, so that it fits the terminal where the folder's name does and is copied whole where not
+        print.println("Runs in " + out + "; the report:");
+        print.println("  ./veracity report " + out + "/* --out " + out + "-report");
         return failed == 0 ? 0 : 1;
     }
 

@@ -88,7 +88,7 @@ class DemoCommandTest {
         assertThat(out).contains("they measure plumbing, not model quality");
 
         // the report command the demo prints works, and works again: its report is not among the runs it reads
-        java.util.regex.Matcher said = Pattern.compile("the report: \\./veracity report (\\S+)/\\* --out (\\S+)").matcher(out);
+        java.util.regex.Matcher said = Pattern.compile("the report:\\s+\\./veracity report (\\S+)/\\* --out (\\S+)").matcher(out);
         assertThat(said.find()).as(out).isTrue();
         assertThat(said.group(1)).isEqualTo(runs.toString());
         for (int i = 0; i < 2; i++) {

@@ -88,7 +88,7 @@ class ReadmeIT {
             assertThat(clone.resolve("report/index.html")).isRegularFile();
             assertThat(clone.resolve("report/dataset-ramdocs.html")).isRegularFile();
             assertThat(compared).contains("Paired differences against standard-rag");
-            Matcher said = Pattern.compile("the report: (\\./veracity report \\S+ --out (\\S+))").matcher(demo);
+            Matcher said = Pattern.compile("the report:\\s+(\\./veracity report \\S+ --out (\\S+))").matcher(demo);
             assertThat(said.find()).as(demo).isTrue();
             sh.run(new ReadmeCommands.Command(Path.of("(the demo's output)"), 0, said.group(1), said.group(1), ""));
             assertThat(clone.resolve(said.group(2)).resolve("index.html")).isRegularFile();
