@@ -79,6 +79,8 @@ class QuestionPageChromiumTest {
             case SYNTHESISED -> "The judge synthesised an answer of its own";
             case FALLBACK -> "the agents' majority answer was taken";
         });
+        // the Court's section shows the candidates with the judge's choice: the built-in candidates table is left out
+        assertThat(courtText).doesNotContain("Candidates the method chose among");
 
         // MADAM-RAG: the rounds and the answers the aggregator kept (and dropped)
         ResultLine madam = first(demo.resolve("madam-rag"));

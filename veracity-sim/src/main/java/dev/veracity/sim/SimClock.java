@@ -37,8 +37,13 @@ public interface SimClock {
     /** Now, in nanoseconds from an arbitrary origin (only differences mean anything). */
     long nanoTime();
 
-    /** The date, in seconds since the epoch: what a response's {@code created} says. */
-    long epochSecond();
+    /**
+     * The date, in seconds since the epoch: what a response's {@code created} says. The system's by default, so a clock
+     * written before this method existed still compiles; a test clock overrides it to control the date.
+     */
+    default long epochSecond() {
+        return System.currentTimeMillis() / 1000;
+    }
 
     /**
      * Waits {@code nanos} of this clock's time ({@link Long#MAX_VALUE}: for ever), or until {@code closing} opens.

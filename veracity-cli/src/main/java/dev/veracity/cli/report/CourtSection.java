@@ -20,6 +20,12 @@ final class CourtSection implements QuestionSection {
         return "court";
     }
 
+    /** Its agents' table shows every candidate with the judge's choice: the built-in candidates table would repeat it. */
+    @Override
+    public java.util.Set<String> replaces() {
+        return java.util.Set.of("candidates");
+    }
+
     @Override
     public Optional<Section> render(String method, ResultLine line, List<CallRecord> calls) {
         return MethodSections.detail(line, CourtDetail.KEY).map(CourtSection::section);

@@ -118,6 +118,7 @@ public final class HtmlReport {
         List<String> slugs = new ArrayList<>();
         Set<String> used = new HashSet<>();
         used.add("index");
+        used.add(ReportAssets.FOLDER); // the scripts' folder: a run named "assets" gets another folder
         for (RunDir run : runs) {
             slugs.add(unique(safeName(run.name()), used));
         }
@@ -634,34 +635,41 @@ public final class HtmlReport {
      * shows them; a section that throws is shown as one line saying so instead of its content.
      */
     static List<Map<String, Object>> sections(String method, ResultLine line, List<CallRecord> calls) {
-        List<Map<String, Object>> out = new ArrayList<>();
+        Map<String, QuestionSection.Section> rendered = new LinkedHashMap<>();
+        Set<String> replaced = new java.util.HashSet<>();
         for (QuestionSection section : SECTIONS.byName().values()) {
             java.util.Optional<QuestionSection.Section> shown;
             try {
                 shown = section.render(method, line, calls);
+                shown.ifPresent(s -> replaced.addAll(section.replaces()));
             } catch (RuntimeException e) {
                 shown = java.util.Optional.of(new QuestionSection.Section(section.name(), List.of(), List.of(),
                         List.of("This section could not be shown: " + e)));
             }
-            shown.ifPresent(s -> {
-                Map<String, Object> v = new LinkedHashMap<>();
-                v.put("title", s.title());
-                v.put("hasTable", !s.columns().isEmpty());
-                v.put("columns", s.columns());
-                v.put("rows", s.rows().stream().map(cells -> Map.of("cells", cells)).toList());
-                v.put("notes", s.notes());
-                v.put("blocks", s.blocks().stream().map(b -> {
-                    Map<String, Object> bv = new LinkedHashMap<>();
-                    bv.put("title", b.title());
-                    bv.put("hasTable", !b.columns().isEmpty());
-                    bv.put("columns", b.columns());
-                    bv.put("rows", b.rows().stream().map(cells -> Map.of("cells", cells)).toList());
-                    bv.put("notes", b.notes());
-                    return bv;
-                }).toList());
-                out.add(v);
-            });
+            shown.ifPresent(s -> rendered.put(section.name(), s));
         }
+        List<Map<String, Object>> out = new ArrayList<>();
+        rendered.forEach((name, s) -> {
+            if (replaced.contains(name)) {
+                return; // a section that rendered shows this one's content in full
+            }
+            Map<String, Object> v = new LinkedHashMap<>();
+            v.put("title", s.title());
+            v.put("hasTable", !s.columns().isEmpty());
+            v.put("columns", s.columns());
+            v.put("rows", s.rows().stream().map(cells -> Map.of("cells", cells)).toList());
+            v.put("notes", s.notes());
+            v.put("blocks", s.blocks().stream().map(b -> {
+                Map<String, Object> bv = new LinkedHashMap<>();
+                bv.put("title", b.title());
+                bv.put("hasTable", !b.columns().isEmpty());
+                bv.put("columns", b.columns());
+                bv.put("rows", b.rows().stream().map(cells -> Map.of("cells", cells)).toList());
+                bv.put("notes", b.notes());
+                return bv;
+            }).toList());
+            out.add(v);
+        });
         return out;
     }
 

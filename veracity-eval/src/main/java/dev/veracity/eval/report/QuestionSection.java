@@ -31,6 +31,15 @@ public interface QuestionSection {
     Optional<Section> render(String method, ResultLine line, List<CallRecord> calls);
 
     /**
+     * The names of sections this one shows in full when it renders (a method's own view of what a generic section
+     * lists, such as the Court's agents beside the built-in "candidates"): the page then leaves those out, so a
+     * question page never shows the same table twice. None by default.
+     */
+    default java.util.Set<String> replaces() {
+        return java.util.Set.of();
+    }
+
+    /**
      * What a page shows: a heading, a table (column names and rows of cells), titled blocks under it (each a table and
      * notes of its own: one agent's steps, one debate round) and notes at the end. Every string is text: the page
      * escapes it.
