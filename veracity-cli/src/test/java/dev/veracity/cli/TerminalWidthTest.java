@@ -219,6 +219,57 @@ class TerminalWidthTest {
         assertThat(header240).contains("model", "calls/q", "tokens/q", "wall s/q", "failed");
     }
 
+    /** traces runs and stats: a table of the accounting, the breakdowns dropped (and named) at 80 columns. */
+    @Test
+    void tracesFitEightyColumnsAndAWiderTerminalShowsEveryColumn() throws Exception {
+        for (String command : List.of("runs", "stats")) {
+            Run r = veracity(80, "traces", command, runA.toString());
+            assertThat(r.code()).as(r.err()).isZero();
+            fits(r, 80, "traces " + command);
+            assertThat(r.out()).contains("wall ms").contains("critical path ms").contains("Columns not shown at 80");
+            Run wide = veracity(240, "traces", command, runA.toString());
+            assertThat(wide.out().lines().findFirst().orElseThrow()).contains("retries", "cached tokens", "model ms");
+        }
+    }
+
+    /** verify --format text: the claim table, its questions wrapped whole, and the rewards. */
+    @Test
+    void verifysClaimTableFitsEightyColumns() throws Exception {
+        Path docs = dir.resolve("appendix-c.jsonl");
+        StringBuilder lines = new StringBuilder();
+        for (dev.veracity.qa.Document d : dev.veracity.methods.march.AppendixC.DOCUMENTS) {
+            lines.append(JSON.createObjectNode().put("id", d.id()).put("text", d.text())).append('\n');
+        }
+        Files.writeString(docs, lines);
+        try (SimServer march = SimServer.start(SimConfig.builder().rules(MarchDemo.simRules()
+                .toArray(dev.veracity.sim.Rule[]::new)).build())) {
+            Run r = veracity(80, "verify", "--question", dev.veracity.methods.march.AppendixC.QUESTION, "--response",
+                    dev.veracity.methods.march.AppendixC.SOLVER_RESPONSE, "--docs", docs.toString(), "--llm-base-url",
+                    march.baseUrl(), "--model", "sim-model", "--cache", "off", "--trace-file",
+                    dir.resolve("verify-traces.db").toString(), "--format", "text");
+            assertThat(r.code()).as(r.err()).isZero();
+            fits(r, 80, "verify --format text");
+            assertThat(r.out()).contains("checker answers").contains("dysautonomia").contains("zero-tolerance reward");
+        }
+    }
+
+    /** demo --exchange: the tables of traced calls and the MARCH demo's claim table. */
+    @Test
+    void theExchangeDemosTablesFitEightyColumns() throws Exception {
+        Run r = veracity(80, "demo", "--exchange", "--cache-file", dir.resolve("demo-cache.db").toString(),
+                "--trace-file", dir.resolve("demo-traces.db").toString());
+        assertThat(r.code()).as(r.err()).isZero();
+        List<String> out = r.out().lines().toList();
+        int first = out.indexOf("== First run: traced calls");
+        assertThat(first).as(r.out()).isNotNegative();
+        assertThat(out.get(first + 1)).startsWith("#").contains("role", "latency ms", "output");
+        int march = out.indexOf(out.stream().filter(l -> l.startsWith("#") && l.contains("question (Proposer)"))
+                .findFirst().orElseThrow());
+        for (List<String> table : List.of(out.subList(first, first + 8), out.subList(march, march + 8))) {
+            assertThat(table).allSatisfy(l -> assertThat(l.length()).as(l).isLessThanOrEqualTo(80));
+        }
+    }
+
     @Test
     void reportsMessagesFitEightyColumns() throws Exception {
         Run r = veracity(80, "report", runA.toString(), runB.toString(), crag.toString(), "--out",
