@@ -3,6 +3,7 @@ package dev.veracity.cli;
 import dev.veracity.concurrent.Parallel;
 import dev.veracity.config.VeracityConfig;
 import dev.veracity.eval.data.Datasets;
+import dev.veracity.eval.report.TextTable;
 import dev.veracity.llm.LlmRequest;
 import dev.veracity.llm.client.LlmClient;
 import dev.veracity.sim.LatencyModel;
@@ -192,21 +193,28 @@ final class DemoCommand implements Callable<Integer> {
     private static void print(PrintStream out, String title, List<CallRecord> calls) {
         out.println();
         out.println("== " + title + ": traced calls");
-        out.printf(Locale.ROOT, "%-3s %-11s %-4s %9s %9s %13s %-5s  %s%n", "#", "role", "step", "queue ms", "latency ms",
-                "tokens p/c", "cache", "output");
+        // the calls as a table fitted to the terminal: the outputs are cut first, then the queue time and the cache go
+        TextTable t = new TextTable(List.of(TextTable.Column.figure("#"), TextTable.Column.text("role", 6, 4),
+                TextTable.Column.figure("step"), TextTable.Column.figure("queue ms").dropAt(2),
+                TextTable.Column.figure("latency ms"), TextTable.Column.figure("tokens p/c").dropAt(3),
+                TextTable.Column.text("cache", 5, 3).dropAt(3), TextTable.Column.text("output", 12, 1)));
         int i = 1;
         for (CallRecord c : calls) {
             String output = c.error() != null ? "ERROR " + c.error() : String.join(" | ", c.outputs());
-            out.printf(Locale.ROOT, "%-3d %-11s %-4d %9.1f %9.1f %13s %-5s  %s%n", i++, c.context().role(),
-                    c.context().step(), c.queueMicros() / 1e3, c.latencyMicros() / 1e3,
-                    c.promptTokens() + "/" + c.completionTokens(), c.cacheHit() ? "hit" : "-", abbreviate(output, 90));
+            t.row(List.of(Integer.toString(i++), c.context().role(), Integer.toString(c.context().step()),
+                    String.format(Locale.ROOT, "%.1f", c.queueMicros() / 1e3),
+                    String.format(Locale.ROOT, "%.1f", c.latencyMicros() / 1e3), c.promptTokens() + "/" + c.completionTokens(),
+                    c.cacheHit() ? "hit" : "-", abbreviate(output, 90)));
         }
+        int width = Terminal.columns();
+        out.print(t.render(width).text());
         CallStats s = CallStats.ofQuestion(calls);
-        out.printf(Locale.ROOT, "calls %d (samples %d), tokens billed %d (prompt %d, completion %d), tokens used %d"
-                        + " (%d from the cache), wall %.1f ms, critical path %.1f ms, sum of latencies %.1f ms%n",
-                s.calls(), s.samples(), s.totalTokens(), s.promptTokens(), s.completionTokens(), s.usedTokens(),
+        out.print(TextTable.wrap(String.format(Locale.ROOT, "calls %d (samples %d), tokens billed %d (prompt %d,"
+                        + " completion %d), tokens used %d (%d from the cache), wall %.1f ms, critical path %.1f ms, sum of"
+                        + " latencies %.1f ms", s.calls(), s.samples(), s.totalTokens(), s.promptTokens(), s.completionTokens(), s.usedTokens(),
                 s.cachedPromptTokens() + s.cachedCompletionTokens(), s.wall().toNanos() / 1e6,
-                s.criticalPath().toNanos() / 1e6, calls.stream().mapToLong(CallRecord::latencyMicros).sum() / 1e3);
+                s.criticalPath().toNanos() / 1e6, calls.stream().mapToLong(CallRecord::latencyMicros).sum() / 1e3),
+                width, "", "  "));
     }
 
     private static String abbreviate(String s, int max) {

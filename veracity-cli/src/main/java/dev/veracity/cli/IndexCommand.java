@@ -131,7 +131,9 @@ final class IndexCommand implements Callable<Integer> {
                      .threads(Math.max(Runtime.getRuntime().availableProcessors(), embedding.remote() ? embedding.concurrency : 0))
                      .progress(progress::stepTo).open(out)) {
             resumed = builder.resumedAt();
-            if (resumed > 0) { // before the bar, which owns the line from then on
+            // said before the first step, which draws the bar on a terminal (from the passages already in: its rate and
+            // time left are this run's); the bar owns the line from then on
+            if (resumed > 0) {
                 System.err.printf("Resuming the unfinished index in %s: its first %,d passages are in; reading the"
                         + " corpus up to them (checked against the index) and indexing from there%n", out, resumed);
             }

@@ -1,5 +1,6 @@
 package dev.veracity.cli;
 
+import dev.veracity.eval.report.TextTable;
 import dev.veracity.llm.client.LlmClient;
 import dev.veracity.methods.march.AppendixC;
 import dev.veracity.methods.march.ClaimCheck;
@@ -41,20 +42,14 @@ public final class MarchDemo {
                 AppendixC.SOLVER_RESPONSE, AppendixC.DOCUMENTS);
         long calls = client.counters().calls() - before;
         out.println("MARCH verify, Appendix C case: " + AppendixC.QUESTION);
-        out.printf(Locale.ROOT, "%-3s %-100s %-7s %-16s %-4s %s%n", "#", "question (Proposer)", "claimed", "Checker x3",
-                "vote", "verdict");
-        for (ClaimCheck c : v.claims()) {
-            List<String> answers = new ArrayList<>();
-            c.answers().forEach(a -> answers.add(a == null ? "-" : a.answer()));
-            out.printf(Locale.ROOT, "%-3d %-100s %-7s %-16s %+-4d %s%n", c.claim().number(),
-                    VerifyCommand.cut(c.claim().question(), 100), c.claim().answer(), String.join(" / ", answers), c.vote(),
-                    c.verdict());
-        }
-        out.printf(Locale.ROOT, "%d claims, %d confirmed, %d faults; zero-tolerance reward %.0f, error-rate reward %.2f%n",
-                v.claims().size(), v.claims().size() - v.faults(), v.faults(), settings.ztr().of(v),
-                ErrorRateReward.authors().of(v));
-        out.printf(Locale.ROOT, "%d calls: 1 Proposer + %d Checker samples; the Checker saw the documents and questions only.%n",
-                calls, v.checkers().size());
+        int width = Terminal.columns();
+        out.print(VerifyCommand.claimTable(v.claims(), "question (Proposer)", "Checker x" + settings.samples())
+                .render(width).text());
+        out.print(TextTable.wrap(String.format(Locale.ROOT, "%d claims, %d confirmed, %d faults; zero-tolerance reward"
+                + " %.0f, error-rate reward %.2f", v.claims().size(), v.claims().size() - v.faults(), v.faults(),
+                settings.ztr().of(v), ErrorRateReward.authors().of(v)), width, "", "  "));
+        out.print(TextTable.wrap(String.format(Locale.ROOT, "%d calls: 1 Proposer + %d Checker samples; the Checker saw"
+                + " the documents and questions only.", calls, v.checkers().size()), width, "", "  "));
         return v;
     }
 }

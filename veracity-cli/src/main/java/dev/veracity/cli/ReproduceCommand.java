@@ -142,8 +142,9 @@ final class ReproduceCommand implements Callable<Integer> {
             boolean preflight = true;
             CliJobEnvironment env = new CliJobEnvironment(proxy, j -> EvalCommand.watch(j, "run the same command again"));
             int width = Terminal.columns();
-            // a line per run finished: how many of the plan's runs are done, at what rate, and the time left
-            TaskProgress done = TaskProgress.lines("reproduce " + recipe.name(), "runs", plan.size(), System.out,
+            // a line per run finished: how many of the plan's runs are done, at what rate, and the time left; to
+            // standard error with every other progress (stdout keeps the runs' tables and the recipe's table)
+            TaskProgress done = TaskProgress.lines("reproduce " + recipe.name(), "runs", plan.size(), System.err,
                     System::nanoTime, width).everyStep();
             done.stepTo(0);
             for (Run r : plan) {

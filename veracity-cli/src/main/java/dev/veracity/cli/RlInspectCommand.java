@@ -40,7 +40,7 @@ final class RlInspectCommand implements Callable<Integer> {
             }
         });
         List<RecordsInspection.RoleStats> stats = RecordsInspection.of(records);
-        String text = RecordsInspection.text(stats);
+        String text = RecordsInspection.text(stats, Terminal.columns());
         System.out.print(text);
         if (html != null) {
             Files.createDirectories(html);

@@ -26,7 +26,14 @@ final class TaskProgress implements Consumer<EvalRunner.Progress>, AutoCloseable
     /** Seconds between two lines off a terminal when the work's size is not known (or a tenth takes longer). */
     static final int INTERVAL_SECONDS = 10;
 
-    private final ProgressBar bar;
+    /** On a terminal: where the bar is drawn and how wide (null off a terminal). */
+    private final PrintStream barOut;
+    private final int barWidth;
+    /**
+     * The bar, made at the first step of a phase, from the work done by then: the rate and the time left count only
+     * what this run does (not a resumed run's questions done before, nor the time eval spent reading its questions).
+     */
+    private ProgressBar bar;
     private final PrintStream log;
     private final String task;
     private final String unit;
@@ -51,9 +58,10 @@ final class TaskProgress implements Consumer<EvalRunner.Progress>, AutoCloseable
     /** Eval: the questions were being read and counted (so the next step starts the answering). */
     private boolean reading;
 
-    private TaskProgress(ProgressBar bar, PrintStream log, String task, String unit, long total, LongSupplier nanos,
-                         int width) {
-        this.bar = bar;
+    private TaskProgress(PrintStream barOut, int barWidth, PrintStream log, String task, String unit, long total,
+                         LongSupplier nanos, int width) {
+        this.barOut = barOut;
+        this.barWidth = barWidth;
         this.log = log;
         this.task = task;
         this.unit = unit;
@@ -76,24 +84,39 @@ final class TaskProgress implements Consumer<EvalRunner.Progress>, AutoCloseable
             return lines(task, unit, total, System.err, System::nanoTime, width);
         }
         // one column spare: a line as wide as the terminal wraps on some of them
-        return new TaskProgress(bar(task, unit, total, System.err, width - 1), null, task, unit, total, System::nanoTime,
-                width);
+        return new TaskProgress(System.err, width - 1, null, task, unit, total, System::nanoTime, width);
     }
 
     /** Lines instead of a bar, to {@code log}, on this clock (tests, pipes). */
     static TaskProgress lines(String task, String unit, long total, PrintStream log, LongSupplier nanos, int width) {
-        return new TaskProgress(null, log, task, unit, total, nanos, width);
+        return new TaskProgress(null, 0, log, task, unit, total, nanos, width);
     }
 
     /** A bar redrawn on {@code out}, no wider than {@code width} (a test's view of the terminal's bar). */
     static TaskProgress barTo(String task, String unit, long total, PrintStream out, int width) {
-        return new TaskProgress(bar(task, unit, total, out, width), null, task, unit, total, System::nanoTime, width);
+        return new TaskProgress(out, width, null, task, unit, total, System::nanoTime, width);
     }
 
-    private static ProgressBar bar(String task, String unit, long total, PrintStream out, int width) {
-        return new ProgressBarBuilder().setTaskName(task).setUnit(" " + unit, 1).setStyle(ProgressBarStyle.ASCII)
-                .setUpdateIntervalMillis(500).showSpeed().setConsumer(new ConsoleProgressBarConsumer(out, width))
-                .setInitialMax(total > 0 ? total : -1).build();
+    /** The bar of a phase starting at {@code from} done: its rate and time left count from here, from now. */
+    private ProgressBar bar(long from) {
+        ProgressBar b = new ProgressBarBuilder().setTaskName(task).setUnit(" " + unit, 1).setStyle(ProgressBarStyle.ASCII)
+                .setUpdateIntervalMillis(500).showSpeed().setConsumer(new ConsoleProgressBarConsumer(barOut, barWidth))
+                .setInitialMax(total > 0 ? total : -1).startsFrom(from, java.time.Duration.ZERO).build();
+        if (total <= 0 && !Double.isNaN(share) && from > 0) {
+            b.maxHint(Math.max(from, (long) (from / share)));
+        }
+        b.setExtraMessage(extra.isEmpty() ? "" : " " + extra);
+        return b;
+    }
+
+    /** Whether this progress is drawn as a bar (on a terminal), made or still to be made. */
+    private boolean drawn() {
+        return barOut != null;
+    }
+
+    /** The work done when the current bar started (what its rate and time left do not count), or -1 with no bar yet. */
+    synchronized long barStart() {
+        return bar == null ? -1 : bar.getStart();
     }
 
     /** Off a terminal, a line at every step (a few long steps: reproduce's runs), not only at each tenth. */
@@ -122,6 +145,10 @@ final class TaskProgress implements Consumer<EvalRunner.Progress>, AutoCloseable
         }
         if (reading) { // counted: the answering starts from here, its rate from its own start
             reading = false;
+            if (bar != null) { // the reading's bar stays as its last line; the answering's is made at its first step
+                bar.close();
+                bar = null;
+            }
             doneAtStart = -1;
             done = 0;
             saidFirst = false;
@@ -145,9 +172,11 @@ final class TaskProgress implements Consumer<EvalRunner.Progress>, AutoCloseable
     synchronized void share(double share) {
         if (share > 0 && share <= 1) {
             this.share = share;
-            if (bar != null && done > 0) {
-                bar.maxHint(Math.max(done, (long) (done / share)));
-            } else if (bar == null && nanos.getAsLong() - lastStep >= INTERVAL_SECONDS * 1_000_000_000L) {
+            if (drawn()) {
+                if (bar != null && done > 0) {
+                    bar.maxHint(Math.max(done, (long) (done / share)));
+                }
+            } else if (nanos.getAsLong() - lastStep >= INTERVAL_SECONDS * 1_000_000_000L) {
                 tick(); // no step for a while (the first passages still being embedded): how far the reading is
             }
         }
@@ -170,7 +199,10 @@ final class TaskProgress implements Consumer<EvalRunner.Progress>, AutoCloseable
         }
         done = n;
         lastStep = nanos.getAsLong();
-        if (bar != null) {
+        if (drawn()) {
+            if (bar == null) {
+                bar = bar(n);
+            }
             bar.setExtraMessage(extra.isEmpty() ? "" : " " + extra);
             bar.stepTo(n);
             return;
@@ -242,8 +274,10 @@ final class TaskProgress implements Consumer<EvalRunner.Progress>, AutoCloseable
             return;
         }
         closed = true;
-        if (bar != null) {
-            bar.close();
+        if (drawn()) {
+            if (bar != null) {
+                bar.close();
+            }
             return;
         }
         long now = nanos.getAsLong();

@@ -88,8 +88,30 @@ final class Terminal {
         }
     }
 
-    /** Whether standard error is a terminal ({@code Console.isTerminal()} on JDK 22+, else a console at all). */
+    /**
+     * The system property the launcher sets from {@code [ -t 2 ]}: {@code 1} when standard error is a terminal,
+     * {@code 0} when it is a pipe or a file ({@code eval ... 2>log}), which the JVM cannot tell by itself.
+     */
+    static final String STDERR_TTY = "veracity.stderr.tty";
+
+    /**
+     * Whether standard error, where progress goes, is a terminal: as the launcher found it ({@value #STDERR_TTY}), else
+     * (the Java API, a JVM started otherwise) whether there is an interactive console at all.
+     */
     static boolean terminal() {
+        return terminal(System.getProperty(STDERR_TTY));
+    }
+
+    /** As {@link #terminal()}, with this value of {@value #STDERR_TTY} (null: not set). */
+    static boolean terminal(String stderrTty) {
+        if (stderrTty != null && !stderrTty.isBlank()) {
+            return !stderrTty.strip().equals("0");
+        }
+        return console();
+    }
+
+    /** {@code Console.isTerminal()} on JDK 22+ (standard input and output both a terminal), else a console at all. */
+    private static boolean console() {
         Console c = System.console();
         if (c == null) {
             return false;

@@ -1,6 +1,7 @@
 package dev.veracity.cli;
 
 import dev.veracity.config.VeracityConfig;
+import dev.veracity.eval.report.TextTable;
 import dev.veracity.trace.CallRecord;
 import dev.veracity.trace.CallStats;
 import dev.veracity.trace.TraceStore;
@@ -49,12 +50,12 @@ final class TracesCommand implements Runnable {
             return open(null);
         }
 
-        /** The trace file of {@code run} when it is a run folder (and no --trace-file was given), else as above. */
         /** Whether {@code run} names a run folder whose traces.db is read (no --trace-file given). */
         boolean folder(String run) {
             return file == null && run != null && Files.isDirectory(Path.of(run));
         }
 
+        /** The trace file of {@code run} when it is a run folder (and no --trace-file was given), else as above. */
         TraceStore open(String run) {
             if (folder(run)) {
                 Path folder = Path.of(run);
@@ -85,9 +86,11 @@ final class TracesCommand implements Runnable {
         @Override
         public Integer call() {
             try (TraceStore store = file.open(folder)) {
+                StatsTable table = new StatsTable("run");
                 for (String run : store.runs()) {
-                    System.out.println(run + "  " + summary(CallStats.ofRun(store.calls(run))));
+                    table.add(run, CallStats.ofRun(store.calls(run)));
                 }
+                System.out.print(table.text(Terminal.columns()));
             }
             return 0;
         }
@@ -106,9 +109,11 @@ final class TracesCommand implements Runnable {
             try (TraceStore store = file.open(run)) {
                 List<String> ids = runIds(store, run, file.folder(run));
                 List<CallRecord> calls = ids.stream().flatMap(id -> store.calls(id).stream()).toList();
-                CallStats.byQuestion(calls).forEach((q, s) -> System.out.println("question " + (q.isEmpty() ? "-" : q)
-                        + "  " + summary(s)));
-                System.out.println("run " + String.join(" + ", ids) + "  " + summary(CallStats.ofRun(calls)));
+                StatsTable table = new StatsTable("question");
+                CallStats.byQuestion(calls).forEach((q, s) -> table.add(q.isEmpty() ? "-" : q, s));
+                // the run's own row last, named as the runs are ("run ID")
+                table.add("run " + String.join(" + ", ids), CallStats.ofRun(calls));
+                System.out.print(table.text(Terminal.columns()));
             }
             return 0;
         }
@@ -178,14 +183,44 @@ final class TracesCommand implements Runnable {
                 + "; give more of the id");
     }
 
-    /** Calls are requests, samples their completions; tokens are those used, the cache's share apart. */
-    static String summary(CallStats s) {
-        return String.format(Locale.ROOT, "calls %d (failed %d, cache hits %d, retries %d), samples %d (%d from the"
-                        + " cache), tokens used %d (prompt %d, completion %d; %d from the cache), wall %.1f ms, critical"
-                        + " path %.1f ms, model %s", s.calls(), s.failedCalls(), s.cacheHits(), s.retries(), s.samples(),
-                s.cachedSamples(), s.usedTokens(), s.usedPromptTokens(), s.usedCompletionTokens(),
-                s.cachedPromptTokens() + s.cachedCompletionTokens(), s.wall().toNanos() / 1e6,
-                s.criticalPath().toNanos() / 1e6, s.modelTime().map(d -> String.format(Locale.ROOT, "%.1f ms",
-                        d.toNanos() / 1e6)).orElse("n/a (a cache entry without its latency)"));
+    /**
+     * The accounting of runs or questions as a table fitted to the terminal: calls are requests, samples their
+     * completions; tokens are those used (the cache's share apart); wall and critical path in ms. At 80 columns the
+     * breakdowns (retries, samples, prompt and completion tokens, the cache's share, model time) go first.
+     */
+    static final class StatsTable {
+        private final TextTable table;
+
+        StatsTable(String what) {
+            List<TextTable.Column> columns = List.of(TextTable.Column.text(what, 12, 9),
+                    TextTable.Column.figure("calls"), TextTable.Column.figure("failed").dropAt(5),
+                    TextTable.Column.figure("cache hits").dropAt(4), TextTable.Column.figure("retries").dropAt(3),
+                    TextTable.Column.figure("samples").dropAt(2), TextTable.Column.figure("cached samples").dropAt(1),
+                    TextTable.Column.figure("tokens used"), TextTable.Column.figure("prompt").dropAt(2),
+                    TextTable.Column.figure("completion").dropAt(2), TextTable.Column.figure("cached tokens").dropAt(1),
+                    TextTable.Column.figure("wall ms"), TextTable.Column.figure("critical path ms"),
+                    TextTable.Column.figure("model ms").dropAt(6));
+            this.table = new TextTable(columns);
+        }
+
+        void add(String name, CallStats s) {
+            table.row(List.of(name, Integer.toString(s.calls()), Integer.toString(s.failedCalls()),
+                    Integer.toString(s.cacheHits()), Integer.toString(s.retries()), Integer.toString(s.samples()),
+                    Integer.toString(s.cachedSamples()), Long.toString(s.usedTokens()), Long.toString(s.usedPromptTokens()),
+                    Long.toString(s.usedCompletionTokens()), Long.toString(s.cachedPromptTokens() + s.cachedCompletionTokens()),
+                    ms(s.wall().toNanos()), ms(s.criticalPath().toNanos()),
+                    s.modelTime().map(d -> ms(d.toNanos())).orElse("n/a"))); // n/a: a cache entry without its latency
+        }
+
+        /** The table at {@code width}, and a line naming the columns left out. */
+        String text(int width) {
+            TextTable.Fitted f = table.render(width);
+            String note = f.note(width, null);
+            return f.text() + (note.isEmpty() ? "" : TextTable.wrap(note, width));
+        }
+
+        private static String ms(long nanos) {
+            return String.format(Locale.ROOT, "%.1f", nanos / 1e6);
+        }
     }
 }

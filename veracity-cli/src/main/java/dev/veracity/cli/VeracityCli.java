@@ -37,6 +37,9 @@ public final class VeracityCli implements Runnable {
         return java.util.List.copyOf(out);
     }
 
+    /** The narrowest help picocli draws (it throws below it). */
+    static final int MIN_HELP_COLUMNS = 55;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -124,7 +127,9 @@ public final class VeracityCli implements Runnable {
                     + (debug ? "" : " (run again with --debug for the stack trace)"));
             return 1;
         });
-        cl.setUsageHelpWidth(Terminal.columns()); // help fits the terminal as the tables do (picocli's least is 55)
+        // help fits the terminal as the tables do; picocli refuses a width under 55 (an exception on every command),
+        // so a narrower terminal gets 55-column help, which it wraps
+        cl.setUsageHelpWidth(Math.max(MIN_HELP_COLUMNS, Terminal.columns()));
         return cl;
     }
 

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.veracity.config.VeracityConfig;
+import dev.veracity.eval.report.TextTable;
 import dev.veracity.methods.march.ClaimCheck;
 import dev.veracity.methods.march.MarchJson;
 import dev.veracity.methods.march.MarchSettings;
@@ -150,28 +151,50 @@ public final class VerifyCommand implements Callable<Integer> {
         return calls.where((CallRecord r) -> r.context().role().equals(role)).size();
     }
 
-    /** The claim table, the reward and the calls. */
+    /** The claim table, the reward and the calls, fitted to the terminal. */
     static void printText(PrintWriter out, Verification v, JsonNode json) {
-        out.printf(Locale.ROOT, "%-3s %-90s %-8s %-24s %-5s %s%n", "#", "question", "claimed", "checker answers", "vote", "verdict");
-        for (ClaimCheck c : v.claims()) {
-            List<String> answers = new ArrayList<>();
-            c.answers().forEach(a -> answers.add(a == null ? "-" : a.answer()));
-            out.printf(Locale.ROOT, "%-3d %-90s %-8s %-24s %-5d %s%n", c.claim().number(), cut(c.claim().question(), 90),
-                    cut(c.claim().answer(), 8), cut(String.join(" / ", answers), 24), c.vote(), c.verdict());
-        }
+        printText(out, v, json, Terminal.columns());
+    }
+
+    static void printText(PrintWriter out, Verification v, JsonNode json, int width) {
+        out.print(claimTable(v.claims(), "question", "checker answers").render(width).text());
         if (v.status() == Verification.Status.NO_CLAIMS) {
             out.println("(the response makes no claim to check)");
         } else if (v.status() == Verification.Status.UNPARSEABLE) {
             out.println("(NOT VERIFIED: the Proposer's output could not be read)");
         }
-        out.printf(Locale.ROOT, "status %s, claims %d, faults %d, zero-tolerance reward %s, error-rate reward %s%n",
-                json.get("status").asText(), v.claims().size(), v.faults(), json.get("reward").asText(), json.get("error_rate_reward").asText());
+        out.print(TextTable.wrap(String.format(Locale.ROOT, "status %s, claims %d, faults %d, zero-tolerance reward %s,"
+                + " error-rate reward %s", json.get("status").asText(), v.claims().size(), v.faults(),
+                json.get("reward").asText(), json.get("error_rate_reward").asText()), width, "", "  "));
         JsonNode calls = json.get("calls");
         if (calls != null) {
             out.printf(Locale.ROOT, "calls: proposer %d, checker %d, total %d%n", calls.get("proposer").asInt(),
                     calls.get("checker").asInt(), calls.get("total").asInt());
         }
-        v.problems().forEach(p -> out.println("parse problem: " + p));
+        v.problems().forEach(p -> out.print(TextTable.wrap("parse problem: " + p, width, "", "  ")));
+    }
+
+    /**
+     * The claims as a table (verify's and the MARCH demo's): each claim's question (wrapped first when the terminal is
+     * narrow, never cut), the answer claimed, the Checker's answers, the vote and the verdict.
+     */
+    static TextTable claimTable(List<ClaimCheck> claims, String questionHeader, String answersHeader) {
+        TextTable t = new TextTable(List.of(TextTable.Column.figure("#"),
+                TextTable.Column.text(questionHeader, 20, 1).wrapped(20), TextTable.Column.text("claimed", 8, 2),
+                TextTable.Column.text(answersHeader, 10, 3), TextTable.Column.figure("vote"),
+                TextTable.Column.text("verdict", 7, 4)));
+        for (ClaimCheck c : claims) {
+            List<String> answers = new ArrayList<>();
+            c.answers().forEach(a -> answers.add(a == null ? "-" : a.answer()));
+            t.row(List.of(Integer.toString(c.claim().number()), oneLine(c.claim().question()), oneLine(c.claim().answer()),
+                    oneLine(String.join(" / ", answers)), String.format(Locale.ROOT, "%+d", c.vote()),
+                    String.valueOf(c.verdict())));
+        }
+        return t;
+    }
+
+    private static String oneLine(String s) {
+        return s == null ? "" : s.replaceAll("\\s+", " ").strip();
     }
 
     static String cut(String s, int n) {

@@ -321,6 +321,27 @@ class ReproduceCommandTest {
         assertThat(second.out()).containsPattern("prompt-based .*Avg Input Tokens +822\\.69 +\\d+\\.\\d\\d +[-+]\\d+\\.\\d\\d +not comparable");
     }
 
+    /** The line per run finished is progress: on standard error, as every command's, never in the tables' stdout. */
+    @Test
+    void theLinePerRunGoesToStandardError() throws Exception {
+        Path ramdocs = Shared.data("ramdocs/RAMDocs_test.jsonl");
+        java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+        java.io.PrintStream stderr = System.err;
+        Result r;
+        System.setErr(new java.io.PrintStream(err, true, java.nio.charset.StandardCharsets.UTF_8));
+        try {
+            r = CliRun.run("reproduce", "madam-table2", "--simulator", "--limit", "2", "--rows", "prompt-based",
+                    "--out", dir.resolve("progress").toString(), "--cache-file", dir.resolve("progress-cache.db").toString(),
+                    "--data", "ramdocs=" + ramdocs);
+        } finally {
+            System.setErr(stderr);
+        }
+        assertThat(r.code()).as(r.err()).isZero();
+        String progress = err.toString(java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(progress).contains("reproduce madam-table2: 0/1 runs").contains("reproduce madam-table2: 1/1 runs");
+        assertThat(r.out()).contains("prompt-based").doesNotContain("reproduce madam-table2: ");
+    }
+
     @Test
     void aDataFileThatIsNotThePapersSplitIsNotComparableEvenOverTheWholeFile() throws Exception {
         Path ramdocs = Shared.data("ramdocs/RAMDocs_test.jsonl");

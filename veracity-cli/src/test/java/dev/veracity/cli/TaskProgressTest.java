@@ -117,4 +117,42 @@ class TaskProgressTest {
             assertThat(frame.length()).as(frame).isLessThanOrEqualTo(80);
         }
     }
+
+    /**
+     * On a terminal, a resumed eval's bar starts from the questions already done, at the first answering step (not at
+     * the start, before the questions were read): the bar's rate and time left count only this run's answering.
+     */
+    @Test
+    void aResumedEvalsBarStartsFromTheQuestionsAlreadyDoneAfterTheReading() {
+        TaskProgress p = TaskProgress.barTo("no-rag on nq-open", "questions", -1, log, 80);
+        for (int read = 1; read <= 10; read++) {
+            p.accept(EvalRunner.Progress.reading(read));
+        }
+        assertThat(p.barStart()).as("the reading's own bar").isEqualTo(1);
+        p.accept(new EvalRunner.Progress(8, 10, 0, 0)); // 8 of 10 were done by an earlier run
+        assertThat(p.barStart()).isEqualTo(8);
+        p.accept(new EvalRunner.Progress(9, 10, 1, 100));
+        assertThat(p.barStart()).isEqualTo(8);
+        p.close();
+        assertThat(bytes.toString(StandardCharsets.UTF_8)).contains("9/10");
+    }
+
+    /** An index resumed at 500 passages: the bar is made at its first step, from there. */
+    @Test
+    void aResumedIndexsBarStartsFromThePassagesAlreadyIn() {
+        TaskProgress p = TaskProgress.barTo("Indexing", "passages", -1, log, 80);
+        assertThat(p.barStart()).as("no bar before the first step").isEqualTo(-1);
+        p.stepTo(500);
+        p.stepTo(600);
+        assertThat(p.barStart()).isEqualTo(500);
+        p.close();
+    }
+
+    /** Standard error as the launcher found it ({@code [ -t 2 ]}) decides; without the property, the console. */
+    @Test
+    void theLaunchersPropertySaysWhetherStandardErrorIsATerminal() {
+        assertThat(Terminal.terminal("1")).isTrue();
+        assertThat(Terminal.terminal("0")).isFalse();
+        assertThat(Terminal.terminal(null)).as("the test's JVM: no terminal").isFalse();
+    }
 }

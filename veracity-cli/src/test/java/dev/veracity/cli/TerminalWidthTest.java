@@ -46,9 +46,15 @@ class TerminalWidthTest {
     }
 
     private static Run veracity(int columns, String... args) throws Exception {
+        return veracity(columns, List.of(), args);
+    }
+
+    /** As the launcher runs it, with these JVM options (the launcher's {@code -Dveracity.stderr.tty}). */
+    private static Run veracity(int columns, List<String> jvm, String... args) throws Exception {
         String java = ProcessHandle.current().info().command().orElse("java");
-        List<String> cmd = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED", "-cp",
-                System.getProperty("java.class.path"), "dev.veracity.cli.VeracityCli"));
+        List<String> cmd = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED"));
+        cmd.addAll(jvm);
+        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), "dev.veracity.cli.VeracityCli"));
         cmd.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile());
         Map<String, String> env = pb.environment();
@@ -68,11 +74,15 @@ class TerminalWidthTest {
     }
 
     private static Run eval(String method, Path out, String... extra) throws Exception {
+        return eval(List.of(), method, out, extra);
+    }
+
+    private static Run eval(List<String> jvm, String method, Path out, String... extra) throws Exception {
         List<String> args = new ArrayList<>(List.of("eval", "--method", method, "--dataset", "nq-open", "--data",
                 dir.resolve("nq.jsonl").toString(), "--out", out.toString(), "--llm-base-url", sim.baseUrl(), "--model",
                 "sim-model", "--cache", "off", "--no-preflight"));
         args.addAll(List.of(extra));
-        return veracity(80, args.toArray(String[]::new));
+        return veracity(80, jvm, args.toArray(String[]::new));
     }
 
     @BeforeAll
@@ -118,6 +128,39 @@ class TerminalWidthTest {
             assertThat(r.code()).isZero();
             fits(r, 80, command + " --help");
         }
+    }
+
+    /** Under picocli's least help width (55): every command still runs, its help is drawn at 55, no stack trace. */
+    @Test
+    void aTerminalOfFiftyColumnsRunsEveryCommandAndPrintsItsHelp() throws Exception {
+        Run methods = veracity(50, "methods");
+        assertThat(methods.code()).as(methods.err()).isZero();
+        fits(methods, 50, "methods at 50");
+        for (String command : List.of("eval", "compare")) {
+            Run help = veracity(50, command, "--help");
+            assertThat(help.code()).as(help.err()).isZero();
+            assertThat(help.out()).contains("Usage: veracity " + command);
+            assertThat(help.err()).doesNotContain("Exception").doesNotContain("\tat ");
+            fits(help, VeracityCli.MIN_HELP_COLUMNS, command + " --help at 50");
+        }
+    }
+
+    /**
+     * Standard error as the launcher found it: {@code -Dveracity.stderr.tty=1} (a terminal) draws the bar, redrawn in
+     * place within the width, though the JVM's stdout is a file; {@code =0} ({@code eval ... 2>log}) prints lines.
+     */
+    @Test
+    void theLaunchersStderrPropertyChoosesTheBarOrLines() throws Exception {
+        Run bar = eval(List.of("-D" + Terminal.STDERR_TTY + "=1"), "no-rag", dir.resolve("runs/bar"));
+        assertThat(bar.code()).as(bar.err()).isZero();
+        assertThat(bar.err()).contains("\r");
+        for (String frame : bar.err().split("[\r\n]")) {
+            assertThat(frame.length()).as(frame).isLessThanOrEqualTo(80);
+        }
+        Run lines = eval(List.of("-D" + Terminal.STDERR_TTY + "=0"), "no-rag", dir.resolve("runs/lines"));
+        assertThat(lines.code()).as(lines.err()).isZero();
+        fits(lines, 80, "eval 2>log");
+        assertThat(lines.err()).contains("no-rag on nq-open: 6 questions in");
     }
 
     @Test
@@ -174,6 +217,57 @@ class TerminalWidthTest {
         String header240 = wide.out().lines().filter(l -> l.startsWith("run ")).findFirst().orElseThrow();
         assertThat(header240.split("\\s{2,}").length).isGreaterThan(header80.split("\\s{2,}").length);
         assertThat(header240).contains("model", "calls/q", "tokens/q", "wall s/q", "failed");
+    }
+
+    /** traces runs and stats: a table of the accounting, the breakdowns dropped (and named) at 80 columns. */
+    @Test
+    void tracesFitEightyColumnsAndAWiderTerminalShowsEveryColumn() throws Exception {
+        for (String command : List.of("runs", "stats")) {
+            Run r = veracity(80, "traces", command, runA.toString());
+            assertThat(r.code()).as(r.err()).isZero();
+            fits(r, 80, "traces " + command);
+            assertThat(r.out()).contains("wall ms").contains("critical path ms").contains("Columns not shown at 80");
+            Run wide = veracity(240, "traces", command, runA.toString());
+            assertThat(wide.out().lines().findFirst().orElseThrow()).contains("retries", "cached tokens", "model ms");
+        }
+    }
+
+    /** verify --format text: the claim table, its questions wrapped whole, and the rewards. */
+    @Test
+    void verifysClaimTableFitsEightyColumns() throws Exception {
+        Path docs = dir.resolve("appendix-c.jsonl");
+        StringBuilder lines = new StringBuilder();
+        for (dev.veracity.qa.Document d : dev.veracity.methods.march.AppendixC.DOCUMENTS) {
+            lines.append(JSON.createObjectNode().put("id", d.id()).put("text", d.text())).append('\n');
+        }
+        Files.writeString(docs, lines);
+        try (SimServer march = SimServer.start(SimConfig.builder().rules(MarchDemo.simRules()
+                .toArray(dev.veracity.sim.Rule[]::new)).build())) {
+            Run r = veracity(80, "verify", "--question", dev.veracity.methods.march.AppendixC.QUESTION, "--response",
+                    dev.veracity.methods.march.AppendixC.SOLVER_RESPONSE, "--docs", docs.toString(), "--llm-base-url",
+                    march.baseUrl(), "--model", "sim-model", "--cache", "off", "--trace-file",
+                    dir.resolve("verify-traces.db").toString(), "--format", "text");
+            assertThat(r.code()).as(r.err()).isZero();
+            fits(r, 80, "verify --format text");
+            assertThat(r.out()).contains("checker answers").contains("dysautonomia").contains("zero-tolerance reward");
+        }
+    }
+
+    /** demo --exchange: the tables of traced calls and the MARCH demo's claim table. */
+    @Test
+    void theExchangeDemosTablesFitEightyColumns() throws Exception {
+        Run r = veracity(80, "demo", "--exchange", "--cache-file", dir.resolve("demo-cache.db").toString(),
+                "--trace-file", dir.resolve("demo-traces.db").toString());
+        assertThat(r.code()).as(r.err()).isZero();
+        List<String> out = r.out().lines().toList();
+        int first = out.indexOf("== First run: traced calls");
+        assertThat(first).as(r.out()).isNotNegative();
+        assertThat(out.get(first + 1)).startsWith("#").contains("role", "latency ms", "output");
+        int march = out.indexOf(out.stream().filter(l -> l.startsWith("#") && l.contains("question (Proposer)"))
+                .findFirst().orElseThrow());
+        for (List<String> table : List.of(out.subList(first, first + 8), out.subList(march, march + 8))) {
+            assertThat(table).allSatisfy(l -> assertThat(l.length()).as(l).isLessThanOrEqualTo(80));
+        }
     }
 
     @Test

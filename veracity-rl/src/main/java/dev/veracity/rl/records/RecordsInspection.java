@@ -1,5 +1,6 @@
 package dev.veracity.rl.records;
 
+import dev.veracity.eval.report.TextTable;
 import dev.veracity.method.AgentRecord;
 import dev.veracity.rl.advantage.GrpoAdvantages;
 import dev.veracity.rl.advantage.GrpoFlavor;
@@ -82,20 +83,42 @@ public final class RecordsInspection {
         return Math.sqrt(s / a.length);
     }
 
-    /** The text {@code veracity rl inspect} prints. */
+    /** The text {@code veracity rl inspect} prints, every column shown. */
     public static String text(List<RoleStats> stats) {
-        StringBuilder sb = new StringBuilder();
-        sb.append(String.format(Locale.ROOT, "%-16s %8s %8s %8s %8s %8s %8s %12s  %s%n", "role", "records", "rewarded",
-                "mean", "min", "max", "groups", "no signal", "advantage std (verl / trl / openrlhf)"));
+        return text(stats, TextTable.UNLIMITED);
+    }
+
+    /**
+     * The text {@code veracity rl inspect} prints at a terminal of {@code width} columns: a table of the roles (the
+     * minimum, maximum and record counts go first when it is narrow), each role's rewards, and what a group is.
+     */
+    public static String text(List<RoleStats> stats, int width) {
+        TextTable t = new TextTable(List.of(TextTable.Column.text("role", 10, 4), TextTable.Column.figure("records").dropAt(2),
+                TextTable.Column.figure("rewarded").dropAt(2), TextTable.Column.figure("mean"),
+                TextTable.Column.figure("min").dropAt(1), TextTable.Column.figure("max").dropAt(1),
+                TextTable.Column.figure("groups").dropAt(3), TextTable.Column.figure("no signal"),
+                TextTable.Column.text("advantage std (verl / trl / openrlhf)", 12, 1).wrapped(12)));
         for (RoleStats s : stats) {
-            sb.append(String.format(Locale.ROOT, "%-16s %8d %8d %8.3f %8.3f %8.3f %8d %11.1f%%  %s%n", s.role(), s.records(),
-                    s.withReward(), s.mean(), s.min(), s.max(), s.groups(), 100 * s.zeroVarianceShare(),
-                    String.join(" / ", s.advantageSpread().values().stream()
-                            .map(v -> Double.isNaN(v) ? "n/a" : String.format(Locale.ROOT, "%.3f", v)).toList())));
-            sb.append("  rewards: ").append(s.histogram()).append('\n');
+            t.row(List.of(s.role(), Integer.toString(s.records()), Integer.toString(s.withReward()), f3(s.mean()),
+                    f3(s.min()), f3(s.max()), Integer.toString(s.groups()),
+                    String.format(Locale.ROOT, "%.1f%%", 100 * s.zeroVarianceShare()),
+                    String.join(" / ", s.advantageSpread().values().stream().map(RecordsInspection::f3).toList())));
         }
-        sb.append("A group is one question's records of one role; \"no signal\" is the share whose rewards are all equal,"
-                + " which GRPO turns into zero advantage.\n");
+        TextTable.Fitted fitted = t.render(width);
+        StringBuilder sb = new StringBuilder(fitted.text());
+        String note = fitted.note(width, null);
+        if (!note.isEmpty()) {
+            sb.append(TextTable.wrap(note, width));
+        }
+        for (RoleStats s : stats) {
+            sb.append(TextTable.wrap("rewards of " + s.role() + ": " + s.histogram(), width, "", "  "));
+        }
+        sb.append(TextTable.wrap("A group is one question's records of one role; \"no signal\" is the share whose"
+                + " rewards are all equal, which GRPO turns into zero advantage.", width));
         return sb.toString();
+    }
+
+    private static String f3(double v) {
+        return Double.isNaN(v) ? "n/a" : String.format(Locale.ROOT, "%.3f", v);
     }
 }
