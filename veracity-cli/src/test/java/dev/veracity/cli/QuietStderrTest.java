@@ -29,7 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
 class QuietStderrTest {
 
     /** What a warning looks like on stderr: the JVM's and picocli's prefixes, java.util.logging's record header. */
-    private static final Pattern WARNING = Pattern.compile("(?i)(\\bwarn(ing)?\\b|\\bsevere\\b|incubator|restricted method"
+    static final Pattern WARNING = Pattern.compile("(?i)(\\bwarn(ing)?\\b|\\bsevere\\b|incubator|restricted method"
             + "|sun\\.misc\\.Unsafe|^[A-Z][a-z]{2} \\d{1,2}, \\d{4} \\d{1,2}:\\d{2}:\\d{2})");
 
     @TempDir
