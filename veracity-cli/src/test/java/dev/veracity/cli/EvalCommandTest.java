@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -172,9 +173,8 @@ class EvalCommandTest {
             assertThat(reported.out()).contains("report: run is a partial run, " + lines + " questions answered so far");
 
             // the command it named finishes the run
-            Process resumed = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(dir.resolve("resumed.log")
-                    .toFile()).start();
-            assertThat(resumed.waitFor()).isZero();
+            CliProcess.Ran resumed = CliProcess.run(Map.of(), args.toArray(String[]::new));
+            assertThat(resumed.code()).as(resumed.err()).isZero();
             assertThat(lines(results)).hasSize(60);
             CliRun.Result finished = CliRun.run("compare", out.toString());
             assertThat(finished.out()).doesNotContain("partial").contains(" 60 ");
@@ -208,17 +208,12 @@ class EvalCommandTest {
         Path out = dir.resolve("small");
         try (SimServer sim = SimServer.start(SimConfig.builder().latency(LatencyModel.ofMillis(1, 0))
                 .rules(Rule.of("(?s)All Correct Answers", EvalCommandTest::answer)).build())) {
-            String java = ProcessHandle.current().info().command().orElse("java");
-            Path log = dir.resolve("small.log");
-            ProcessBuilder pb = new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED",
-                    "-cp", System.getProperty("java.class.path"), "dev.veracity.cli.VeracityCli", "eval",
-                    "--method", "standard-rag", "--dataset", "ramdocs", "--data", data.toString(),
+            CliProcess.Ran ran = CliProcess.run(Map.of("COLUMNS", "400"), // wide enough for every column
+                    "eval", "--method", "standard-rag", "--dataset", "ramdocs", "--data", data.toString(),
                     "--out", out.toString(), "--llm-base-url", sim.baseUrl(), "--model", "sim-model",
                     "--cache-file", dir.resolve("cache.db").toString());
-            pb.environment().put("COLUMNS", "400"); // a terminal wide enough for every column
-            Process p = pb.redirectError(ProcessBuilder.Redirect.DISCARD).redirectOutput(log.toFile()).start();
-            assertThat(p.waitFor()).isZero();
-            String stdout = Files.readString(log);
+            assertThat(ran.code()).as(ran.err()).isZero();
+            String stdout = ran.out();
             // the run's row of the comparison table, not summary.json (eval --json prints that)
             assertThat(stdout).doesNotContain("{").doesNotContain("\"schema_version\"");
             List<String> rows = stdout.lines().toList();

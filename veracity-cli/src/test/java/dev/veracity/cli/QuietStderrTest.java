@@ -9,8 +9,6 @@ import dev.veracity.sim.SimServer;
 import dev.veracity.testing.Shared;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -35,41 +33,19 @@ class QuietStderrTest {
     @TempDir
     Path dir;
 
-    private static final Path LAUNCHER = Path.of("..", "veracity");
-
-    /** The flags ./veracity gives the JVM ({@code JAVA=("$JAVA_HOME/bin/java" FLAGS)}), and none added per command. */
-    static List<String> launcherJvmFlags() throws Exception {
-        String script = Files.readString(LAUNCHER);
-        Matcher m = Pattern.compile("(?m)^JAVA=\\(\"\\$JAVA_HOME/bin/java\" ([^)]*)\\)$").matcher(script);
-        assertThat(m.find()).as("the launcher's JAVA=(...) line").isTrue();
-        assertThat(script.lines().filter(l -> !l.strip().startsWith("#") && l.contains("--add-modules")))
-                .as("modules the launcher adds (the incubator module's warning cannot be silenced)").isEmpty();
-        return Arrays.asList(m.group(1).trim().split("\\s+"));
+    /** The launcher adds no module (the incubator module's warning cannot be silenced); its flags are the JVM's here. */
+    static void launcherAddsNoModule() throws Exception {
+        assertThat(Files.readString(CliProcess.LAUNCHER).lines().filter(l -> !l.strip().startsWith("#")
+                && l.contains("--add-modules"))).as("modules the launcher adds").isEmpty();
     }
 
-    private record Ran(int code, String out, String err) {
-        List<String> warnings() {
-            return err.lines().filter(l -> WARNING.matcher(l).find()).toList();
-        }
+    private static List<String> warnings(CliProcess.Ran ran) {
+        return ran.err().lines().filter(l -> WARNING.matcher(l).find()).toList();
     }
 
-    private Ran veracity(Map<String, String> env, String... args) throws Exception {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> cmd = new ArrayList<>(List.of(java));
-        cmd.addAll(launcherJvmFlags());
-        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), VeracityCli.class.getName()));
-        cmd.addAll(List.of(args));
-        Path out = dir.resolve("out-" + System.nanoTime());
-        Path err = dir.resolve("err-" + System.nanoTime());
-        ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile()).redirectOutput(out.toFile())
-                .redirectError(err.toFile());
-        pb.environment().putAll(env);
-        Process p = pb.start();
-        if (!p.waitFor(180, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            throw new AssertionError("veracity " + String.join(" ", args) + " did not finish in 180 s");
-        }
-        return new Ran(p.exitValue(), Files.readString(out), Files.readString(err));
+    private CliProcess.Ran veracity(Map<String, String> env, String... args) throws Exception {
+        launcherAddsNoModule();
+        return CliProcess.run(System.getProperty("java.class.path"), dir, env, args);
     }
 
     @Test
@@ -82,16 +58,16 @@ class QuietStderrTest {
                 "{\"id\": \"bow\", \"title\": \"Broken Bow\", \"text\": \"As of the census of 2010, there were 3,559 people in Broken Bow.\"}",
                 "{\"id\": \"eiffel\", \"title\": \"Eiffel Tower\", \"text\": \"The tower is in Paris.\"}", ""));
 
-        Ran index = veracity(env, "index", "--corpus", corpus.toString(), "--out", dir.resolve("idx").toString());
+        CliProcess.Ran index = veracity(env, "index", "--corpus", corpus.toString(), "--out", dir.resolve("idx").toString());
         assertThat(index.code()).as(index.err()).isZero();
-        assertThat(index.warnings()).as("index's stderr").isEmpty();
+        assertThat(warnings(index)).as("index's stderr").isEmpty();
 
-        Ran search = veracity(env, "search", "--index", dir.resolve("idx").toString(), "-k", "2", "population of Broken Bow");
+        CliProcess.Ran search = veracity(env, "search", "--index", dir.resolve("idx").toString(), "-k", "2", "population of Broken Bow");
         assertThat(search.code()).as(search.err()).isZero();
         assertThat(search.out()).contains("bow");
-        assertThat(search.warnings()).as("search's stderr").isEmpty();
+        assertThat(warnings(search)).as("search's stderr").isEmpty();
 
-        Ran help = veracity(env, "sim", "--help");
+        CliProcess.Ran help = veracity(env, "sim", "--help");
         assertThat(help.code()).isZero();
         assertThat(help.out()).contains("+-10% (default 0: exact).");
         assertThat(help.err()).as("sim --help's stderr").isEmpty();
@@ -99,11 +75,11 @@ class QuietStderrTest {
         // Three questions at once, each call 40 ms on the simulator: the calls overlap.
         Path run = dir.resolve("run");
         try (SimServer sim = SimServer.start(SimConfig.builder().latency(LatencyModel.ofMillis(40, 0)).build())) {
-            Ran eval = veracity(env, "eval", "--method", "standard-rag", "--dataset", "ramdocs", "--limit", "3",
+            CliProcess.Ran eval = veracity(env, "eval", "--method", "standard-rag", "--dataset", "ramdocs", "--limit", "3",
                     "--index", dir.resolve("idx").toString(), "--k", "2", "--out", run.toString(),
                     "--llm-base-url", sim.baseUrl(), "--model", "sim-model", "--cache", "off");
             assertThat(eval.code()).as(eval.out() + eval.err()).isZero();
-            assertThat(eval.warnings()).as("eval's stderr").isEmpty();
+            assertThat(warnings(eval)).as("eval's stderr").isEmpty();
             // --data: the dataset's file as `datasets list` finds it; --limit: said before the run, in one line
             assertThat(eval.err()).contains("veracity eval: --data " + ramdocs + " (ramdocs's file, as `veracity datasets"
                     + " list` finds it)");
@@ -113,20 +89,20 @@ class QuietStderrTest {
         }
 
         // traces from the run folder, and from a short id (a prefix no other run shares)
-        Ran stats = veracity(env, "traces", "stats", run.toString());
+        CliProcess.Ran stats = veracity(env, "traces", "stats", run.toString());
         assertThat(stats.code()).as(stats.err()).isZero();
-        assertThat(stats.warnings()).isEmpty();
+        assertThat(warnings(stats)).isEmpty();
         String runLine = stats.out().lines().filter(l -> l.startsWith("run ")).findFirst().orElseThrow();
         Matcher times = Pattern.compile("wall ([\\d.]+) ms, critical path ([\\d.]+) ms").matcher(runLine);
         assertThat(times.find()).as(runLine).isTrue();
         assertThat(Double.parseDouble(times.group(2))).as("critical path against wall time: " + runLine)
                 .isPositive().isLessThanOrEqualTo(Double.parseDouble(times.group(1)));
         String id = runLine.split("\\s+")[1];
-        Ran byPrefix = veracity(env, "traces", "stats", id.substring(0, id.indexOf('@') + 5), "--trace-file",
+        CliProcess.Ran byPrefix = veracity(env, "traces", "stats", id.substring(0, id.indexOf('@') + 5), "--trace-file",
                 run.resolve("traces.db").toString());
         assertThat(byPrefix.code()).as(byPrefix.err()).isZero();
         assertThat(byPrefix.out()).contains(runLine);
-        Ran export = veracity(env, "traces", "export", run.toString());
+        CliProcess.Ran export = veracity(env, "traces", "export", run.toString());
         assertThat(export.code()).as(export.err()).isZero();
         assertThat(export.out().lines()).hasSize(3);
     }
