@@ -28,12 +28,13 @@ final class CliProcess implements AutoCloseable {
     private final Process process;
     private final List<String> out = Collections.synchronizedList(new ArrayList<>());
     private final List<String> err = Collections.synchronizedList(new ArrayList<>());
+    private final Thread outReader;
     private final Thread errReader;
     private final List<Consumer<String>> outWatchers = Collections.synchronizedList(new ArrayList<>());
 
     private CliProcess(Process process) {
         this.process = process;
-        Thread.ofVirtual().start(() -> read(process.getInputStream(), line -> {
+        outReader = Thread.ofVirtual().start(() -> read(process.getInputStream(), line -> {
             out.add(line);
             List.copyOf(outWatchers).forEach(w -> w.accept(line));
         }));
@@ -91,10 +92,11 @@ final class CliProcess implements AutoCloseable {
         }
     }
 
-    /** Starts {@code veracity ARGS...} in a new JVM. */
+    /** Starts {@code veracity ARGS...} in a new JVM with the launcher's flags, on this class path. */
     static CliProcess start(String... args) throws IOException {
-        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"), VeracityCli.class.getName()));
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+        cmd.addAll(launcherJvmFlags());
+        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), VeracityCli.class.getName()));
         cmd.addAll(List.of(args));
         return new CliProcess(new ProcessBuilder(cmd).start());
     }
@@ -142,6 +144,12 @@ final class CliProcess implements AutoCloseable {
 
     /** Waits until the error stream has been read to its end (the process has ended); a guard of a minute. */
     void awaitErr() throws InterruptedException {
+        errReader.join(60_000);
+    }
+
+    /** Waits until both streams have been read to their end (the process has ended); a guard of a minute each. */
+    void awaitEnd() throws InterruptedException {
+        outReader.join(60_000);
         errReader.join(60_000);
     }
 
