@@ -33,6 +33,9 @@ import java.util.Locale;
 final class MethodsDemo {
 
     static final String DATA = "demo/ramdocs-20.jsonl";
+
+    /** Where demos before the questions moved to {@code out/.data/} copied them: in the run folders' parent. */
+    static final String STALE_DATA = "ramdocs-20.jsonl";
     static final String DATASET = "ramdocs";
 
     private MethodsDemo() {
@@ -165,9 +168,14 @@ final class MethodsDemo {
 
     /**
      * The bundled questions, copied under {@code out/.data/}: hidden, so that {@code out/*} (the README's
-     * {@code report .veracity/demo/*} and {@code compare}) names the run folders only.
+     * {@code report .veracity/demo/*} and {@code compare}) names the run folders only. The copy an earlier version
+     * left in {@code out/} itself ({@link #STALE_DATA}) is removed, or that glob would name it for upgrading users.
      */
     private static Path bundled(Path out) throws IOException {
+        Path stale = out.resolve(STALE_DATA);
+        if (Files.isRegularFile(stale, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            Files.delete(stale);
+        }
         return copyBundled(Files.createDirectories(out.resolve(".data")).resolve("ramdocs-20.jsonl"));
     }
 

@@ -19,29 +19,84 @@ import java.util.function.Consumer;
  * The {@code veracity} command line as a process of its own, on the tests' class path: for the servers ({@code serve},
  * {@code serve-rewards}), which print their URL, run until a signal and stop in a shutdown hook, none of which can be
  * seen in-process. Its output and error lines are read as they come ({@link #out()}, {@link #err()}); {@link #url}
- * waits for the line that announces the server. Closing it ends the process (SIGTERM, then SIGKILL).
+ * waits for the line that announces the server. Closing it ends the process (SIGTERM, then SIGKILL). {@link #run} runs a
+ * command to its end in a JVM started as {@code ./veracity} starts it, for what only a process of its own shows (its
+ * standard error, its class path, its exit code).
  */
 final class CliProcess implements AutoCloseable {
 
     private final Process process;
     private final List<String> out = Collections.synchronizedList(new ArrayList<>());
     private final List<String> err = Collections.synchronizedList(new ArrayList<>());
+    private final Thread outReader;
     private final Thread errReader;
     private final List<Consumer<String>> outWatchers = Collections.synchronizedList(new ArrayList<>());
 
     private CliProcess(Process process) {
         this.process = process;
-        Thread.ofVirtual().start(() -> read(process.getInputStream(), line -> {
+        outReader = Thread.ofVirtual().start(() -> read(process.getInputStream(), line -> {
             out.add(line);
             List.copyOf(outWatchers).forEach(w -> w.accept(line));
         }));
         errReader = Thread.ofVirtual().start(() -> read(process.getErrorStream(), err::add));
     }
 
-    /** Starts {@code veracity ARGS...} in a new JVM. */
+    /** What a command run to its end printed. */
+    record Ran(int code, String out, String err) {
+    }
+
+    /** The launcher: its JVM flags are the ones {@link #run} starts the JVM with. */
+    static final Path LAUNCHER = Path.of("..", "veracity");
+
+    /** The flags ./veracity gives the JVM ({@code JAVA=("$JAVA_HOME/bin/java" FLAGS)}). */
+    static List<String> launcherJvmFlags() throws IOException {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?m)^JAVA=\\(\"\\$JAVA_HOME/bin/java\" ([^)]*)\\)$")
+                .matcher(java.nio.file.Files.readString(LAUNCHER));
+        if (!m.find()) {
+            throw new AssertionError("no JAVA=(\"$JAVA_HOME/bin/java\" ...) line in " + LAUNCHER);
+        }
+        return List.of(m.group(1).trim().split("\\s+"));
+    }
+
+    /** Runs {@code veracity ARGS...} to its end with {@code env} added to this environment, on this class path. */
+    static Ran run(java.util.Map<String, String> env, String... args) throws IOException, InterruptedException {
+        return run(System.getProperty("java.class.path"), Path.of(""), env, args);
+    }
+
+    /**
+     * Runs {@code veracity ARGS...} to its end in a JVM with the launcher's flags, on {@code classPath}, in folder
+     * {@code dir}, with {@code env} added; its output and error kept apart. A guard of three minutes, not a measure.
+     */
+    static Ran run(String classPath, Path dir, java.util.Map<String, String> env, String... args)
+            throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+        cmd.addAll(launcherJvmFlags());
+        cmd.addAll(List.of("-cp", classPath, VeracityCli.class.getName()));
+        cmd.addAll(List.of(args));
+        Path out = java.nio.file.Files.createTempFile("veracity-out", ".txt");
+        Path err = java.nio.file.Files.createTempFile("veracity-err", ".txt");
+        try {
+            ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toAbsolutePath().toFile())
+                    .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+                    .redirectOutput(out.toFile()).redirectError(err.toFile());
+            pb.environment().putAll(env);
+            Process p = pb.start();
+            if (!p.waitFor(180, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                throw new AssertionError("veracity " + String.join(" ", args) + " did not finish in 180 s");
+            }
+            return new Ran(p.exitValue(), java.nio.file.Files.readString(out), java.nio.file.Files.readString(err));
+        } finally {
+            java.nio.file.Files.deleteIfExists(out);
+            java.nio.file.Files.deleteIfExists(err);
+        }
+    }
+
+    /** Starts {@code veracity ARGS...} in a new JVM with the launcher's flags, on this class path. */
     static CliProcess start(String... args) throws IOException {
-        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"), VeracityCli.class.getName()));
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+        cmd.addAll(launcherJvmFlags());
+        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), VeracityCli.class.getName()));
         cmd.addAll(List.of(args));
         return new CliProcess(new ProcessBuilder(cmd).start());
     }
@@ -89,6 +144,12 @@ final class CliProcess implements AutoCloseable {
 
     /** Waits until the error stream has been read to its end (the process has ended); a guard of a minute. */
     void awaitErr() throws InterruptedException {
+        errReader.join(60_000);
+    }
+
+    /** Waits until both streams have been read to their end (the process has ended); a guard of a minute each. */
+    void awaitEnd() throws InterruptedException {
+        outReader.join(60_000);
         errReader.join(60_000);
     }
 

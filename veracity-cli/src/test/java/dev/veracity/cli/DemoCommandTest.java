@@ -57,6 +57,22 @@ class DemoCommandTest {
         assertThat(lines.getLast()).contains("\"role\":\"aggregator\"").contains("\"question\":\"eiffel\"");
     }
 
+    /** An earlier demo left its questions beside the run folders, where the quick start's {@code demo/*} names them. */
+    @Test
+    void theQuestionsAnEarlierDemoLeftBesideTheRunFoldersAreRemoved() throws Exception {
+        Path out = dir.resolve("demo");
+        Path stale = MethodsDemo.copyBundled(java.nio.file.Files.createDirectories(out).resolve("ramdocs-20.jsonl"));
+
+        run("demo", "--out", out.toString(), "--limit", "2", "--latency-ms", "0", "--cache", "off", "--method",
+                "standard-rag", "--trace-file", dir.resolve("traces.db").toString());
+
+        assertThat(stale).doesNotExist();
+        try (java.util.stream.Stream<Path> entries = java.nio.file.Files.list(out)) {
+            assertThat(entries.filter(p -> !p.getFileName().toString().startsWith("."))) // what demo/* names
+                    .isNotEmpty().allSatisfy(p -> assertThat(p.resolve("run.json")).isRegularFile());
+        }
+    }
+
     @Test
     void aBadSettingIsOneClearErrorLine() {
         CliRun.Result r = CliRun.run("demo", "--cache", "sometimes", "--cache-file", dir.resolve("c.db").toString());

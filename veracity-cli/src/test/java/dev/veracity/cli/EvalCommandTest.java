@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -46,14 +47,9 @@ class EvalCommandTest {
     }
 
     private Process eval(SimServer sim, Path data, Path out) throws Exception {
-        String java = ProcessHandle.current().info().command().orElse("java");
-        List<String> cmd = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED",
-                "-cp", System.getProperty("java.class.path"), "dev.veracity.cli.VeracityCli", "eval",
-                "--method", "standard-rag", "--dataset", "ramdocs", "--data", data.toString(), "--limit", "60",
-                "--out", out.toString(), "--llm-base-url", sim.baseUrl(), "--model", "sim-model", "--concurrency", "4",
-                "--cache-file", dir.resolve("cache.db").toString()));
-        return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(dir.resolve("eval-" + System.nanoTime() + ".log").toFile())
-                .start();
+        return CliProcess.start("eval", "--method", "standard-rag", "--dataset", "ramdocs", "--data", data.toString(),
+                "--limit", "60", "--out", out.toString(), "--llm-base-url", sim.baseUrl(), "--model", "sim-model",
+                "--concurrency", "4", "--cache-file", dir.resolve("cache.db").toString()).process();
     }
 
     private static List<JsonNode> lines(Path results) throws Exception {
@@ -134,24 +130,21 @@ class EvalCommandTest {
         Path results = out.resolve("results.jsonl");
         try (SimServer sim = SimServer.start(SimConfig.builder().latency(LatencyModel.ofMillis(40, 0))
                 .rules(Rule.of("(?s)All Correct Answers", EvalCommandTest::answer)).build())) {
-            Path log = dir.resolve("interrupted.log");
-            String java = ProcessHandle.current().info().command().orElse("java");
             List<String> args = List.of("eval", "--method", "standard-rag", "--dataset", "ramdocs", "--data",
                     ramdocs.toString(), "--limit", "60", "--out", out.toString(), "--llm-base-url", sim.baseUrl(),
                     "--model", "sim-model", "--concurrency", "4", "--cache-file", dir.resolve("cache.db").toString());
-            List<String> cmd = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED", "-cp",
-                    System.getProperty("java.class.path"), "dev.veracity.cli.VeracityCli"));
-            cmd.addAll(args);
-            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+            CliProcess run = CliProcess.start(args.toArray(String[]::new));
+            Process p = run.process();
             long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
             while (completeLines(results) < 15 && p.isAlive() && System.nanoTime() < deadline) {
                 Thread.sleep(5);
             }
             assertThat(p.isAlive()).as("still answering when stopped").isTrue();
-            p.destroy(); // SIGTERM
+            run.terminate(); // SIGTERM
             assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
+            run.awaitEnd();
 
-            String said = Files.readString(log);
+            String said = String.join("\n", run.out()) + "\n" + String.join("\n", run.err());
             Matcher m = Pattern.compile("Interrupted: (\\d+) of 60 questions answered, kept in (\\S+) \\(no summary.json"
                     + " yet: compare and report read the run as partial\\); resume with the same command: (.*)").matcher(said);
             assertThat(m.find()).as(said).isTrue();
@@ -172,9 +165,8 @@ class EvalCommandTest {
             assertThat(reported.out()).contains("report: run is a partial run, " + lines + " questions answered so far");
 
             // the command it named finishes the run
-            Process resumed = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(dir.resolve("resumed.log")
-                    .toFile()).start();
-            assertThat(resumed.waitFor()).isZero();
+            CliProcess.Ran resumed = CliProcess.run(Map.of(), args.toArray(String[]::new));
+            assertThat(resumed.code()).as(resumed.err()).isZero();
             assertThat(lines(results)).hasSize(60);
             CliRun.Result finished = CliRun.run("compare", out.toString());
             assertThat(finished.out()).doesNotContain("partial").contains(" 60 ");
@@ -208,17 +200,12 @@ class EvalCommandTest {
         Path out = dir.resolve("small");
         try (SimServer sim = SimServer.start(SimConfig.builder().latency(LatencyModel.ofMillis(1, 0))
                 .rules(Rule.of("(?s)All Correct Answers", EvalCommandTest::answer)).build())) {
-            String java = ProcessHandle.current().info().command().orElse("java");
-            Path log = dir.resolve("small.log");
-            ProcessBuilder pb = new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED",
-                    "-cp", System.getProperty("java.class.path"), "dev.veracity.cli.VeracityCli", "eval",
-                    "--method", "standard-rag", "--dataset", "ramdocs", "--data", data.toString(),
+            CliProcess.Ran ran = CliProcess.run(Map.of("COLUMNS", "400"), // wide enough for every column
+                    "eval", "--method", "standard-rag", "--dataset", "ramdocs", "--data", data.toString(),
                     "--out", out.toString(), "--llm-base-url", sim.baseUrl(), "--model", "sim-model",
                     "--cache-file", dir.resolve("cache.db").toString());
-            pb.environment().put("COLUMNS", "400"); // a terminal wide enough for every column
-            Process p = pb.redirectError(ProcessBuilder.Redirect.DISCARD).redirectOutput(log.toFile()).start();
-            assertThat(p.waitFor()).isZero();
-            String stdout = Files.readString(log);
+            assertThat(ran.code()).as(ran.err()).isZero();
+            String stdout = ran.out();
             // the run's row of the comparison table, not summary.json (eval --json prints that)
             assertThat(stdout).doesNotContain("{").doesNotContain("\"schema_version\"");
             List<String> rows = stdout.lines().toList();

@@ -6,10 +6,9 @@ import dev.veracity.retrieval.LocalEmbedders;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
+import java.util.Map;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -34,24 +33,9 @@ class LeanRuntimeTest {
         return String.join(File.pathSeparator, kept);
     }
 
-    private record Ran(int code, String out, String err) {
-    }
-
-    private Ran veracity(String... args) throws Exception {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> cmd = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED", "-cp", withoutEmbedPart(),
-                VeracityCli.class.getName()));
-        cmd.addAll(List.of(args));
-        Path out = dir.resolve("out-" + System.nanoTime());
-        Path err = dir.resolve("err-" + System.nanoTime());
-        ProcessBuilder pb = new ProcessBuilder(cmd);
-        pb.environment().put("COLUMNS", "400"); // a wide terminal: the test reads the whole table
-        Process p = pb.redirectOutput(out.toFile()).redirectError(err.toFile()).start();
-        if (!p.waitFor(120, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            throw new AssertionError("veracity " + String.join(" ", args) + " did not finish in 120 s");
-        }
-        return new Ran(p.exitValue(), Files.readString(out), Files.readString(err));
+    private static CliProcess.Ran veracity(String... args) throws Exception {
+        // a wide terminal: the test reads the whole table
+        return CliProcess.run(withoutEmbedPart(), Path.of(""), Map.of("COLUMNS", "400"), args);
     }
 
     private static final String PART_MISSING = "the in-process embedding model (bge-small, e5) is the optional embed part"
@@ -62,7 +46,7 @@ class LeanRuntimeTest {
     @Test
     void theDemoRunsEveryKindOfMethodWithoutThePartEmbeddingOnTheSimulator() throws Exception {
         // speculative-rag clusters documents by embedding: on the simulator it embeds there, not with bge-small
-        Ran r = veracity("demo", "--out", dir.resolve("demo").toString(), "--limit", "2", "--latency-ms", "0",
+        CliProcess.Ran r = veracity("demo", "--out", dir.resolve("demo").toString(), "--limit", "2", "--latency-ms", "0",
                 "--cache", "off", "--method", "standard-rag,speculative-rag");
         assertThat(r.code()).as(r.out() + r.err()).isZero();
         assertThat(r.out()).contains("speculative-rag embedded documents on the simulator too (hashed bags of words).");
@@ -74,12 +58,12 @@ class LeanRuntimeTest {
         Path corpus = Files.writeString(dir.resolve("corpus.jsonl"),
                 "{\"id\": \"eiffel\", \"title\": \"Eiffel Tower\", \"text\": \"The tower is in Paris.\"}\n");
         Path index = dir.resolve("index");
-        Ran r = veracity("index", "--corpus", corpus.toString(), "--out", index.toString(), "--dense");
+        CliProcess.Ran r = veracity("index", "--corpus", corpus.toString(), "--out", index.toString(), "--dense");
         assertThat(r.code()).as(r.out() + r.err()).isEqualTo(2);
         assertThat(r.err().strip()).isEqualTo("veracity index: " + PART_MISSING);
         assertThat(index).doesNotExist();
         // BM25 alone needs no model
-        Ran bm25 = veracity("index", "--corpus", corpus.toString(), "--out", index.toString());
+        CliProcess.Ran bm25 = veracity("index", "--corpus", corpus.toString(), "--out", index.toString());
         assertThat(bm25.code()).as(bm25.out() + bm25.err()).isZero();
         assertThat(bm25.out()).contains("Indexed 1 passages");
     }
@@ -88,7 +72,7 @@ class LeanRuntimeTest {
     void aMethodThatEmbedsStopsBeforeAnyModelCall() throws Exception {
         Path data = MethodsDemo.copyBundled(dir.resolve("ramdocs.jsonl"));
         // nothing listens on port 9: a model call would fail with another message
-        Ran r = veracity("eval", "--method", "speculative-rag", "--dataset", "ramdocs", "--data", data.toString(),
+        CliProcess.Ran r = veracity("eval", "--method", "speculative-rag", "--dataset", "ramdocs", "--data", data.toString(),
                 "--limit", "1", "--out", dir.resolve("run").toString(), "--llm-base-url", "http://127.0.0.1:9/v1",
                 "--model", "m", "--cache", "off");
         assertThat(r.code()).as(r.out() + r.err()).isEqualTo(2);

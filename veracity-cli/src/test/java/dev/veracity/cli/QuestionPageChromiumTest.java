@@ -3,6 +3,7 @@ package dev.veracity.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.veracity.eval.report.HeadlessChromium;
 import dev.veracity.eval.report.HtmlReport;
 import dev.veracity.eval.results.ResultLine;
 import dev.veracity.eval.results.ResultsJson;
@@ -13,11 +14,8 @@ import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import javax.imageio.ImageIO;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -30,8 +28,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class QuestionPageChromiumTest {
 
-    private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
-    private static final long TIMEOUT_SECONDS = 60;
     private static final ObjectMapper JSON = new ObjectMapper();
 
     @TempDir
@@ -39,8 +35,7 @@ class QuestionPageChromiumTest {
 
     @Test
     void marchCourtAndMadamPagesShowTheVerdictTheTrajectoriesAndTheKeptAnswers() throws Exception {
-        Assumptions.assumeTrue(Files.isExecutable(CHROMIUM),
-                "/usr/bin/chromium is not installed here; CI installs it (apt-get install chromium)");
+        HeadlessChromium.assumeInstalled();
         Path out = Path.of("target", "question-pages-chromium").toAbsolutePath();
         deleteTree(out);
         Path demo = tmp.resolve("demo");
@@ -119,36 +114,15 @@ class QuestionPageChromiumTest {
         }
     }
 
-    /**
-     * The page's text as Chromium renders it (its DOM after load, tags dropped, entities read, blanks folded), and a
-     * screenshot of the page's top 2,400 pixels into {@code png}.
-     */
-    private String text(Path page, Path png) throws IOException, InterruptedException {
+    /** The page's text as Chromium renders it ({@link HeadlessChromium#text}), and a screenshot of it into {@code png}. */
+    private String text(Path page, Path png) throws IOException {
         assertThat(page).exists();
-        String dom = chromium(page, "--dump-dom");
-        chromium(page, "--screenshot=" + png, "--window-size=1280,2400");
-        assertThat(png).exists();
-        return dom.replaceAll("(?s)<style.*?</style>", " ").replaceAll("<[^>]*>", " ").replace("&lt;", "<")
-                .replace("&gt;", ">").replace("&quot;", "\"").replace("&#39;", "'").replace("&nbsp;", " ")
-                .replace("&amp;", "&").replaceAll("\\s+", " ");
-    }
-
-    private String chromium(Path page, String... args) throws IOException, InterruptedException {
-        Path profile = Files.createTempDirectory(tmp, "chromium-profile");
-        Path stdout = Files.createTempFile(tmp, "chromium", ".out");
-        Path log = Files.createTempFile(tmp, "chromium", ".log");
-        List<String> cmd = new ArrayList<>(List.of(CHROMIUM.toString(), "--headless", "--no-sandbox", "--disable-gpu",
-                "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update",
-                "--disable-sync", "--hide-scrollbars", "--user-data-dir=" + profile));
-        cmd.addAll(List.of(args));
-        cmd.add(page.toUri().toString());
-        Process p = new ProcessBuilder(cmd).redirectOutput(stdout.toFile()).redirectError(log.toFile()).start();
-        if (!p.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-            p.descendants().forEach(ProcessHandle::destroyForcibly);
-            p.destroyForcibly();
-            throw new AssertionError("chromium did not finish in " + TIMEOUT_SECONDS + " s: " + Files.readString(log));
+        try (HeadlessChromium c = HeadlessChromium.start(Files.createTempDirectory(tmp, "chromium-profile"), 1280, 2400)) {
+            c.open(page);
+            c.screenshot(png);
+            assertThat(c.log()).as("the page's script errors").noneMatch(l -> l.startsWith("error:"));
+            return c.text();
         }
-        return Files.readString(stdout);
     }
 
     private static void deleteTree(Path dir) throws IOException {

@@ -9,8 +9,6 @@ import dev.veracity.sim.SimServer;
 import dev.veracity.testing.Shared;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -29,54 +27,33 @@ import org.junit.jupiter.api.io.TempDir;
 class QuietStderrTest {
 
     /** What a warning looks like on stderr: the JVM's and picocli's prefixes, java.util.logging's record header. */
-    private static final Pattern WARNING = Pattern.compile("(?i)(\\bwarn(ing)?\\b|\\bsevere\\b|incubator|restricted method"
+    static final Pattern WARNING = Pattern.compile("(?i)(\\bwarn(ing)?\\b|\\bsevere\\b|incubator|restricted method"
             + "|sun\\.misc\\.Unsafe|^[A-Z][a-z]{2} \\d{1,2}, \\d{4} \\d{1,2}:\\d{2}:\\d{2})");
 
     @TempDir
     Path dir;
 
-    private static final Path LAUNCHER = Path.of("..", "veracity");
-
-    /** The flags ./veracity gives the JVM ({@code JAVA=("$JAVA_HOME/bin/java" FLAGS)}), and none added per command. */
-    static List<String> launcherJvmFlags() throws Exception {
-        String script = Files.readString(LAUNCHER);
-        Matcher m = Pattern.compile("(?m)^JAVA=\\(\"\\$JAVA_HOME/bin/java\" ([^)]*)\\)$").matcher(script);
-        assertThat(m.find()).as("the launcher's JAVA=(...) line").isTrue();
-        // modules the launcher adds: none by default (the incubator module's warning cannot be silenced); the Vector
-        // API only when the user asks for it (VERACITY_VECTOR_API=1, README)
-        List<String> lines = script.lines().filter(l -> !l.strip().startsWith("#")).toList();
+    /**
+     * The launcher adds no module by default (the incubator module's warning cannot be silenced); the Vector API only
+     * when the user asks for it (VERACITY_VECTOR_API=1, README). Its other flags are the JVM's here (CliProcess).
+     */
+    static void launcherAddsNoModule() throws Exception {
+        List<String> lines = Files.readString(CliProcess.LAUNCHER).lines().filter(l -> !l.strip().startsWith("#")).toList();
         for (int i = 0; i < lines.size(); i++) {
             if (lines.get(i).contains("--add-modules")) {
                 assertThat(lines.subList(Math.max(0, i - 2), i)).as("the line adding " + lines.get(i))
                         .anyMatch(l -> l.contains("if [ \"${VERACITY_VECTOR_API:-0}\" = 1 ]"));
             }
         }
-        return Arrays.asList(m.group(1).trim().split("\\s+"));
     }
 
-    private record Ran(int code, String out, String err) {
-        List<String> warnings() {
-            return err.lines().filter(l -> WARNING.matcher(l).find()).toList();
-        }
+    private static List<String> warnings(CliProcess.Ran ran) {
+        return ran.err().lines().filter(l -> WARNING.matcher(l).find()).toList();
     }
 
-    private Ran veracity(Map<String, String> env, String... args) throws Exception {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> cmd = new ArrayList<>(List.of(java));
-        cmd.addAll(launcherJvmFlags());
-        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), VeracityCli.class.getName()));
-        cmd.addAll(List.of(args));
-        Path out = dir.resolve("out-" + System.nanoTime());
-        Path err = dir.resolve("err-" + System.nanoTime());
-        ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile()).redirectOutput(out.toFile())
-                .redirectError(err.toFile());
-        pb.environment().putAll(env);
-        Process p = pb.start();
-        if (!p.waitFor(180, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            throw new AssertionError("veracity " + String.join(" ", args) + " did not finish in 180 s");
-        }
-        return new Ran(p.exitValue(), Files.readString(out), Files.readString(err));
+    private CliProcess.Ran veracity(Map<String, String> env, String... args) throws Exception {
+        launcherAddsNoModule();
+        return CliProcess.run(System.getProperty("java.class.path"), dir, env, args);
     }
 
     @Test
@@ -89,16 +66,16 @@ class QuietStderrTest {
                 "{\"id\": \"bow\", \"title\": \"Broken Bow\", \"text\": \"As of the census of 2010, there were 3,559 people in Broken Bow.\"}",
                 "{\"id\": \"eiffel\", \"title\": \"Eiffel Tower\", \"text\": \"The tower is in Paris.\"}", ""));
 
-        Ran index = veracity(env, "index", "--corpus", corpus.toString(), "--out", dir.resolve("idx").toString());
+        CliProcess.Ran index = veracity(env, "index", "--corpus", corpus.toString(), "--out", dir.resolve("idx").toString());
         assertThat(index.code()).as(index.err()).isZero();
-        assertThat(index.warnings()).as("index's stderr").isEmpty();
+        assertThat(warnings(index)).as("index's stderr").isEmpty();
 
-        Ran search = veracity(env, "search", "--index", dir.resolve("idx").toString(), "-k", "2", "population of Broken Bow");
+        CliProcess.Ran search = veracity(env, "search", "--index", dir.resolve("idx").toString(), "-k", "2", "population of Broken Bow");
         assertThat(search.code()).as(search.err()).isZero();
         assertThat(search.out()).contains("bow");
-        assertThat(search.warnings()).as("search's stderr").isEmpty();
+        assertThat(warnings(search)).as("search's stderr").isEmpty();
 
-        Ran help = veracity(env, "sim", "--help");
+        CliProcess.Ran help = veracity(env, "sim", "--help");
         assertThat(help.code()).isZero();
         assertThat(help.out()).contains("+-10% (default 0: exact).");
         assertThat(help.err()).as("sim --help's stderr").isEmpty();
@@ -106,11 +83,11 @@ class QuietStderrTest {
         // Three questions at once, each call 40 ms on the simulator: the calls overlap.
         Path run = dir.resolve("run");
         try (SimServer sim = SimServer.start(SimConfig.builder().latency(LatencyModel.ofMillis(40, 0)).build())) {
-            Ran eval = veracity(env, "eval", "--method", "standard-rag", "--dataset", "ramdocs", "--limit", "3",
+            CliProcess.Ran eval = veracity(env, "eval", "--method", "standard-rag", "--dataset", "ramdocs", "--limit", "3",
                     "--index", dir.resolve("idx").toString(), "--k", "2", "--out", run.toString(),
                     "--llm-base-url", sim.baseUrl(), "--model", "sim-model", "--cache", "off");
             assertThat(eval.code()).as(eval.out() + eval.err()).isZero();
-            assertThat(eval.warnings()).as("eval's stderr").isEmpty();
+            assertThat(warnings(eval)).as("eval's stderr").isEmpty();
             // --data: the dataset's file as `datasets list` finds it; --limit: said before the run, in one line
             assertThat(eval.err()).contains("veracity eval: --data " + ramdocs + " (ramdocs's file, as `veracity datasets"
                     + " list` finds it)");
@@ -120,9 +97,9 @@ class QuietStderrTest {
         }
 
         // traces from the run folder, and from a short id (a prefix no other run shares)
-        Ran stats = veracity(env, "traces", "stats", run.toString());
+        CliProcess.Ran stats = veracity(env, "traces", "stats", run.toString());
         assertThat(stats.code()).as(stats.err()).isZero();
-        assertThat(stats.warnings()).isEmpty();
+        assertThat(warnings(stats)).isEmpty();
         String runLine = stats.out().lines().filter(l -> l.startsWith("run ")).findFirst().orElseThrow();
         // the table's columns, two spaces or more apart; "wall ms" and "critical path ms" are shown at any width
         List<String> header = List.of(stats.out().lines().findFirst().orElseThrow().split("\\s{2,}"));
@@ -131,11 +108,11 @@ class QuietStderrTest {
         assertThat(Double.parseDouble(cells[header.indexOf("critical path ms")])).as("critical path against wall time: "
                 + runLine).isPositive().isLessThanOrEqualTo(wall);
         String id = runLine.split("\\s+")[1];
-        Ran byPrefix = veracity(env, "traces", "stats", id.substring(0, id.indexOf('@') + 5), "--trace-file",
+        CliProcess.Ran byPrefix = veracity(env, "traces", "stats", id.substring(0, id.indexOf('@') + 5), "--trace-file",
                 run.resolve("traces.db").toString());
         assertThat(byPrefix.code()).as(byPrefix.err()).isZero();
         assertThat(byPrefix.out()).contains(runLine);
-        Ran export = veracity(env, "traces", "export", run.toString());
+        CliProcess.Ran export = veracity(env, "traces", "export", run.toString());
         assertThat(export.code()).as(export.err()).isZero();
         assertThat(export.out().lines()).hasSize(3);
     }

@@ -88,6 +88,29 @@ class ReadmeCommandsTest {
         assertThat(ReadmeCommands.ciCommand()).isEqualTo("./mvnw -B verify");
     }
 
+    @Test
+    void aBusyPortIsNamedBeforeAnyCommandRunsWithTheCommandThatUsesIt() throws Exception {
+        List<ReadmeCommands.Command> cs = List.of(command("./veracity sim --port 8000 --model qwen"),
+                command("curl -s http://127.0.0.1:8001/v1/models"), command("./veracity serve --port 0 --model m"));
+        assertThat(ReadmeIT.ports(cs)).containsExactly(8000, 8001);
+        try (java.net.ServerSocket held = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            int port = held.getLocalPort();
+            List<ReadmeCommands.Command> busy = List.of(command("./veracity sim --port " + port));
+            assertThat(ReadmeIT.busyPorts(busy)).startsWith("port " + port + " is already in use on this machine")
+                    .endsWith("; the README's commands use it (X.md:2): free it and run again").doesNotContain("\n");
+        }
+    }
+
+    @Test
+    void aServerOnAFreePortIsReadyAtItsOwnUrlNotTheUpstreams() {
+        String serve = "veracity serve: upstream http://127.0.0.1:8000/v1\n"
+                + "Serving 30 methods (and METHOD+march[+abstain]) on http://127.0.0.1:41234/v1 over qwen at"
+                + " http://127.0.0.1:8000/v1 (stop with Ctrl-C or SIGTERM)\n";
+        assertThat(ReadmeIT.ownPort(serve)).hasValue(41234);
+        assertThat(ReadmeIT.ownPort("over qwen at http://127.0.0.1:8000/v1\n")).isEmpty();
+        assertThat(ReadmeIT.ownPort("Veracity simulator listening on http://127.0.0.1:5123/v1 (models qwen)")).hasValue(5123);
+    }
+
     private static ReadmeCommands.Command command(String line) {
         return ReadmeCommands.parse(Path.of("X.md"), List.of("```bash", line, "```")).getFirst();
     }

@@ -27,7 +27,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -54,6 +53,9 @@ class ReadmeIT {
     /** Subcommands that serve until stopped: started in the background, ready once their port answers. */
     private static final Set<String> SERVERS = Set.of("sim", "serve", "serve-rewards", "serve-retrieval");
 
+    /** Subcommands whose stderr must carry no warning (issue 26; {@link QuietStderrTest} checks them in a JVM). */
+    private static final Set<String> QUIET = Set.of("index", "search", "eval");
+
     /** The user's own input files that README commands name, as this test provides them. */
     private static final List<String> FIXTURES = List.of("pairs.jsonl", "rollouts.jsonl", "rewards.jsonl", "tokens.jsonl",
             "corpus.jsonl", "docs.jsonl", "dpo-pairs.jsonl", "sft.jsonl");
@@ -76,6 +78,11 @@ class ReadmeIT {
         Files.copy(ramdocs, clone.resolve("RAMDocs_test.jsonl"));
         Files.copy(Shared.data("nq-open/NQ-open.dev.jsonl"), clone.resolve("NQ-open.dev.jsonl"));
 
+        List<ReadmeCommands.Command> runnable = ReadmeCommands.all().stream()
+                .filter(c -> c.needs().isEmpty() && !isCiCommand(c)).toList();
+        String busy = busyPorts(runnable);
+        assertThat(busy).as("the README's ports, before any command runs").isEmpty();
+
         try (Shell sh = new Shell(clone, Files.createDirectories(tmp.resolve("logs")))) {
             // The quick start, in order, after a real demo; then the command the demo itself prints.
             List<ReadmeCommands.Command> quickStart = quickStart();
@@ -94,8 +101,7 @@ class ReadmeIT {
             assertThat(clone.resolve(said.group(2)).resolve("index.html")).isRegularFile();
 
             // Every other command, with the README's simulator up first (the eval examples come before it).
-            List<ReadmeCommands.Command> rest = ReadmeCommands.all().stream()
-                    .filter(c -> c.needs().isEmpty() && !isCiCommand(c) && !quickStart.contains(c)).toList();
+            List<ReadmeCommands.Command> rest = runnable.stream().filter(c -> !quickStart.contains(c)).toList();
             List<ReadmeCommands.Command> sims = rest.stream().filter(c -> c.subcommand().equals("sim")).toList();
             assertThat(sims).as("the README's simulator command").isNotEmpty();
             sh.start(sims.getFirst());
@@ -113,6 +119,69 @@ class ReadmeIT {
         } finally {
             Files.delete(shared); // the link, not the shared folder, before JUnit cleans the temporary folder
         }
+    }
+
+    /** A port on the local machine, named in a command: a server's {@code --port}, or a URL's. */
+    private static final Pattern PORT = Pattern.compile("(?:--port[ =]|//(?:127\\.0\\.0\\.1|localhost):)(\\d+)");
+
+    /** The fixed ports these commands listen on or call (port 0, a free one, is none). */
+    static java.util.SortedSet<Integer> ports(List<ReadmeCommands.Command> commands) {
+        java.util.SortedSet<Integer> ports = new java.util.TreeSet<>();
+        for (ReadmeCommands.Command c : commands) {
+            Matcher m = PORT.matcher(c.words());
+            while (m.find()) {
+                int port = Integer.parseInt(m.group(1));
+                if (port > 0) {
+                    ports.add(port);
+                }
+            }
+        }
+        return ports;
+    }
+
+    /**
+     * "" when every port the commands use is free; else one line naming the first port in use and what holds it (as
+     * {@code ss} says, when it can): checked before the demo, so a busy port stops the test before minutes of work.
+     */
+    static String busyPorts(List<ReadmeCommands.Command> commands) {
+        for (int port : ports(commands)) {
+            if (Shell.answers(port)) {
+                String holder = holder(port);
+                return "port " + port + " is already in use on this machine" + (holder.isEmpty() ? "" : " (by " + holder
+                        + ")") + "; the README's commands use it (" + commands.stream().filter(c -> PORT.matcher(
+                        c.words()).results().anyMatch(r -> r.group(1).equals(Integer.toString(port)))).findFirst()
+                        .map(ReadmeCommands.Command::where).orElse("?") + "): free it and run again";
+            }
+        }
+        return "";
+    }
+
+    /** The process listening on a local port, as {@code ss -ltnp} says ({@code "java",pid=123}), or "" unknown. */
+    static String holder(int port) {
+        try {
+            Process ss = new ProcessBuilder("ss", "-Hltnp", "sport = :" + port).redirectErrorStream(true).start();
+            String out = new String(ss.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (!ss.waitFor(10, TimeUnit.SECONDS) || ss.exitValue() != 0) {
+                return "";
+            }
+            Matcher users = Pattern.compile("users:\\(\\((.*?)\\)\\)").matcher(out);
+            return users.find() ? users.group(1) : "";
+        } catch (IOException e) {
+            return ""; // no ss here
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "";
+        }
+    }
+
+    /** The line a server prints when it listens, with its own URL (serve's also names the upstream's, after it). */
+    private static final Pattern LISTENING = Pattern.compile(
+            "(?m)^(?:Serving|Veracity simulator listening)\\b.*? on http://127\\.0\\.0\\.1:(\\d+)");
+
+    /** The port a server started with {@code --port 0} printed as its own, once it has. */
+    static java.util.OptionalInt ownPort(String printed) {
+        Matcher m = LISTENING.matcher(printed);
+        return m.find() ? java.util.OptionalInt.of(Integer.parseInt(m.group(1))) : java.util.OptionalInt.empty();
     }
 
     /** The commands of README.md's quick start section, in order. */
@@ -143,8 +212,9 @@ class ReadmeIT {
         Process git = new ProcessBuilder("git", "ls-files", "-z", "--cached", "--others", "--exclude-standard")
                 .directory(root.toFile()).redirectError(ProcessBuilder.Redirect.INHERIT).start();
         byte[] listing = git.getInputStream().readAllBytes();
-        Assumptions.assumeTrue(git.waitFor() == 0, "not a git checkout (" + root + "): the README test copies what a"
-                + " clone holds, by git ls-files");
+        // Only git knows what a clone holds (tracked files, .gitignore): without it the test skips, and fails under CI.
+        Shared.assumeUnlessCi(git.waitFor() == 0, root + " is not a git checkout (git ls-files failed), and the README"
+                + " test copies what a clone holds by git ls-files");
         for (String name : new String(listing, StandardCharsets.UTF_8).split("\0")) {
             Path from = root.resolve(name);
             if (name.isEmpty() || !Files.isRegularFile(from)) {
@@ -213,13 +283,18 @@ class ReadmeIT {
 
         private ProcessBuilder bash(String script, Path log) {
             ProcessBuilder pb = new ProcessBuilder("bash", "-c", script).directory(dir.toFile())
-                    .redirectInput(new File("/dev/null")).redirectErrorStream(true).redirectOutput(log.toFile());
+                    .redirectInput(new File("/dev/null")).redirectOutput(log.toFile()).redirectError(err(log).toFile());
             // the start-up cache (README: VERACITY_AOT) would cost a training run in the copy for a few faster starts
             pb.environment().put("VERACITY_AOT", "0");
             return pb;
         }
 
-        /** Runs a command to its end; returns what it printed (stdout and stderr). */
+        /** Where a command's standard error goes: beside its output's log. */
+        private static Path err(Path log) {
+            return log.resolveSibling(log.getFileName().toString().replace(".log", ".err"));
+        }
+
+        /** Runs a command to its end; returns what it printed (stdout, then stderr). */
         String run(ReadmeCommands.Command c) throws Exception {
             if (!ran.add(c.words())) {
                 return "";
@@ -231,11 +306,16 @@ class ReadmeIT {
                 p.destroyForcibly();
                 fail(c.where() + " did not end: " + c.text() + "\n" + tail(log));
             }
-            String out = Files.readString(log);
+            String stderr = Files.readString(err(log));
+            String out = Files.readString(log) + stderr;
             System.out.printf(java.util.Locale.ROOT, "ReadmeIT: %s exit %d in %.1f s%n", c.where(), p.exitValue(),
                     (System.nanoTime() - t0) / 1e9); // where the time goes, for the report; nothing asserts on it
             if (p.exitValue() != 0) {
                 fail(c.where() + " exited " + p.exitValue() + ": " + c.text() + "\n" + tail(log));
+            }
+            if (QUIET.contains(c.subcommand())) { // the launcher itself, not QuietStderrTest's JVM: stderr holds no warning
+                assertThat(stderr.lines().filter(l -> QuietStderrTest.WARNING.matcher(l).find()).toList())
+                        .as(c.where() + "'s stderr: " + c.text()).isEmpty();
             }
             if (c.words().startsWith("curl ")) { // curl -s exits 0 on an HTTP error: the answer must be one
                 assertThat(out).as(c.where() + ": " + c.text()).contains("\"choices\"").doesNotContain("\"error\"");
@@ -264,12 +344,11 @@ class ReadmeIT {
             } else {
                 anyPort.add(p);
             }
-            Pattern printed = Pattern.compile("http://127\\.0\\.0\\.1:(\\d+)");
             for (int tries = 0; ; tries++) {
                 if (!p.isAlive()) {
                     fail(c.where() + " stopped (exit " + p.exitValue() + "): " + c.text() + "\n" + tail(log));
                 }
-                if (port > 0 ? answers(port) : printed.matcher(Files.readString(log)).find()) {
+                if (port > 0 ? answers(port) : ownPort(Files.readString(log)).stream().anyMatch(Shell::answers)) {
                     return;
                 }
                 if (tries > 1200) { // a guard against a server that never listens, not a measure
@@ -279,7 +358,7 @@ class ReadmeIT {
             }
         }
 
-        private static boolean answers(int port) {
+        static boolean answers(int port) {
             try (Socket s = new Socket()) {
                 s.connect(new InetSocketAddress("127.0.0.1", port), 1000);
                 return true;
@@ -296,7 +375,8 @@ class ReadmeIT {
         }
 
         private static String tail(Path log) throws IOException {
-            List<String> lines = Files.readAllLines(log);
+            List<String> lines = new ArrayList<>(Files.readAllLines(log));
+            lines.addAll(Files.readAllLines(err(log)));
             return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
         }
 

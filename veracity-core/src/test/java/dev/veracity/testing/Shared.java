@@ -78,6 +78,27 @@ public final class Shared {
         throw new AssertionError("unreachable"); // abort always throws
     }
 
+    /**
+     * Another need of a test that CI must meet (a git checkout, ...): when {@code met} is false the test skips on a
+     * developer's machine and fails under CI ({@link #required}), both with {@code missing} and, under CI, the
+     * variable that made it fail.
+     *
+     * @param missing what is not there and why the test needs it, as a phrase
+     */
+    public static void assumeUnlessCi(boolean met, String missing) {
+        assumeUnlessCi(met, missing, System.getenv());
+    }
+
+    static void assumeUnlessCi(boolean met, String missing, Map<String, String> env) {
+        if (met) {
+            return;
+        }
+        if (required(env)) {
+            Assertions.fail(missing + ", and this run needs it (" + why(env) + "); " + REQUIRE + "=0 skips it instead");
+        }
+        Assumptions.abort(missing + ": skipped here; under CI (CI or " + REQUIRE + "=1 set) this test fails");
+    }
+
     /** Whether a missing shared folder fails: {@value #REQUIRE} when set, else whether {@code CI} is set. */
     static boolean required(Map<String, String> env) {
         String asked = env.get(REQUIRE);

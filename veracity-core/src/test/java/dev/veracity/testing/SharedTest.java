@@ -50,6 +50,17 @@ class SharedTest {
     }
 
     @Test
+    void anotherUnmetNeedSkipsHereAndFailsUnderCiSayingWhy() {
+        assertThatThrownBy(() -> Shared.assumeUnlessCi(false, "/x is not a git checkout", Map.of("CI", "true")))
+                .isInstanceOf(AssertionFailedError.class)
+                .hasMessage("/x is not a git checkout, and this run needs it (CI=true); VERACITY_REQUIRE_SHARED=0 skips"
+                        + " it instead");
+        assertThatThrownBy(() -> Shared.assumeUnlessCi(false, "/x is not a git checkout", Map.of()))
+                .isInstanceOf(TestAbortedException.class).hasMessageStartingWith("/x is not a git checkout: skipped here");
+        Shared.assumeUnlessCi(true, "unused", Map.of("CI", "true"));
+    }
+
+    @Test
     void aFoundFolderIsReturnedWhateverTheEnvironment() {
         Path p = Path.of("/somewhere/shared/papers");
         assertThat(Shared.require("papers", Optional.of(p), Map.of("CI", "true"))).isEqualTo(p);

@@ -29,11 +29,13 @@ import java.util.regex.Pattern;
 /**
  * Headless Chromium driven over the DevTools protocol (a WebSocket, the JDK's own client): open a page, evaluate
  * script in it, move and click the mouse as a user would, take a screenshot, and list every request the page made.
- * The timeouts only keep a broken browser from hanging the build; nothing is timed.
+ * The timeouts only keep a broken browser from hanging the build; nothing is timed. The one way the tests drive a
+ * browser: this module's report tests and the CLI's (through this module's test-jar).
  */
-final class HeadlessChromium implements AutoCloseable {
+public final class HeadlessChromium implements AutoCloseable {
 
-    static final Path CHROMIUM = Path.of("/usr/bin/chromium");
+    /** Where CI installs Chromium ({@code apt-get install chromium}). */
+    public static final Path CHROMIUM = Path.of("/usr/bin/chromium");
     private static final long TIMEOUT_SECONDS = 45;
     private static final Pattern LISTENING = Pattern.compile("DevTools listening on (ws://\\S+)");
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -52,8 +54,14 @@ final class HeadlessChromium implements AutoCloseable {
         this.socket = builder.buildAsync(uri, new Listener()).orTimeout(TIMEOUT_SECONDS, TimeUnit.SECONDS).join();
     }
 
+    /** Skips the calling test where Chromium is not installed (CI installs it). */
+    public static void assumeInstalled() {
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isExecutable(CHROMIUM),
+                CHROMIUM + " is not installed here; CI installs it (apt-get install chromium)");
+    }
+
     /** Starts Chromium with a fresh profile under {@code profile}, its window {@code width} x {@code height}. */
-    static HeadlessChromium start(Path profile, int width, int height) throws IOException {
+    public static HeadlessChromium start(Path profile, int width, int height) throws IOException {
         Files.createDirectories(profile);
         Process p = new ProcessBuilder(CHROMIUM.toString(), "--headless", "--no-sandbox", "--disable-gpu",
                 "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update",
@@ -99,13 +107,13 @@ final class HeadlessChromium implements AutoCloseable {
     }
 
     /** No network at all: a page that needed one would fail to load its part. */
-    void offline() {
+    public void offline() {
         send("Network.emulateNetworkConditions", JSON.createObjectNode().put("offline", true).put("latency", 0)
                 .put("downloadThroughput", -1).put("uploadThroughput", -1));
     }
 
     /** Opens {@code page} and waits for its load event (its scripts have run). */
-    void open(Path page) {
+    public void open(Path page) {
         CompletableFuture<Void> load = new CompletableFuture<>();
         loaded.set(load);
         send("Page.navigate", JSON.createObjectNode().put("url", page.toUri().toString()));
@@ -113,7 +121,7 @@ final class HeadlessChromium implements AutoCloseable {
     }
 
     /** The value of a script expression (JSON-serialisable; a promise is awaited). */
-    JsonNode eval(String expression) {
+    public JsonNode eval(String expression) {
         JsonNode r = send("Runtime.evaluate", JSON.createObjectNode().put("expression", expression)
                 .put("returnByValue", true).put("awaitPromise", true));
         if (r.has("exceptionDetails")) {
@@ -122,20 +130,31 @@ final class HeadlessChromium implements AutoCloseable {
         return r.path("result").path("value");
     }
 
+    /**
+     * The text of the open page as rendered into its DOM (after its scripts ran): tags, styles and scripts dropped, a
+     * blank where each tag was, entities read, blanks folded to one space; closed {@code <details>} included.
+     */
+    public String text() {
+        return eval("document.documentElement.outerHTML").asText()
+                .replaceAll("(?s)<(style|script)\\b.*?</\\1>", " ").replaceAll("<[^>]*>", " ")
+                .replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", "\"").replace("&#39;", "'")
+                .replace("&nbsp;", " ").replace("&amp;", "&").replaceAll("\\s+", " ");
+    }
+
     /** Moves the mouse to page point ({@code x}, {@code y}) (CSS pixels of the viewport). */
-    void hover(double x, double y) {
+    public void hover(double x, double y) {
         mouse("mouseMoved", x, y, 0);
     }
 
     /** A left click at ({@code x}, {@code y}). */
-    void click(double x, double y) {
+    public void click(double x, double y) {
         mouse("mouseMoved", x, y, 0);
         mouse("mousePressed", x, y, 1);
         mouse("mouseReleased", x, y, 1);
     }
 
     /** A click on the centre of the first element matching {@code selector}, scrolled into view first. */
-    void click(String selector) {
+    public void click(String selector) {
         JsonNode r = eval("(() => { const e = document.querySelector(" + JSON.valueToTree(selector) + ");"
                 + " e.scrollIntoView({block: 'center'}); const b = e.getBoundingClientRect();"
                 + " return [b.left + b.width / 2, b.top + b.height / 2]; })()");
@@ -151,7 +170,7 @@ final class HeadlessChromium implements AutoCloseable {
     }
 
     /** A PNG of the whole page into {@code png}. */
-    Path screenshot(Path png) throws IOException {
+    public Path screenshot(Path png) throws IOException {
         JsonNode r = send("Page.captureScreenshot", JSON.createObjectNode().put("format", "png")
                 .put("captureBeyondViewport", true));
         Files.createDirectories(png.getParent());
@@ -160,14 +179,14 @@ final class HeadlessChromium implements AutoCloseable {
     }
 
     /** Every URL the pages asked for since the start. */
-    List<String> requests() {
+    public List<String> requests() {
         synchronized (requests) {
             return List.copyOf(requests);
         }
     }
 
     /** The console messages and page errors so far. */
-    List<String> log() {
+    public List<String> log() {
         synchronized (log) {
             return List.copyOf(log);
         }

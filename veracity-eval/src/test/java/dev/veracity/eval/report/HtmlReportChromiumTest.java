@@ -11,9 +11,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import javax.imageio.ImageIO;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,16 +22,13 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class HtmlReportChromiumTest {
 
-    private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
-    private static final long TIMEOUT_SECONDS = 45;
 
     @TempDir
     Path tmp;
 
     @Test
     void indexAndTranscriptRenderInChromium() throws Exception {
-        Assumptions.assumeTrue(Files.isExecutable(CHROMIUM),
-                "/usr/bin/chromium is not installed here; CI installs it (apt-get install chromium)");
+        assumeChromium();
         Path out = Path.of("target", "report-chromium").toAbsolutePath();
         deleteTree(out);
         Path a = ReportFixtures.run(tmp, "standard-rag-ramdocs", "standard-rag",
@@ -291,8 +286,7 @@ class HtmlReportChromiumTest {
     }
 
     private static void assumeChromium() {
-        Assumptions.assumeTrue(Files.isExecutable(CHROMIUM),
-                "/usr/bin/chromium is not installed here; CI installs it (apt-get install chromium)");
+        HeadlessChromium.assumeInstalled();
     }
 
     /** A screenshot that is a real page (not blank), printed for a person to look at. */
@@ -303,21 +297,12 @@ class HtmlReportChromiumTest {
         assertNotBlank(image, shot);
     }
 
-    private Path screenshot(Path page, Path png) throws IOException, InterruptedException {
-        Path profile = Files.createTempDirectory(tmp, "chromium-profile");
-        Path log = tmp.resolve(png.getFileName() + ".log");
-        List<String> cmd = new ArrayList<>(List.of(CHROMIUM.toString(), "--headless", "--no-sandbox", "--disable-gpu",
-                "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update",
-                "--disable-sync", "--hide-scrollbars", "--user-data-dir=" + profile, "--screenshot=" + png,
-                "--window-size=1280,900", page.toUri().toString()));
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        if (!p.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-            p.descendants().forEach(ProcessHandle::destroyForcibly);
-            p.destroyForcibly();
-            throw new AssertionError("chromium did not finish in " + TIMEOUT_SECONDS + " s: " + tail(log));
+    /** A screenshot of {@code page} in a 1280 x 900 window (the whole page), into {@code png}. */
+    private Path screenshot(Path page, Path png) throws IOException {
+        try (HeadlessChromium c = HeadlessChromium.start(Files.createTempDirectory(tmp, "chromium-profile"), 1280, 900)) {
+            c.open(page);
+            return c.screenshot(png);
         }
-        assertThat(png).as("chromium exit %d: %s", p.exitValue(), tail(log)).exists();
-        return png;
     }
 
     /** Some luminance variance and a handful of colours: text, table rules and charts, not a blank page. */
@@ -340,15 +325,6 @@ class HtmlReportChromiumTest {
         double variance = sumSq / n - mean * mean;
         assertThat(variance).as("luminance variance of %s", shot).isGreaterThan(50);
         assertThat(colours.size()).as("distinct colours in %s", shot).isGreaterThan(20);
-    }
-
-    private static String tail(Path log) {
-        try {
-            String s = Files.exists(log) ? Files.readString(log) : "";
-            return s.length() > 2000 ? s.substring(s.length() - 2000) : s;
-        } catch (IOException e) {
-            return "(no log)";
-        }
     }
 
     private static void deleteTree(Path dir) throws IOException {

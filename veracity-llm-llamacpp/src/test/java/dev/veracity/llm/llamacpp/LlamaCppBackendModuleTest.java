@@ -15,7 +15,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.HashSet;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
@@ -296,18 +295,42 @@ class LlamaCppBackendModuleTest {
         }
     }
 
+    /**
+     * A call that finds the model busy waits for it only for what is left of its timeout. The first call holds the
+     * model on a latch (its clock blocks at the first token check, inside the lock) until the second call has timed
+     * out; the second call's clock stands still, so its whole timeout is spent waiting for the model.
+     */
     @Test
     void waitingForABusyModelCountsAgainstTheTimeout() throws Exception {
-        try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
-            CompletableFuture<Void> started = new CompletableFuture<>();
+        java.util.concurrent.CountDownLatch holding = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.atomic.AtomicReference<Thread> holder = new java.util.concurrent.atomic.AtomicReference<>();
+        java.util.concurrent.atomic.AtomicInteger holderReads = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.function.LongSupplier clock = () -> {
+            // the holder reads the clock for its deadline, its wait for the model, then before each token
+            if (Thread.currentThread() == holder.get() && holderReads.incrementAndGet() == 3) {
+                holding.countDown();
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            return 0L;
+        };
+        try (LlamaCppBackend busy = LlamaCppBackend.builder(file).threads(2).clock(clock).build();
+                ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
             Future<LlmResponse> longCall = pool.submit(() -> {
-                started.complete(null);
-                return generate(completion(1500).build());
+                holder.set(Thread.currentThread());
+                return busy.generate(completion(8).build(), Duration.ofSeconds(30));
             });
-            started.get();
-            Thread.sleep(100);
-
-            LlmException e = llmError(() -> llm.generate(completion(4).build(), Duration.ofMillis(20)));
+            LlmException e;
+            try {
+                holding.await();
+                e = llmError(() -> busy.generate(completion(4).build(), Duration.ofMillis(20)));
+            } finally {
+                release.countDown(); // before the pool waits for the first call
+            }
 
             assertThat(e.kind()).isEqualTo(ErrorKind.TIMEOUT);
             assertThat(e.getMessage()).contains("busy");
