@@ -521,9 +521,13 @@ public final class ComparisonTable {
 
     /** The text table's columns and the order they narrow in ({@link #text(int)}). */
     private static List<TextTable.Column> columns(Table t) {
+        // a method column that only repeats each run's name (the demo's runs are named by method) goes first
+        boolean methodIsRun = t.rows().stream().allMatch(r -> r.method() != null
+                && (r.run().equals(r.method()) || r.run().startsWith(r.method() + " [")));
+        TextTable.Column method = TextTable.Column.text("method", 10, 60);
         List<TextTable.Column> c = new ArrayList<>(List.of(
                 TextTable.Column.text("run", 12, 39).cutAt(42),
-                TextTable.Column.text("method", 10, 60),
+                methodIsRun ? method.dropAt(1) : method,
                 TextTable.Column.text("model", 8, 11).dropAt(14),
                 TextTable.Column.text("retrieval", 8, 11).dropAt(12),
                 TextTable.Column.figure("questions").dropAt(13)));

@@ -183,6 +183,24 @@ class ComparisonTableTest {
     }
 
     @Test
+    void aMethodColumnThatRepeatsTheRunsNamesIsTheFirstToGoWhereItIsNarrow() throws Exception {
+        // the demo's runs are named by their method: the column would spend the width the costs need
+        Path a = ReportFixtures.run(dir, "standard-rag", "standard-rag", METRICS, false);
+        Path b = ReportFixtures.run(dir, "madam-rag", "madam-rag", METRICS, false);
+        List<RunDir> runs = ComparisonTable.load(List.of(a, b));
+        String header = header(ComparisonTable.of(runs, 200, 7, null).text(80));
+        assertThat(header).doesNotContain("method").contains("failed");
+        assertThat(header(ComparisonTable.of(runs, 200, 7, null).text(400))).contains("method");
+        // runs named otherwise keep it
+        Path c = ReportFixtures.run(dir, "baseline", "standard-rag", METRICS, false);
+        assertThat(header(ComparisonTable.of(ComparisonTable.load(List.of(c, b)), 200, 7, null).text(80))).contains("method");
+    }
+
+    private static String header(String text) {
+        return text.lines().filter(l -> l.startsWith("run ")).findFirst().orElseThrow();
+    }
+
+    @Test
     void theCompactTextIsTheTablesAloneForEvalsClosingLines() throws Exception {
         ComparisonTable t = twoRuns();
         String compact = t.compact(80);
