@@ -88,6 +88,14 @@ public final class Registry<P, E> {
         return Collections.unmodifiableMap(out);
     }
 
+    /**
+     * "did you mean 'x'? " for a name no entry has: the names and aliases (by key) a few edits away, for the one-line
+     * error of an unknown name; "" when none is near.
+     */
+    public String didYouMean(String typed) {
+        return NearestNames.didYouMean(typed, snapshot().names().keySet());
+    }
+
     private Snapshot<E> snapshot() {
         Snapshot<E> s = snapshot;
         int g = Plugins.generation();

@@ -45,7 +45,7 @@ public final class Methods {
         MethodProvider.Entry e = name == null ? null : ALL.byName().get(name);
         if (e == null) {
             throw new IllegalArgumentException("unknown method '" + name + "'; "
-                    + dev.veracity.plugin.NearestNames.didYouMean(name, names()) + "known: " + String.join(", ", names())
+                    + ALL.didYouMean(name) + "known: " + String.join(", ", names())
                     + " (and METHOD+march[+abstain] to verify any of them)");
         }
         return e.create().get();

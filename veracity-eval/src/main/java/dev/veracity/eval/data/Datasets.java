@@ -41,9 +41,8 @@ public final class Datasets {
     public static DatasetSpec spec(String name) {
         DatasetSpec spec = REGISTRY.find(name);
         if (spec == null) {
-            throw new IllegalArgumentException("unknown dataset \"" + name + "\"; " + dev.veracity.plugin.NearestNames.didYouMean(name,
-                    java.util.stream.Stream.concat(names().stream(), REGISTRY.aliases().keySet().stream()).toList()) + "known: " + String.join(", ", names())
-                    + " (aliases: " + aliases() + ")");
+            throw new IllegalArgumentException("unknown dataset \"" + name + "\"; " + REGISTRY.didYouMean(name) + "known: "
+                    + String.join(", ", names()) + " (aliases: " + aliases() + ")");
         }
         return spec;
     }

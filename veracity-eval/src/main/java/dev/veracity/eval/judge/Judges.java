@@ -2,10 +2,8 @@ package dev.veracity.eval.judge;
 
 import dev.veracity.llm.client.LlmClient;
 import dev.veracity.plugin.Registry;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 
 /**
  * The judges by command-line name: every {@link JudgeProvider}'s ({@link BuiltInJudges} first, then the plug-ins').
@@ -14,7 +12,8 @@ import java.util.Map;
 public final class Judges {
 
     private static final Registry<JudgeProvider, JudgeProvider.Entry> REGISTRY = new Registry<>(JudgeProvider.class,
-            JudgeProvider::judges, e -> e.name().toLowerCase(Locale.ROOT), "judge");
+            JudgeProvider::judges, e -> e.name().toLowerCase(Locale.ROOT), JudgeProvider.Entry::aliases,
+            n -> n.toLowerCase(Locale.ROOT), "judge");
 
     private Judges() {
     }
@@ -24,32 +23,16 @@ public final class Judges {
         return List.copyOf(REGISTRY.byName().keySet());
     }
 
-    /** Every name and alias, lower case, to its judge. */
-    private static Map<String, JudgeProvider.Entry> byAnyName() {
-        Map<String, JudgeProvider.Entry> out = new LinkedHashMap<>();
-        for (JudgeProvider.Entry e : REGISTRY.byName().values()) {
-            out.put(e.name().toLowerCase(Locale.ROOT), e);
-            for (String a : e.aliases()) {
-                JudgeProvider.Entry before = out.putIfAbsent(a.toLowerCase(Locale.ROOT), e);
-                if (before != null && before != e) {
-                    throw new IllegalStateException("two judges answer to '" + a + "': " + before.name() + " and "
-                            + e.name() + "; rename one of them");
-                }
-            }
-        }
-        return out;
-    }
-
     /** Checks a judge name before anything is built; an unknown one is an error that lists the known ones. */
     public static void requireKnown(String name) {
         entry(name);
     }
 
     private static JudgeProvider.Entry entry(String name) {
-        JudgeProvider.Entry e = name == null ? null : byAnyName().get(name.toLowerCase(Locale.ROOT));
+        JudgeProvider.Entry e = name == null ? null : REGISTRY.find(name);
         if (e == null) {
-            throw new IllegalArgumentException("unknown judge '" + name + "'; "
-                    + dev.veracity.plugin.NearestNames.didYouMean(name, names()) + "known: " + String.join(", ", names()));
+            throw new IllegalArgumentException("unknown judge '" + name + "'; " + REGISTRY.didYouMean(name) + "known: "
+                    + String.join(", ", names()));
         }
         return e;
     }

@@ -62,7 +62,7 @@ public final class Recipes {
     public Recipe byName(String name) {
         if (!REGISTRY.byName().containsKey(name)) {
             throw new IllegalArgumentException("unknown recipe '" + name + "'; "
-                    + dev.veracity.plugin.NearestNames.didYouMean(name, names()) + "known: " + String.join(", ", names())
+                    + REGISTRY.didYouMean(name) + "known: " + String.join(", ", names())
                     + " (./veracity reproduce --list)");
         }
         return parse(name, text(name));

@@ -38,7 +38,7 @@ public final class Rewards {
         Spec s = name == null ? null : REGISTRY.byName().get(name);
         if (s == null) {
             throw new IllegalArgumentException("unknown reward '" + name + "'; "
-                    + dev.veracity.plugin.NearestNames.didYouMean(name, REGISTRY.byName().keySet()) + "valid rewards: " + String.join(", ", REGISTRY.byName().keySet()));
+                    + REGISTRY.didYouMean(name) + "valid rewards: " + String.join(", ", REGISTRY.byName().keySet()));
         }
         return s;
     }
