@@ -46,6 +46,8 @@ import picocli.CommandLine.Option;
 final class RewardsBench implements Callable<Integer> {
 
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** march-ztr's rewards/s by checker concurrency before issue 30 (64 clients, 100 ms a call; README), kept as targets. */
+    private static final java.util.Map<Integer, Double> MARCH_BEFORE = java.util.Map.of(16, 37.8, 64, 141.9, 256, 155.5);
     private static final String PROMPT = "<|im_start|>user\nWhere is the Eiffel Tower? Put the answer in \\boxed{}.<|im_end|>\n"
             + "<|im_start|>assistant\n";
 
@@ -96,6 +98,8 @@ final class RewardsBench implements Callable<Integer> {
             System.out.printf(Locale.ROOT, "== truthrl-ternary: %,d OpenRLHF requests (one sample each) from %d clients, %s%n",
                     load.requests, load.clients, keepAlive ? "connections kept alive" : "a new connection per request");
             System.out.printf(Locale.ROOT, "   %s%n", r.line());
+            // issue 30: the serving path keeps the figures it had (README, measured before issue 30 on this machine)
+            BenchTarget.atLeast("requests/s, as before issue 30", keepAlive ? 7_690 : 4_350, "").print(r.throughput());
         }
     }
 
@@ -132,6 +136,10 @@ final class RewardsBench implements Callable<Integer> {
                                 + " %.1f rewards/s, clients' bound %d / (2 x latency) = %.1f; measured %.1f rewards/s ="
                                 + " %.2f of the lower bound%n", callsPerReward, ideal, load.clients, clientBound,
                         r.throughput(), r.throughput() / bound);
+                Double before = MARCH_BEFORE.get(concurrency);
+                if (before != null && load.clients == 64 && latency.ms == 100) {
+                    BenchTarget.atLeast("rewards/s, as before issue 30", before, "").print(r.throughput());
+                }
             }
         }
     }
