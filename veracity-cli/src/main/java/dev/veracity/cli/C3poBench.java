@@ -91,7 +91,7 @@ final class C3poBench implements Callable<Integer> {
             System.out.printf(Locale.ROOT, "   ideal: %.0f ms (critical path: %d dependent calls x %d ms = %.0f ms; throughput"
                     + " bound %d calls x %d ms / %d = %.0f ms)%n", ideal, chain, latency.ms, criticalMs, calls, latency.ms,
                     concurrency.limit, throughputMs);
-            System.out.printf(Locale.ROOT, "   wall / ideal: %.2fx (target <= 1.2x)%n", wallMs / ideal);
+            BenchTarget.atMost("wall time over the ideal", 1.2, "x").print(wallMs / ideal);
             int fifo = rounds(trees, concurrency.limit, false);
             int longestFirst = rounds(trees, concurrency.limit, true);
             System.out.printf(Locale.ROOT, "   these trees' calls scheduled with no overhead at concurrency %d: %d ms first come"
