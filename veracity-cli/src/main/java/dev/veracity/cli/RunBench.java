@@ -62,12 +62,16 @@ final class RunBench implements Callable<Integer> {
             + " RAMDocs test set found upwards from here, else the demo's bundled 20).")
     Path data;
 
+    @Option(names = "--questions-at-once", paramLabel = "N", description = "Questions admitted at once (default: eval's,"
+            + " twice --concurrency).")
+    Integer questionsAtOnce;
+
     @Option(names = "--out", paramLabel = "DIR", description = "Run folders (default: a new temporary folder).")
     Path out;
 
     /** One measured run: what it called and how long it took. */
     record Figures(String method, int questions, int answered, int failed, int calls, int chain, double idealMs,
-                   double wallMs, double runnerMs, long p50Micros, long p99Micros) {
+                   double wallMs, double runnerMs, long p50Micros, long p99Micros, double cpuMsPerCall) {
 
         double ratio() {
             return wallMs / idealMs;
@@ -76,8 +80,10 @@ final class RunBench implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (questions.count < 1 || latency.ms < 1 || concurrency.limit < 1 || warmup.count < 0) {
-            throw new IllegalArgumentException("--questions, --latency-ms and --concurrency must be >= 1, --warmup >= 0");
+        if (questions.count < 1 || latency.ms < 1 || concurrency.limit < 1 || warmup.count < 0
+                || questionsAtOnce != null && questionsAtOnce < 1) {
+            throw new IllegalArgumentException("--questions, --latency-ms, --concurrency and --questions-at-once must be"
+                    + " >= 1, --warmup >= 0");
         }
         methods.forEach(Methods::byName); // an unknown name stops here, before any call
         Path root = out != null ? out : Files.createTempDirectory("veracity-bench-run");
@@ -89,9 +95,9 @@ final class RunBench implements Callable<Integer> {
             VeracityConfig cfg = VeracityConfig.resolve(Map.of(), null, false, Map.of("llm-base-url", sim.baseUrl(),
                     "model", "sim-model", "cache", "off", "concurrency", String.valueOf(concurrency.limit)));
             System.out.printf(Locale.ROOT, "== eval runner inside a run: first %d questions of %s, simulator in this"
-                            + " process at %d ms per call (plumbing, not a model), client concurrency %d (questions at"
-                            + " once the same), cache off; %d untimed warm-up run(s) of each method first; %d cores%n",
-                    questions.count, file, latency.ms, concurrency.limit, warmup.count,
+                            + " process at %d ms per call (plumbing, not a model), client concurrency %d, %d questions"
+                            + " at once, cache off; %d untimed warm-up run(s) of each method first; %d cores%n",
+                    questions.count, file, latency.ms, concurrency.limit, atOnce(), warmup.count,
                     Runtime.getRuntime().availableProcessors());
             List<Figures> all = new ArrayList<>();
             for (String name : methods) {
@@ -103,10 +109,10 @@ final class RunBench implements Callable<Integer> {
                 System.out.printf(Locale.ROOT, "   %-10s %d questions (%d answered, %d failed), %,d calls, longest chain %d"
                                 + " calls; ideal %.0f ms (chain %d x %d ms = %d ms; %,d calls x %d ms / %d = %.0f ms);"
                                 + " wall %.0f ms first call to last (the runner %.0f ms in all); a call's latency p50 %.1f"
-                                + " ms, p99 %.1f ms%n", name, f.questions(), f.answered(), f.failed(), f.calls(), f.chain(),
+                                + " ms, p99 %.1f ms; CPU of this process (runner, client and simulator) %.2f ms per call%n", name, f.questions(), f.answered(), f.failed(), f.calls(), f.chain(),
                         f.idealMs(), f.chain(), latency.ms, (long) f.chain() * latency.ms, f.calls(), latency.ms,
                         concurrency.limit, (double) f.calls() * latency.ms / concurrency.limit, f.wallMs(), f.runnerMs(),
-                        f.p50Micros() / 1e3, f.p99Micros() / 1e3);
+                        f.p50Micros() / 1e3, f.p99Micros() / 1e3, f.cpuMsPerCall());
                 BenchTarget.atMost(name + " wall / ideal", TARGET, "x").print(f.ratio());
             }
             System.out.println("   run folders: " + root);
@@ -117,13 +123,15 @@ final class RunBench implements Callable<Integer> {
     /** One eval of the method into {@code dir} (started over), and its figures from the run's trace store. */
     private Figures run(VeracityConfig cfg, String method, Path file, Path dir) throws Exception {
         EvalJob job = EvalJob.builder(Methods.byName(method), MethodsDemo.DATASET, file, dir).limit(questions.count)
-                .model(cfg).documents(new MethodsDemo.DemoDocuments(null)).preflight(false).force(true)
+                .questionsAtOnce(questionsAtOnce).model(cfg).documents(new MethodsDemo.DemoDocuments(null)).preflight(false).force(true)
                 .labels(EvalRunner.labels("model", cfg.model(), "llm_base_url", cfg.llmBaseUrl(),
                         "concurrency", String.valueOf(concurrency.limit), "cache", "off", "bench", "run"))
                 .build();
+        long cpu0 = cpuNanos();
         long t0 = System.nanoTime();
         EvalRunner.Outcome o = EvalJobRunner.run(job, new CliJobEnvironment(null, j -> CliJobEnvironment.silent())).outcome();
         double runnerMs = (System.nanoTime() - t0) / 1e6;
+        long cpu = cpuNanos() - cpu0;
         List<CallRecord> calls = new ArrayList<>();
         try (TraceStore store = TraceStore.open(dir.resolve("traces.db"))) {
             store.runs().forEach(r -> calls.addAll(store.calls(r)));
@@ -134,7 +142,19 @@ final class RunBench implements Callable<Integer> {
         double ideal = Math.max((double) chain * latency.ms, (double) calls.size() * latency.ms / concurrency.limit);
         long[] latencies = calls.stream().mapToLong(CallRecord::latencyMicros).sorted().toArray();
         return new Figures(method, o.total(), o.answered(), o.failures().size(), calls.size(), chain, ideal,
-                (last - first) / 1e3, runnerMs, percentile(latencies, 0.50), percentile(latencies, 0.99));
+                (last - first) / 1e3, runnerMs, percentile(latencies, 0.50), percentile(latencies, 0.99),
+                calls.isEmpty() ? 0 : cpu / 1e6 / calls.size());
+    }
+
+    /** Questions the runner admits at once: --questions-at-once, else eval's default for the concurrency. */
+    private int atOnce() {
+        return questionsAtOnce != null ? questionsAtOnce : EvalJob.defaultQuestionsAtOnce(concurrency.limit);
+    }
+
+    /** CPU time of this process so far (every thread), ns; 0 where the JVM cannot tell. */
+    private static long cpuNanos() {
+        return java.lang.management.ManagementFactory.getOperatingSystemMXBean()
+                instanceof com.sun.management.OperatingSystemMXBean os ? Math.max(0, os.getProcessCpuTime()) : 0;
     }
 
     private static long percentile(long[] sorted, double p) {

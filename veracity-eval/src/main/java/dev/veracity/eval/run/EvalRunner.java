@@ -216,7 +216,21 @@ public final class EvalRunner {
             }
         }
 
-        private static String withoutSamplePosition(String settings) {
+        static String withoutSamplePosition(String settings) {
+            // the client writes its settings compactly with the sample position between two fields: cut out as text
+            // (this runs for every call; a parse of each call's settings cost as much as the client's own record)
+            // ({"n":N,"first_sample":K,...}: LlmClient.settingsOf); anything else is parsed
+            String head = "{\"n\":";
+            String field = ",\"first_sample\":";
+            if (settings != null && settings.startsWith(head)) {
+                int at = digits(settings, head.length());
+                if (at > head.length() && settings.startsWith(field, at)) {
+                    int end = digits(settings, at + field.length());
+                    if (end > at + field.length() && end < settings.length() && settings.charAt(end) == ',') {
+                        return settings.substring(0, at) + settings.substring(end);
+                    }
+                }
+            }
             try {
                 JsonNode n = JSON.readTree(settings == null ? "{}" : settings);
                 if (n instanceof ObjectNode o) {
@@ -227,6 +241,15 @@ public final class EvalRunner {
                 // not JSON: kept as it is
             }
             return String.valueOf(settings);
+        }
+
+        /** The end of the run of ASCII digits at {@code from}. */
+        private static int digits(String s, int from) {
+            int i = from;
+            while (i < s.length() && s.charAt(i) >= '0' && s.charAt(i) <= '9') {
+                i++;
+            }
+            return i;
         }
 
         void begin(String run, String question) {
@@ -418,7 +441,8 @@ public final class EvalRunner {
 
     private static ResultLine answer(Spec spec, QaItem item, int position, LlmClient client, Map<ModelRole, LlmClient> models,
                                      QuestionTraces traces, String traceRun, List<Metric> metrics) {
-        CallContext calls = CallContext.of(traceRun, item.id(), spec.method().name());
+        // its place in the dataset: the client serves the calls of earlier questions first (CallContext.order)
+        CallContext calls = CallContext.of(traceRun, item.id(), spec.method().name()).order(position);
         MethodContext ctx = new MethodContext(client, calls, spec.dataset(), spec.profile().multiAnswer(), spec.options(),
                 spec.retriever(), spec.embedder(), spec.pages(), models);
         // documents from the dataset, the index, or none (closed book); retrieval runs here, in the question's task
