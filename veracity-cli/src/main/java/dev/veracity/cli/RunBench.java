@@ -27,8 +27,10 @@ import picocli.CommandLine.Option;
  * the in-process simulator at a fixed latency per call, cache off. Each run's wall time inside the run (its first
  * model call asked to its last one answered: the process's start and exit are {@code bench madam}'s) is set against
  * the ideal for the client's concurrency: the larger of the longest chain of dependent calls times the latency and
- * the calls times the latency over the concurrency (the trace store's records give both). The simulator answers
- * instantly after its latency: the figures measure our execution, not a model.
+ * the calls times the latency over the concurrency (the trace store's records give both). The questions are RAMDocs'
+ * for every method, as {@code demo} and {@code bench soak} run them (documents each method reads; C-3PO's proxy is
+ * the LLM's client, as in the demo). The simulator answers instantly after its latency: the figures measure our
+ * execution, not a model.
  */
 @Command(name = "run", mixinStandardHelpOptions = true,
         description = {"Methods through the eval runner against the simulator: wall time inside the run against the ideal"

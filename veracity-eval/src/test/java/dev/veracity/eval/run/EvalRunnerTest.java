@@ -572,4 +572,80 @@ class EvalRunnerTest {
             assertThat(EvalRunner.QuestionTraces.withoutSamplePosition(settings)).as(settings).isEqualTo(parsed);
         }
     }
+
+    @Test
+    void questionsBeyondTheClientsSlotsStartOnePerCallAnsweredAndAMethodWithoutCallsStillRunsThemAll() throws Exception {
+        int slots = 2;
+        java.util.concurrent.Semaphore answers = new java.util.concurrent.Semaphore(0);
+        java.util.concurrent.atomic.AtomicInteger inBackend = new java.util.concurrent.atomic.AtomicInteger();
+        ScriptedBackend backend = ScriptedBackend.perSample((r, i) -> {
+            inBackend.incrementAndGet();
+            answers.acquireUninterruptibly(); // each call waits until the test lets one through
+            return "a";
+        });
+        java.util.concurrent.atomic.AtomicInteger started = new java.util.concurrent.atomic.AtomicInteger();
+        QaMethod counted = new QaMethod() {
+            @Override
+            public String name() {
+                return "counted";
+            }
+
+            @Override
+            public MethodSpec spec() {
+                return MethodSpec.named(name()).withNeeds();
+            }
+
+            @Override
+            public MethodAnswer answer(QaItem item, MethodContext ctx) {
+                started.incrementAndGet();
+                String out = ctx.llm().call(ctx.role("only", 0), LlmRequest.user(item.question()).build()).text();
+                return new MethodAnswer(out, List.of(out), List.of(), Map.of());
+            }
+        };
+        Path data = dir.resolve("six.jsonl");
+        StringBuilder sb = new StringBuilder();
+        for (int q = 0; q < 6; q++) {
+            sb.append("{\"question\": \"q").append(q).append("\", \"answer\": [\"a\"]}\n");
+        }
+        Files.writeString(data, sb.toString());
+        EvalRunner.QuestionTraces traces = new EvalRunner.QuestionTraces(new InMemoryTraces());
+        LlmClient client = LlmClient.builder(backend).concurrency(slots).traces(traces).build();
+        Thread run = Thread.ofVirtual().start(() -> EvalRunner.run(new EvalRunner.Spec(counted, "nq-open", data, 0,
+                dir.resolve("ramp"), EvalJob.defaultQuestionsAtOnce(slots), DatasetProfile.of("nq-open"), Map.of(),
+                Map.of()), client, traces, "a", p -> { }));
+        dev.veracity.testing.Await.until("two calls at the model", () -> inBackend.get() == slots);
+        // no call answered yet: the questions beyond the client's slots have not started
+        assertThat(started.get()).isEqualTo(slots);
+        answers.release(); // one call answered, and its question finished: two more questions may start
+        dev.veracity.testing.Await.until("two more questions started", () -> started.get() == slots + 2);
+        assertThat(inBackend.get()).isLessThanOrEqualTo(slots + 1); // the client's two slots: one call more than before
+        answers.release(100);
+        run.join();
+        assertThat(started.get()).isEqualTo(6);
+
+        // a method that calls no model gets no call answered: its questions start as others finish, and all run
+        java.util.concurrent.atomic.AtomicInteger answered = new java.util.concurrent.atomic.AtomicInteger();
+        QaMethod silent = new QaMethod() {
+            @Override
+            public String name() {
+                return "silent";
+            }
+
+            @Override
+            public MethodSpec spec() {
+                return MethodSpec.named(name()).withNeeds();
+            }
+
+            @Override
+            public MethodAnswer answer(QaItem item, MethodContext ctx) {
+                answered.incrementAndGet();
+                return new MethodAnswer("a", List.of("a"), List.of(), Map.of());
+            }
+        };
+        EvalRunner.Outcome o = EvalRunner.run(new EvalRunner.Spec(silent, "nq-open", data, 0, dir.resolve("silent"),
+                EvalJob.defaultQuestionsAtOnce(slots), DatasetProfile.of("nq-open"), Map.of(), Map.of()), client, traces,
+                "b", p -> { });
+        assertThat(o.answered()).isEqualTo(6);
+        assertThat(answered.get()).isEqualTo(6);
+    }
 }
