@@ -14,7 +14,7 @@ final class BenchLoad {
 
     /**
      * {@code --latency-ms}: the simulator's latency per model call, its time to the first token (bench llm, c3po, madam,
-     * rewards, serve, soak; demo).
+     * rewards, run, serve, soak; demo).
      */
     static final class Latency {
         @Option(names = "--latency-ms", paramLabel = "MS",
@@ -28,7 +28,7 @@ final class BenchLoad {
 
     /**
      * {@code --warmup}: untimed work before measuring, in the unit the bench measures (llm: calls; c3po: rollouts of all
-     * the questions; serve and rewards: requests).
+     * the questions; serve and rewards: requests; run: runs of each method).
      */
     static final class Warmup {
         @Option(names = "--warmup", paramLabel = "N", description = "Untimed work before measuring, for the JIT to settle,"
@@ -40,7 +40,7 @@ final class BenchLoad {
         }
     }
 
-    /** {@code --questions}: how many questions a bench runs (c3po, madam, soak, memory). */
+    /** {@code --questions}: how many questions a bench runs (c3po, madam, soak, memory, run). */
     static final class Questions {
         @Option(names = "--questions", paramLabel = "N", description = "Questions (default ${DEFAULT-VALUE}).")
         int count;
@@ -64,7 +64,7 @@ final class BenchLoad {
         }
     }
 
-    /** {@code --concurrency}: the model client's limit on calls in flight (c3po, madam). */
+    /** {@code --concurrency}: the model client's limit on calls in flight (c3po, madam, run). */
     static final class ClientConcurrency {
         @Option(names = "--concurrency", paramLabel = "N",
                 description = "The model client's concurrency limit (default ${DEFAULT-VALUE}).")

@@ -49,7 +49,8 @@ final class EvalCommand implements Callable<Integer> {
     Map<String, String> options = new LinkedHashMap<>();
 
     @Option(names = "--questions-at-once", paramLabel = "N",
-            description = "Questions answered at once (default: --concurrency).")
+            description = "Questions answered at once (default: twice --concurrency; the client serves earlier questions'"
+                    + " calls first, so the extra ones keep its slots busy while others work between calls).")
     Integer questionsAtOnce;
 
 

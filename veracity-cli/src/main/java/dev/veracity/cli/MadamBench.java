@@ -17,7 +17,6 @@ import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -25,7 +24,6 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -80,7 +78,7 @@ final class MadamBench implements Callable<Integer> {
             Result seq = run(backend, items, 1, false, "sequential");
             Result ours = run(backend, items, concurrency.limit, true, "concurrent");
             Result oneAtATime = run(backend, items, concurrency.limit, false, "one-at-a-time");
-            int chain = longestChain(ours.records());
+            int chain = dev.veracity.trace.CallStats.longestChain(ours.records());
             double criticalMs = (double) chain * latency.ms;
             double throughputMs = (double) ours.calls() * latency.ms / concurrency.limit;
             int docs = items.stream().mapToInt(i -> i.documents().size()).sum();
@@ -188,31 +186,6 @@ final class MadamBench implements Callable<Integer> {
 
     private static MethodContext context(LlmClient client, String runId, QaItem item) {
         return new MethodContext(client, CallContext.of(runId, item.id(), "madam-rag"), "ramdocs", true, Map.of());
-    }
-
-    /**
-     * The most calls of one question that had to wait for each other: a call depends on every call of its question
-     * that had ended when it was asked. Times a fixed latency, the best any execution can do for that question.
-     */
-    static int longestChain(List<CallRecord> records) {
-        int best = 0;
-        Map<String, List<CallRecord>> byQuestion = records.stream()
-                .collect(Collectors.groupingBy(r -> r.context().questionId()));
-        for (List<CallRecord> calls : byQuestion.values()) {
-            List<CallRecord> sorted = calls.stream().sorted(Comparator.comparingLong(CallRecord::submittedMicros)).toList();
-            int[] depth = new int[sorted.size()];
-            for (int i = 0; i < sorted.size(); i++) {
-                int d = 0;
-                for (int j = 0; j < i; j++) {
-                    if (sorted.get(j).endedMicros() <= sorted.get(i).submittedMicros()) {
-                        d = Math.max(d, depth[j]);
-                    }
-                }
-                depth[i] = d + 1;
-                best = Math.max(best, depth[i]);
-            }
-        }
-        return best;
     }
 
     private Path dataFile() throws IOException {

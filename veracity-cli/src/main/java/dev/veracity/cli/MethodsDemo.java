@@ -111,7 +111,7 @@ final class MethodsDemo {
      * The demo's documents: the questions' own, and one embedder for every method that needs one: the simulator's when
      * the demo runs on it, else bge-small in process (the optional embed part), loaded once.
      */
-    private static final class DemoDocuments implements JobDocuments {
+    static final class DemoDocuments implements JobDocuments {
 
         private Embedder embedder;
 

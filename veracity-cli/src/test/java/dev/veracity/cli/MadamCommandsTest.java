@@ -177,8 +177,8 @@ class MadamCommandsTest {
         // two concurrent agents (0-100), an aggregator after both (100-200), then another agent (200-300)
         java.util.List<dev.veracity.trace.CallRecord> calls = java.util.List.of(rec("q", 0, 100), rec("q", 1, 100),
                 rec("q", 100, 200), rec("q", 200, 300), rec("other", 0, 100));
-        assertThat(MadamBench.longestChain(calls)).isEqualTo(3);
-        assertThat(MadamBench.longestChain(java.util.List.of(rec("q", 0, 100), rec("q", 50, 150)))).isEqualTo(1);
+        assertThat(dev.veracity.trace.CallStats.longestChain(calls)).isEqualTo(3);
+        assertThat(dev.veracity.trace.CallStats.longestChain(java.util.List.of(rec("q", 0, 100), rec("q", 50, 150)))).isEqualTo(1);
     }
 
     private static dev.veracity.trace.CallRecord rec(String question, long submitted, long ended) {

@@ -11,8 +11,16 @@ import java.util.Objects;
  * @param method     the method (madam-rag, march, ...) or "" for ad-hoc calls
  * @param role       the agent role (solver, checker, aggregator, ...)
  * @param step       the step or round within the role, from 0
+ * @param order      the question's place among the run's questions (0 outside a run): a model client whose calls
+ *                   wait for a slot serves those of earlier questions first, so that a run admitting more questions
+ *                   than slots finishes its questions in order and its last ones do not wait behind later ones
  */
-public record CallContext(String runId, String questionId, String method, String role, int step) {
+public record CallContext(String runId, String questionId, String method, String role, int step, long order) {
+
+    /** A context without a place in a run's order (0: served in arrival order among its equals). */
+    public CallContext(String runId, String questionId, String method, String role, int step) {
+        this(runId, questionId, method, role, step, 0);
+    }
 
     public CallContext {
         runId = Objects.requireNonNullElse(runId, "");
@@ -29,14 +37,19 @@ public record CallContext(String runId, String questionId, String method, String
     }
 
     public CallContext role(String role) {
-        return new CallContext(runId, questionId, method, role, step);
+        return new CallContext(runId, questionId, method, role, step, order);
     }
 
     public CallContext step(int step) {
-        return new CallContext(runId, questionId, method, role, step);
+        return new CallContext(runId, questionId, method, role, step, order);
     }
 
     public CallContext question(String questionId) {
-        return new CallContext(runId, questionId, method, role, step);
+        return new CallContext(runId, questionId, method, role, step, order);
+    }
+
+    /** This context at the question's place in its run ({@link #order()}). */
+    public CallContext order(long order) {
+        return new CallContext(runId, questionId, method, role, step, order);
     }
 }

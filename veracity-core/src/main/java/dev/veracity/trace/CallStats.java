@@ -137,6 +137,33 @@ public record CallStats(int calls, int failedCalls, int cacheHits, int retries, 
                 modelKnown ? Optional.of(Duration.ofNanos(model * 1000)) : Optional.empty());
     }
 
+    /**
+     * The most calls of one question that had to wait for each other, over every question of {@code calls}: a call
+     * depends on every call of its question that had ended when it was asked (the happens-before rule of the critical
+     * path, counting calls instead of summing latencies). Times a fixed latency per call, it is the shortest time any
+     * execution of these questions can take, whatever its concurrency. Quadratic per question.
+     */
+    public static int longestChain(Collection<CallRecord> calls) {
+        Map<String, List<CallRecord>> byQuestion = new LinkedHashMap<>();
+        calls.forEach(r -> byQuestion.computeIfAbsent(r.context().questionId(), k -> new ArrayList<>()).add(r));
+        int best = 0;
+        for (List<CallRecord> question : byQuestion.values()) {
+            List<CallRecord> sorted = question.stream().sorted(Comparator.comparingLong(CallRecord::submittedMicros)).toList();
+            int[] depth = new int[sorted.size()];
+            for (int i = 0; i < sorted.size(); i++) {
+                int d = 0;
+                for (int j = 0; j < i; j++) {
+                    if (sorted.get(j).endedMicros() <= sorted.get(i).submittedMicros()) {
+                        d = Math.max(d, depth[j]);
+                    }
+                }
+                depth[i] = d + 1;
+                best = Math.max(best, depth[i]);
+            }
+        }
+        return best;
+    }
+
     /** Longest happens-before chain, summing latencies. Quadratic: questions make tens of calls, not thousands. */
     static long criticalPathMicros(Collection<CallRecord> calls) {
         List<CallRecord> sorted = calls.stream().sorted(Comparator.comparingLong(CallRecord::submittedMicros)).toList();

@@ -30,7 +30,6 @@ import java.util.Objects;
 import java.util.OptionalLong;
 import java.util.function.UnaryOperator;
 import java.util.UUID;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -41,7 +40,9 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>A call of n samples first takes what the cache holds, then asks the backend for the rest: in one request
  * when the backend returns n samples natively, else as single-sample requests run concurrently. Each attempt
- * holds a permit only while it runs, not while it backs off.
+ * holds a permit only while it runs, not while it backs off. A freed permit goes to the waiting call of the earliest
+ * question ({@link CallContext#order()}; {@link OrderedPermits}), so a run that admits more questions than permits
+ * finishes its questions in order.
  *
  * <p>The cache keeps only good responses. An attempt whose completions include an empty or whitespace-only text
  * (other than a tool call or a content filter's empty answer) fails with the retryable {@link ErrorKind#EMPTY_RESPONSE}, so it is retried and never
@@ -69,7 +70,7 @@ public final class LlmClient implements AutoCloseable {
 
     private final LlmBackend backend;
     private final int concurrency;
-    private final Semaphore permits;
+    private final OrderedPermits permits;
     private final Duration timeout;
     private final RetrySettings retry;
     private final ResponseCache cache;
@@ -85,7 +86,7 @@ public final class LlmClient implements AutoCloseable {
     private LlmClient(Builder b) {
         this.backend = b.backend;
         this.concurrency = b.concurrency;
-        this.permits = new Semaphore(b.concurrency, true);
+        this.permits = new OrderedPermits(b.concurrency);
         this.timeout = b.timeout;
         this.retry = b.retry;
         this.cache = b.cacheMode == CacheMode.OFF ? ResponseCache.NONE : b.cache;
@@ -204,7 +205,7 @@ public final class LlmClient implements AutoCloseable {
         counters.cachedSamples.addAndGet(request.n() - missing.size());
         cached.settle(missing.isEmpty());
 
-        Attempts attempts = new Attempts();
+        Attempts attempts = new Attempts(context.order());
         long started = submitted;
         TokenUsage fresh = TokenUsage.ZERO;
         try {
@@ -337,6 +338,12 @@ public final class LlmClient implements AutoCloseable {
     private static final class Attempts {
         final AtomicLong count = new AtomicLong();
         final AtomicLong firstStartMicros = new AtomicLong();
+        /** The call's question's place in its run: a slot goes to the earliest question's call first. */
+        final long order;
+
+        Attempts(long order) {
+            this.order = order;
+        }
     }
 
     /** One request with its retries; its own attempts' errors make the failure's story. */
@@ -359,7 +366,7 @@ public final class LlmClient implements AutoCloseable {
 
     private LlmResponse attempt(LlmRequest request, Attempts attempts, List<LlmException> errors) {
         try {
-            permits.acquire();
+            permits.acquire(attempts.order);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new LlmException(ErrorKind.CANCELLED, "interrupted while waiting for a concurrency permit", e);

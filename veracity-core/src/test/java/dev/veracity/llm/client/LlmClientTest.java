@@ -306,4 +306,38 @@ class LlmClientTest {
         assertThat(LlmClient.settingsOf(r)).isEqualTo(plain.readTree(LlmClient.settingsOf(r)).toString())
                 .contains("\"min_p\"");
     }
+
+    @Test
+    void aCallWaitingForASlotIsServedInItsQuestionsOrderNotInArrivalOrder() throws Exception {
+        CountDownLatch first = new CountDownLatch(1);
+        List<String> served = new java.util.concurrent.CopyOnWriteArrayList<>();
+        ScriptedBackend backend = ScriptedBackend.perSample((r, i) -> {
+            served.add(r.promptText());
+            if (r.promptText().equals("q0")) {
+                try {
+                    first.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            return "ok";
+        });
+        try (LlmClient client = LlmClient.builder(backend).concurrency(1).build()) {
+            Thread q0 = Thread.ofVirtual().start(() -> client.call(CallContext.of("r", "q0", "m").order(0),
+                    LlmRequest.user("q0").build()));
+            Await.until("q0 holding the slot", () -> served.size() == 1);
+            Thread q7 = Thread.ofVirtual().start(() -> client.call(CallContext.of("r", "q7", "m").order(7),
+                    LlmRequest.user("q7").build()));
+            Await.until("q7 waiting", () -> q7.getState() == Thread.State.WAITING);
+            Thread q3 = Thread.ofVirtual().start(() -> client.call(CallContext.of("r", "q3", "m").order(3),
+                    LlmRequest.user("q3").build()));
+            Await.until("q3 waiting", () -> q3.getState() == Thread.State.WAITING);
+            first.countDown();
+            for (Thread t : List.of(q0, q7, q3)) {
+                t.join();
+            }
+        }
+        // q7 asked before q3, but q3 is the earlier question
+        assertThat(served).containsExactly("q0", "q3", "q7");
+    }
 }

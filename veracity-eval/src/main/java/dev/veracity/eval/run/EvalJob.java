@@ -27,7 +27,7 @@ import java.util.Objects;
  * @param limit           the first N questions (of the sample, when there is one); 0 = all
  * @param out             the run folder
  * @param metrics         the metrics, or null for the dataset's official ones
- * @param questionsAtOnce questions answered at once, or null for the model's concurrency
+ * @param questionsAtOnce questions answered at once, or null for twice the model's concurrency ({@link #defaultQuestionsAtOnce})
  * @param judge           the LLM judge, or null
  * @param truncated       what an answer read from a cut output counts as
  * @param sample          the papers' sample of the file's questions, or null for file order
@@ -81,9 +81,22 @@ public record EvalJob(QaMethod method, Map<String, String> options, String datas
         }
     }
 
-    /** The questions answered at once: the job's, else the model's concurrency. */
+    /** The questions answered at once: the job's, else twice the model's concurrency. */
     public int concurrency() {
-        return questionsAtOnce != null ? questionsAtOnce : model.concurrency();
+        return questionsAtOnce != null ? questionsAtOnce : defaultQuestionsAtOnce(model.concurrency());
+    }
+
+    /** Questions admitted per slot of the model client when {@code --questions-at-once} is not given. */
+    public static final int QUESTIONS_PER_SLOT = 2;
+
+    /**
+     * Questions answered at once by default: twice the client's concurrency, so that the client's slots stay busy
+     * while some questions work between their calls (parse, score, retrieve) or wait on each other's calls; the
+     * client serves the calls of earlier questions first ({@link dev.veracity.trace.CallContext#order()}), so the
+     * extra questions only take the slots the earlier ones leave.
+     */
+    public static int defaultQuestionsAtOnce(int concurrency) {
+        return (int) Math.min(Integer.MAX_VALUE, (long) concurrency * QUESTIONS_PER_SLOT);
     }
 
     public static Builder builder(QaMethod method, String dataset, Path data, Path out) {

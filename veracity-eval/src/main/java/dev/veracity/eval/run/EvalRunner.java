@@ -183,6 +183,8 @@ public final class EvalRunner {
         private final Map<String, List<CallRecord>> open = new ConcurrentHashMap<>();
         /** Per role, the distinct sampling settings its calls used (sample positions left out), for summary.json. */
         private final Map<String, java.util.Set<String>> sampling = new ConcurrentHashMap<>();
+        /** Told of every call of a question being answered (the runner's admission ramp), or null. */
+        private volatile Runnable onCall;
 
         public QuestionTraces(TraceSink store) {
             this.store = store;
@@ -196,6 +198,10 @@ public final class EvalRunner {
             List<CallRecord> list = open.get(r.context().runId() + "\u0000" + r.context().questionId());
             if (list != null) {
                 list.add(r);
+                Runnable listener = onCall;
+                if (listener != null) {
+                    listener.run();
+                }
             }
         }
 
@@ -216,7 +222,21 @@ public final class EvalRunner {
             }
         }
 
-        private static String withoutSamplePosition(String settings) {
+        static String withoutSamplePosition(String settings) {
+            // the client writes its settings compactly with the sample position between two fields: cut out as text
+            // (this runs for every call; a parse of each call's settings cost as much as the client's own record)
+            // ({"n":N,"first_sample":K,...}: LlmClient.settingsOf); anything else is parsed
+            String head = "{\"n\":";
+            String field = ",\"first_sample\":";
+            if (settings != null && settings.startsWith(head)) {
+                int at = digits(settings, head.length());
+                if (at > head.length() && settings.startsWith(field, at)) {
+                    int end = digits(settings, at + field.length());
+                    if (end > at + field.length() && end < settings.length() && settings.charAt(end) == ',') {
+                        return settings.substring(0, at) + settings.substring(end);
+                    }
+                }
+            }
             try {
                 JsonNode n = JSON.readTree(settings == null ? "{}" : settings);
                 if (n instanceof ObjectNode o) {
@@ -227,6 +247,19 @@ public final class EvalRunner {
                 // not JSON: kept as it is
             }
             return String.valueOf(settings);
+        }
+
+        /** The end of the run of ASCII digits at {@code from}. */
+        private static int digits(String s, int from) {
+            int i = from;
+            while (i < s.length() && s.charAt(i) >= '0' && s.charAt(i) <= '9') {
+                i++;
+            }
+            return i;
+        }
+
+        void onCall(Runnable listener) {
+            onCall = listener;
         }
 
         void begin(String run, String question) {
@@ -314,11 +347,18 @@ public final class EvalRunner {
                     client.counters().promptTokens() + client.counters().completionTokens() - tokens0));
             report.run();
             Semaphore slots = new Semaphore(spec.concurrency());
+            // Questions beyond the client's slots (eval admits twice as many, EvalJob.defaultQuestionsAtOnce) start one
+            // per call answered or question finished: at the start every admitted question works before its first
+            // call (reads, builds its pages: CPU while the JIT is cold), and twice as many would only delay the calls
+            Semaphore ramp = new Semaphore(0);
+            int freely = Math.min(spec.concurrency(), client.concurrency());
+            traces.onCall(ramp::release);
             AtomicInteger unreachable = new AtomicInteger(); // consecutive questions lost to a server that does not answer
             int failedBefore = 0; // questions left unasked after a stop whose last record is a failure
             try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor();
                  Stream<QaItem> s = slice(spec)) {
                 int next = 0;
+                int admitted = 0;
                 for (Iterator<QaItem> it = s.iterator(); it.hasNext(); ) {
                     QaItem item = it.next();
                     int position = next++; // its place in the dataset's order: lines are written as questions finish
@@ -328,6 +368,9 @@ public final class EvalRunner {
                     boolean stopped = unreachable.get() >= STOP_AFTER_UNREACHABLE;
                     if (!stopped) {
                         slots.acquireUninterruptibly(); // then look again: the question before may just have failed
+                        if (admitted++ >= freely) {
+                            ramp.acquireUninterruptibly();
+                        }
                         stopped = unreachable.get() >= STOP_AFTER_UNREACHABLE;
                         if (stopped) {
                             slots.release();
@@ -353,10 +396,13 @@ public final class EvalRunner {
                             results.appendFailure(item.id(), position, item.question(), kind(e), reason);
                         } finally {
                             slots.release();
+                            ramp.release();
                             report.run();
                         }
                     });
                 }
+            } finally {
+                traces.onCall(null);
             }
             traces.flush();
             DocumentSource.RetrievalTally retrieval = spec.documents().tally(spec.method(), datasetHasDocuments);
@@ -418,7 +464,8 @@ public final class EvalRunner {
 
     private static ResultLine answer(Spec spec, QaItem item, int position, LlmClient client, Map<ModelRole, LlmClient> models,
                                      QuestionTraces traces, String traceRun, List<Metric> metrics) {
-        CallContext calls = CallContext.of(traceRun, item.id(), spec.method().name());
+        // its place in the dataset: the client serves the calls of earlier questions first (CallContext.order)
+        CallContext calls = CallContext.of(traceRun, item.id(), spec.method().name()).order(position);
         MethodContext ctx = new MethodContext(client, calls, spec.dataset(), spec.profile().multiAnswer(), spec.options(),
                 spec.retriever(), spec.embedder(), spec.pages(), models);
         // documents from the dataset, the index, or none (closed book); retrieval runs here, in the question's task

@@ -486,4 +486,166 @@ class EvalRunnerTest {
         assertThat(old.get("samples_per_question").isNull()).isTrue();
         assertThat(old.get("cached_share").isNull()).isTrue();
     }
+
+    @Test
+    void evalsDefaultAdmissionKeepsTheClientsSlotsBusyWhileQuestionsWorkBetweenTheirCalls() throws Exception {
+        // the first two questions (as many as the client's slots) call, then hold their work between calls until a call
+        // of another question reaches the model: a runner that admits only as many questions as slots has none to
+        // ask, and they hold until the guard gives up
+        int slots = 2;
+        java.util.concurrent.CountDownLatch another = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.atomic.AtomicInteger heldUntilAnother = new java.util.concurrent.atomic.AtomicInteger();
+        ScriptedBackend backend = ScriptedBackend.perSample((r, i) -> {
+            if (!r.promptText().contains("q0 ") && !r.promptText().contains("q1 ")) {
+                another.countDown();
+            }
+            return "a";
+        });
+        QaMethod thinker = new QaMethod() {
+            @Override
+            public String name() {
+                return "thinker";
+            }
+
+            @Override
+            public MethodSpec spec() {
+                return MethodSpec.named(name()).withNeeds();
+            }
+
+            @Override
+            public MethodAnswer answer(QaItem item, MethodContext ctx) {
+                ctx.llm().call(ctx.role("first", 0), LlmRequest.user(item.question() + " first").build());
+                if (item.question().equals("q0") || item.question().equals("q1")) {
+                    try { // work between the calls that lasts until another question's call was made
+                        if (another.await(dev.veracity.testing.Await.GUARD.toSeconds() / 6, java.util.concurrent.TimeUnit.SECONDS)) {
+                            heldUntilAnother.incrementAndGet();
+                        }
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+                String out = ctx.llm().call(ctx.role("second", 0), LlmRequest.user(item.question() + " second").build()).text();
+                return new MethodAnswer(out, List.of(out), List.of(), Map.of());
+            }
+        };
+        Path data = dir.resolve("six.jsonl");
+        StringBuilder sb = new StringBuilder();
+        for (int q = 0; q < 6; q++) {
+            sb.append("{\"question\": \"q").append(q).append("\", \"answer\": [\"a\"]}\n");
+        }
+        Files.writeString(data, sb.toString());
+        InMemoryTraces store = new InMemoryTraces();
+        EvalRunner.QuestionTraces traces = new EvalRunner.QuestionTraces(store);
+        LlmClient client = LlmClient.builder(backend).concurrency(slots).traces(traces).build();
+        EvalRunner.Outcome o = EvalRunner.run(new EvalRunner.Spec(thinker, "nq-open", data, 0, dir.resolve("busy"),
+                EvalJob.defaultQuestionsAtOnce(slots), DatasetProfile.of("nq-open"), Map.of(), Map.of()), client, traces,
+                "a", p -> { });
+        assertThat(heldUntilAnother.get()).as("questions whose work between calls ended when another question called")
+                .isEqualTo(2);
+        assertThat(o.answered()).isEqualTo(6);
+        assertThat(backend.peakConcurrency()).isLessThanOrEqualTo(slots);
+        assertThat(store.all()).hasSize(12); // every call traced
+        // each call carries its question's place, by which the client serves waiting calls
+        Map<String, Integer> positions = new java.util.HashMap<>();
+        for (String l : Files.readAllLines(dir.resolve("busy/results.jsonl"))) {
+            JsonNode row = JSON.readTree(l);
+            positions.put(row.get("id").asText(), row.get("position").asInt());
+        }
+        assertThat(store.all()).allSatisfy(r -> assertThat(r.context().order())
+                .isEqualTo((long) positions.get(r.context().questionId())));
+    }
+
+    @Test
+    void theSamplingSettingsLeaveTheSamplePositionOutAsAJsonParseWould() throws Exception {
+        for (String settings : List.of("{\"n\":1,\"first_sample\":0,\"temperature\":0.7,\"max_tokens\":64}",
+                "{\"n\":21,\"first_sample\":105,\"temperature\":1.0,\"stop\":[\",\\\"first_sample\\\":3,\"]}",
+                "{\"n\":1,\"first_sample\":0}", "{\"first_sample\":2,\"n\":1,\"seed\":4}", "{}", "not json",
+                "{\"n\":1,\"first_sample\":-1,\"top_p\":0.9}")) {
+            String parsed;
+            try {
+                com.fasterxml.jackson.databind.JsonNode n = JSON.readTree(settings);
+                ((com.fasterxml.jackson.databind.node.ObjectNode) n).remove("first_sample");
+                parsed = n.toString();
+            } catch (java.io.IOException e) {
+                parsed = settings;
+            }
+            assertThat(EvalRunner.QuestionTraces.withoutSamplePosition(settings)).as(settings).isEqualTo(parsed);
+        }
+    }
+
+    @Test
+    void questionsBeyondTheClientsSlotsStartOnePerCallAnsweredAndAMethodWithoutCallsStillRunsThemAll() throws Exception {
+        int slots = 2;
+        java.util.concurrent.Semaphore answers = new java.util.concurrent.Semaphore(0);
+        java.util.concurrent.atomic.AtomicInteger inBackend = new java.util.concurrent.atomic.AtomicInteger();
+        ScriptedBackend backend = ScriptedBackend.perSample((r, i) -> {
+            inBackend.incrementAndGet();
+            answers.acquireUninterruptibly(); // each call waits until the test lets one through
+            return "a";
+        });
+        java.util.concurrent.atomic.AtomicInteger started = new java.util.concurrent.atomic.AtomicInteger();
+        QaMethod counted = new QaMethod() {
+            @Override
+            public String name() {
+                return "counted";
+            }
+
+            @Override
+            public MethodSpec spec() {
+                return MethodSpec.named(name()).withNeeds();
+            }
+
+            @Override
+            public MethodAnswer answer(QaItem item, MethodContext ctx) {
+                started.incrementAndGet();
+                String out = ctx.llm().call(ctx.role("only", 0), LlmRequest.user(item.question()).build()).text();
+                return new MethodAnswer(out, List.of(out), List.of(), Map.of());
+            }
+        };
+        Path data = dir.resolve("six.jsonl");
+        StringBuilder sb = new StringBuilder();
+        for (int q = 0; q < 6; q++) {
+            sb.append("{\"question\": \"q").append(q).append("\", \"answer\": [\"a\"]}\n");
+        }
+        Files.writeString(data, sb.toString());
+        EvalRunner.QuestionTraces traces = new EvalRunner.QuestionTraces(new InMemoryTraces());
+        LlmClient client = LlmClient.builder(backend).concurrency(slots).traces(traces).build();
+        Thread run = Thread.ofVirtual().start(() -> EvalRunner.run(new EvalRunner.Spec(counted, "nq-open", data, 0,
+                dir.resolve("ramp"), EvalJob.defaultQuestionsAtOnce(slots), DatasetProfile.of("nq-open"), Map.of(),
+                Map.of()), client, traces, "a", p -> { }));
+        dev.veracity.testing.Await.until("two calls at the model", () -> inBackend.get() == slots);
+        // no call answered yet: the questions beyond the client's slots have not started
+        assertThat(started.get()).isEqualTo(slots);
+        answers.release(); // one call answered, and its question finished: two more questions may start
+        dev.veracity.testing.Await.until("two more questions started", () -> started.get() == slots + 2);
+        assertThat(inBackend.get()).isLessThanOrEqualTo(slots + 1); // the client's two slots: one call more than before
+        answers.release(100);
+        run.join();
+        assertThat(started.get()).isEqualTo(6);
+
+        // a method that calls no model gets no call answered: its questions start as others finish, and all run
+        java.util.concurrent.atomic.AtomicInteger answered = new java.util.concurrent.atomic.AtomicInteger();
+        QaMethod silent = new QaMethod() {
+            @Override
+            public String name() {
+                return "silent";
+            }
+
+            @Override
+            public MethodSpec spec() {
+                return MethodSpec.named(name()).withNeeds();
+            }
+
+            @Override
+            public MethodAnswer answer(QaItem item, MethodContext ctx) {
+                answered.incrementAndGet();
+                return new MethodAnswer("a", List.of("a"), List.of(), Map.of());
+            }
+        };
+        EvalRunner.Outcome o = EvalRunner.run(new EvalRunner.Spec(silent, "nq-open", data, 0, dir.resolve("silent"),
+                EvalJob.defaultQuestionsAtOnce(slots), DatasetProfile.of("nq-open"), Map.of(), Map.of()), client, traces,
+                "b", p -> { });
+        assertThat(o.answered()).isEqualTo(6);
+        assertThat(answered.get()).isEqualTo(6);
+    }
 }
