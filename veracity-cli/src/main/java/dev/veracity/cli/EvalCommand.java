@@ -49,8 +49,15 @@ final class EvalCommand implements Callable<Integer> {
     Map<String, String> options = new LinkedHashMap<>();
 
     @Option(names = "--questions-at-once", paramLabel = "N",
-            description = "Questions answered at once (default: --concurrency).")
+            description = "Questions answered at once (default: --concurrency; with auto, its highest limit, 256).")
     Integer questionsAtOnce;
+
+    /**
+     * eval's own defaults: concurrency auto. A run is a batch of independent questions whose throughput is the point,
+     * every attempt refused for load is retried, and summary.json records where the limit settled; a fixed number
+     * from the flag, VERACITY_CONCURRENCY or the config file still wins.
+     */
+    static final Map<String, String> EVAL_DEFAULTS = Map.of("concurrency", "auto");
 
 
 
@@ -136,7 +143,7 @@ final class EvalCommand implements Callable<Integer> {
                 .questionsAtOnce(questionsAtOnce).judge(judgeName).judgePrompt(judgePrompt).judgeModel(judgeModel)
                 .judgeSamples(judgeSamples).truncated(truncated).sample(sampleSize == null ? null
                         : new QuestionSample(sampleSize, sampleSeed, sampleRange))
-                .model(model.resolve()).documents(retrieval.documents()).preflight(!noPreflight).force(force).build();
+                .model(model.resolve(EVAL_DEFAULTS)).documents(retrieval.documents()).preflight(!noPreflight).force(force).build();
     }
 
     @Override
@@ -204,6 +211,10 @@ final class EvalCommand implements Callable<Integer> {
                 + " answered now, %d failed. Results in %s", outcome.total(), outcome.alreadyDone(), outcome.answered(),
                 outcome.failures().size(), out.resolve("results.jsonl")), width, "", "  "));
         result.recordsLine().ifPresent(l -> System.err.print(dev.veracity.eval.report.TextTable.wrap(l, width, "", "  ")));
+        if (outcome.summary().concurrencyLimit() != null) {
+            System.err.print(dev.veracity.eval.report.TextTable.wrap(limitLine(outcome.summary().concurrencyLimit()),
+                    width, "", "  "));
+        }
         if (!outcome.failures().isEmpty()) {
             outcome.failures().stream().limit(10).forEach(f -> System.err.print(
                     dev.veracity.eval.report.TextTable.wrap("failed " + f, width, "  ", "    ")));
@@ -212,6 +223,13 @@ final class EvalCommand implements Callable<Integer> {
             return 1;
         }
         return 0;
+    }
+
+    /** The ending's one line on where {@code --concurrency auto} took the limit. */
+    static String limitLine(dev.veracity.eval.results.Summary.AdaptiveLimit l) {
+        return "Concurrency auto settled at " + l.settled() + " (lowest " + l.lowest() + ", highest " + l.highest()
+                + (l.overloadDrops() > 0 ? ", " + l.overloadDrops() + " attempts refused for load and retried" : "")
+                + ").";
     }
 
     /** This command as it was typed (each argument quoted for a POSIX shell where needed). */

@@ -81,9 +81,12 @@ public record EvalJob(QaMethod method, Map<String, String> options, String datas
         }
     }
 
-    /** The questions answered at once: the job's, else the model's concurrency. */
+    /**
+     * The questions answered at once: the job's, else the model's concurrency (for {@code auto}, its highest limit, so
+     * that questions are waiting whenever the limit grows).
+     */
     public int concurrency() {
-        return questionsAtOnce != null ? questionsAtOnce : model.concurrency();
+        return questionsAtOnce != null ? questionsAtOnce : model.concurrency().questionsAtOnce();
     }
 
     public static Builder builder(QaMethod method, String dataset, Path data, Path out) {

@@ -380,6 +380,7 @@ public final class EvalRunner {
             summary.sampling = traces.sampling();
             summary.build = dev.veracity.config.BuildInfo.current().asMap();
             summary.config = spec.config();
+            summary.concurrencyLimit = adaptiveLimit(client);
             ResultsJson.write(spec.outDir().resolve("summary.json"), summary.build());
             if (unreachable.get() >= STOP_AFTER_UNREACHABLE) {
                 failures.add("stopped after " + STOP_AFTER_UNREACHABLE + " questions in a row failed to reach the model"
@@ -609,6 +610,15 @@ public final class EvalRunner {
         return s.build();
     }
 
+    /** Where an adaptive ({@code auto}) limit of the client went, or null for a fixed one. */
+    static Summary.AdaptiveLimit adaptiveLimit(LlmClient client) {
+        if (!client.concurrency().adaptive()) {
+            return null;
+        }
+        var c = client.counters();
+        return new Summary.AdaptiveLimit(c.limit(), c.lowestLimit(), c.highestLimit(), c.overloadDrops());
+    }
+
     /** The labels {@code summary.json} has a field for ({@link Spec#labels()}). */
     public static final java.util.Set<String> LABELS = java.util.Set.of("model", "llm_base_url", "concurrency",
             "timeout_seconds", "cache", "bench", "demo");
@@ -629,7 +639,7 @@ public final class EvalRunner {
             switch (k) {
                 case "model" -> s.model = v;
                 case "llm_base_url" -> s.llmBaseUrl = v;
-                case "concurrency" -> s.concurrency = Integer.valueOf(v);
+                case "concurrency" -> s.concurrency = v.equals("auto") ? null : Integer.valueOf(v); // auto: concurrency_limit
                 case "timeout_seconds" -> s.timeoutSeconds = Long.valueOf(v);
                 case "cache" -> s.cache = v;
                 case "bench" -> s.bench = v;
