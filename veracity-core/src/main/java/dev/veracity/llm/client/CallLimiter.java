@@ -17,19 +17,21 @@ import java.util.function.LongSupplier;
  * stay alike the server is not queueing and the limit grows; when the round trips grow the server queues and the limit
  * shrinks; an attempt the server turned away for load (429, 503, a timeout: {@link #overload}) cuts it.
  *
- * <p>Three things are ours, each measured against the library alone on a scripted server ({@code CallLimiterTest}):
+ * <p>What is ours, each measured against the library alone on a scripted server ({@code CallLimiterTest}) and on the
+ * simulator ({@code bench concurrency}):
  * <ul>
  *   <li>The gate. The library's {@code SimpleLimiter} rejects instead of waiting, and its {@code BlockingLimiter} wakes
  *   every waiter on each release and keeps no order; calls here wait their turn on virtual threads, in the order they
  *   came, as {@link LlmClient}'s semaphore always kept them.</li>
  *   <li>What a round trip is compared with. A model's answer takes longer the longer it is, which Vegas alone reads as
- *   queueing: with answers of 10 to 200 tokens at 3 ms a token it held the limit near 6 against a server that queued
- *   nothing. Each round trip is compared with the least seen for answers of about its length (bands 1.25x wide), so
- *   only a slowdown that is not the answer's own reads as queueing (the limit grew past 100 there).</li>
+ *   queueing: with answers of 10 to 200 tokens at 3 ms a token it held the limit near 6-12 against a server that
+ *   queued nothing. Each round trip is compared with the least seen for answers of about its length (bands 1.25x
+ *   wide), so only a slowdown that is not the answer's own reads as queueing (the limit grew past 100 there).</li>
  *   <li>No probing. Vegas takes a fresh least round trip every 30 x limit samples, whatever the load: against a server
- *   that queues, that sample is a queued one, and the limit climbed by its queue thresholds at each probe (16, 22, 40,
- *   49 over 4,000 rounds with 16 slots and an unbounded queue; against a queue limit, to 68 with 11,731 refusals). The
- *   least round trip here is the least of the run.</li>
+ *   that queues, that sample is a queued one, and the limit climbed by its queue thresholds at each probe (from 16 to
+ *   about 49 over 4,000 scripted rounds with 16 slots and an unbounded queue). The least round trip here is the least
+ *   of the run.</li>
+ *   <li>Smoothing ({@link #SMOOTHING}, a parameter of the library's) and a refusal's weight ({@link #DROP_WEIGHT}).</li>
  * </ul>
  * A refusal comes back at once, so its round trip says nothing of the server's load and is never taken for the least:
  * it is sampled as twice the slowest answer seen, marked as a drop.
@@ -38,6 +40,15 @@ public final class CallLimiter {
 
     /** The scale normalized round trips are given on (the least of each band maps to it). */
     private static final long REFERENCE_NANOS = 100_000_000L;
+    /**
+     * The share of each step Vegas takes (its own default takes all). Vegas steps at every sample, and the samples
+     * that show a wider limit's queueing come a round trip after it was widened: unsmoothed, the limit went from 16
+     * past 50 in the first round trips against 16 slots and a queue of 16, and the attempts past the queue were
+     * answered 503 (each then waits its Retry-After, a second); at 0.05 it rose to 20-24 and no attempt was refused.
+     */
+    static final double SMOOTHING = 0.05;
+    /** A refusal counts as this many samples: each cuts the limit by a whole Vegas step, as unsmoothed. */
+    private static final int DROP_WEIGHT = (int) Math.round(1 / SMOOTHING);
     /** How much longer an answer may be and still be compared with the same least round trip. */
     private static final double BAND = 1.25;
 
@@ -67,9 +78,9 @@ public final class CallLimiter {
         this.highest = new AtomicInteger(limit);
         this.gate = new Gate(limit);
         if (setting.adaptive()) {
-            // Vegas's own queue thresholds (3 and 6 x log10 of the limit) and steps; probing off (see above)
+            // Vegas's own queue thresholds (3 and 6 x log10 of the limit) and steps, smoothed; probing off (see above)
             this.algorithm = VegasLimit.newBuilder().initialLimit(setting.initial()).maxConcurrency(setting.max())
-                    .probeMultiplier(Integer.MAX_VALUE).build();
+                    .probeMultiplier(Integer.MAX_VALUE).smoothing(SMOOTHING).build();
             algorithm.notifyOnChange(this::resize);
         } else {
             this.algorithm = null;
@@ -163,7 +174,9 @@ public final class CallLimiter {
             done = true;
             inFlight.decrementAndGet();
             if (algorithm != null && sampleNanos > 0) {
-                algorithm.onSample(startNanos, sampleNanos, inFlightAtStart, drop);
+                for (int i = drop ? DROP_WEIGHT : 1; i > 0; i--) {
+                    algorithm.onSample(startNanos, sampleNanos, inFlightAtStart, drop);
+                }
             }
             gate.release();
         }

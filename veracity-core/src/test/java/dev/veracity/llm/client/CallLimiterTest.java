@@ -94,7 +94,8 @@ class CallLimiterTest {
         assertThat(limiter.highestLimit()).isEqualTo(limiter.limit());
         assertThat(limiter.lowestLimit()).isEqualTo(16);
         rounds(limiter, clock, flat(100), 200);
-        assertThat(limiter.limit()).as("never past its max").isEqualTo(ConcurrencyLimit.AUTO.max());
+        assertThat(limiter.limit()).as("up to its max, never past it").isBetween(240, ConcurrencyLimit.AUTO.max());
+        assertThat(limiter.highestLimit()).isLessThanOrEqualTo(ConcurrencyLimit.AUTO.max());
     }
 
     @Test
@@ -134,6 +135,18 @@ class CallLimiterTest {
             assertThat(limiter.limit()).as("ms per token " + msPerToken).isBetween(8, 32);
             assertThat(limiter.highestLimit()).as("ms per token " + msPerToken).isLessThan(64);
         }
+    }
+
+    @Test
+    void autoRisesToTheKneeWithoutOvershootingIntoRefusals() {
+        AtomicLong clock = new AtomicLong();
+        CallLimiter limiter = new CallLimiter(ConcurrencyLimit.AUTO, clock::get);
+
+        // 16 slots, 16 queued, 503 past them: the first round trips are flat, the queue shows one round trip later
+        rounds(limiter, clock, queueing(16, 16, 0, new Random(7)), 200);
+
+        assertThat(limiter.drops()).as("Vegas unsmoothed went past 32 at once and was refused").isZero();
+        assertThat(limiter.highestLimit()).isBetween(17, 32);
     }
 
     @Test
