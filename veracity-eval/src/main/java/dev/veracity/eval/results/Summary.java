@@ -131,8 +131,8 @@ public record Summary(Integer schemaVersion,
         b.sample = sample;
         b.model = model;
         b.llmBaseUrl = llmBaseUrl;
-        b.concurrencyLimit = concurrencyLimit;
         b.concurrency = concurrency;
+        b.concurrencyLimit = concurrencyLimit;
         b.timeoutSeconds = timeoutSeconds;
         b.cache = cache;
         b.bench = bench;
