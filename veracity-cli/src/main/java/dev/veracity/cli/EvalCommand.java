@@ -49,9 +49,16 @@ final class EvalCommand implements Callable<Integer> {
     Map<String, String> options = new LinkedHashMap<>();
 
     @Option(names = "--questions-at-once", paramLabel = "N",
-            description = "Questions answered at once (default: twice --concurrency; the client serves earlier questions'"
-                    + " calls first, so the extra ones keep its slots busy while others work between calls).")
+            description = "Questions answered at once (default: twice --concurrency, and 256 with auto; the client serves"
+                    + " earlier questions' calls first, so the extra ones keep its slots busy while others work between calls).")
     Integer questionsAtOnce;
+
+    /**
+     * eval's own defaults: concurrency auto. A run is a batch of independent questions whose throughput is the point,
+     * every attempt refused for load is retried, and summary.json records where the limit settled; a fixed number
+     * from the flag, VERACITY_CONCURRENCY or the config file still wins.
+     */
+    static final Map<String, String> EVAL_DEFAULTS = Map.of("concurrency", "auto");
 
 
 
@@ -137,7 +144,7 @@ final class EvalCommand implements Callable<Integer> {
                 .questionsAtOnce(questionsAtOnce).judge(judgeName).judgePrompt(judgePrompt).judgeModel(judgeModel)
                 .judgeSamples(judgeSamples).truncated(truncated).sample(sampleSize == null ? null
                         : new QuestionSample(sampleSize, sampleSeed, sampleRange))
-                .model(model.resolve()).documents(retrieval.documents()).preflight(!noPreflight).force(force).build();
+                .model(model.resolve(EVAL_DEFAULTS)).documents(retrieval.documents()).preflight(!noPreflight).force(force).build();
     }
 
     @Override
@@ -205,6 +212,10 @@ final class EvalCommand implements Callable<Integer> {
                 + " answered now, %d failed. Results in %s", outcome.total(), outcome.alreadyDone(), outcome.answered(),
                 outcome.failures().size(), out.resolve("results.jsonl")), width, "", "  "));
         result.recordsLine().ifPresent(l -> System.err.print(dev.veracity.eval.report.TextTable.wrap(l, width, "", "  ")));
+        if (outcome.summary().concurrencyLimit() != null) {
+            System.err.print(dev.veracity.eval.report.TextTable.wrap(limitLine(outcome.summary().concurrencyLimit()),
+                    width, "", "  "));
+        }
         if (!outcome.failures().isEmpty()) {
             outcome.failures().stream().limit(10).forEach(f -> System.err.print(
                     dev.veracity.eval.report.TextTable.wrap("failed " + f, width, "  ", "    ")));
@@ -213,6 +224,13 @@ final class EvalCommand implements Callable<Integer> {
             return 1;
         }
         return 0;
+    }
+
+    /** The ending's one line on where {@code --concurrency auto} took the limit. */
+    static String limitLine(dev.veracity.eval.results.Summary.AdaptiveLimit l) {
+        return "Concurrency auto settled at " + l.settled() + " (lowest " + l.lowest() + ", highest " + l.highest()
+                + (l.overloadDrops() > 0 ? ", " + l.overloadDrops() + " attempts refused for load and retried" : "")
+                + ").";
     }
 
     /** This command as it was typed (each argument quoted for a POSIX shell where needed). */

@@ -19,9 +19,11 @@ public final class ModelOptions {
     @Option(names = "--model", paramLabel = "NAME", description = "Model name (env VERACITY_MODEL).")
     String model;
 
-    @Option(names = "--concurrency", paramLabel = "N",
-            description = "Most model calls in flight at once (env VERACITY_CONCURRENCY; default 16).")
-    Integer concurrency;
+    @Option(names = "--concurrency", paramLabel = "N|auto",
+            description = "Most model calls in flight at once, or auto: a limit that grows while the server's latency"
+                    + " stays flat and backs off when it queues or answers 429/503 (env VERACITY_CONCURRENCY;"
+                    + " default auto for eval, 16 elsewhere).")
+    String concurrency;
 
     @Option(names = "--cache", paramLabel = "MODE",
             description = "Response cache: off, read-only or read-write (env VERACITY_CACHE; default read-write).")
@@ -57,10 +59,15 @@ public final class ModelOptions {
     }
 
     VeracityConfig resolve() {
+        return resolve(Map.of());
+    }
+
+    /** Resolves with a command's own defaults in place of the built-in ones ({@code eval}: concurrency auto). */
+    VeracityConfig resolve(Map<String, String> commandDefaults) {
         Map<String, String> flags = new LinkedHashMap<>();
         flags.put("llm-base-url", baseUrl);
         flags.put("model", model);
-        flags.put("concurrency", concurrency == null ? null : concurrency.toString());
+        flags.put("concurrency", concurrency);
         flags.put("cache", cache);
         flags.put("cache-replay-unparseable", cacheReplayUnparseable == null ? null : cacheReplayUnparseable.toString());
         flags.put("cache-file", cacheFile == null ? null : cacheFile.toString());
@@ -69,6 +76,6 @@ public final class ModelOptions {
         flags.put("return-token-ids", returnTokenIds == null ? null : returnTokenIds.toString());
         Map<String, String> env = System.getenv();
         Path file = config != null ? config : VeracityConfig.defaultFile(env);
-        return VeracityConfig.resolve(env, file, config != null, flags);
+        return VeracityConfig.resolve(env, file, config != null, flags, commandDefaults);
     }
 }

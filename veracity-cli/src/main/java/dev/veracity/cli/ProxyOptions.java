@@ -2,6 +2,7 @@ package dev.veracity.cli;
 
 import dev.veracity.config.VeracityConfig;
 import dev.veracity.llm.cache.CacheMode;
+import dev.veracity.llm.client.ConcurrencyLimit;
 import dev.veracity.llm.client.LlmClient;
 import dev.veracity.llm.client.RetrySettings;
 import dev.veracity.llm.openai.OpenAiCompatibleBackend;
@@ -55,10 +56,10 @@ public final class ProxyOptions {
             return null;
         }
         VeracityConfig cfg = stack.config;
-        int n = concurrency != null ? concurrency : cfg.concurrency();
-        if (n < 1) {
-            throw new IllegalArgumentException("--proxy-concurrency must be >= 1, was " + n);
+        if (concurrency != null && concurrency < 1) {
+            throw new IllegalArgumentException("--proxy-concurrency must be >= 1, was " + concurrency);
         }
+        ConcurrencyLimit n = concurrency != null ? ConcurrencyLimit.fixed(concurrency) : cfg.concurrency();
         OpenAiCompatibleBackend backend = OpenAiCompatibleBackend.builder()
                 .baseUrl(baseUrl != null ? baseUrl : cfg.llmBaseUrl()).model(model != null ? model : cfg.model())
                 .apiKey(cfg.apiKey().orElse(null)).returnTokenIds(cfg.returnTokenIds()).build();

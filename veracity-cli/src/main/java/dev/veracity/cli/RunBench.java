@@ -150,7 +150,7 @@ final class RunBench implements Callable<Integer> {
 
     /** Questions the runner admits at once: --questions-at-once, else eval's default for the concurrency. */
     private int atOnce() {
-        return questionsAtOnce != null ? questionsAtOnce : EvalJob.defaultQuestionsAtOnce(concurrency.limit);
+        return questionsAtOnce != null ? questionsAtOnce : dev.veracity.llm.client.ConcurrencyLimit.fixed(concurrency.limit).questionsAtOnce();
     }
 
     /** CPU time of this process so far (every thread), ns; 0 where the JVM cannot tell. */

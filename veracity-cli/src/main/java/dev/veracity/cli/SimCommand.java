@@ -40,8 +40,13 @@ final class SimCommand implements Callable<Integer> {
     @Option(names = "--capacity", defaultValue = "1024", description = "Requests generated at once; the rest queue (default ${DEFAULT-VALUE}).")
     int capacity;
 
-    @Option(names = "--max-queue", description = "Queue length past which requests get 429 (default unbounded).")
+    @Option(names = "--max-queue", description = "Queue length past which requests get 429, or --queue-full-status (default unbounded).")
     Integer maxQueue;
+
+    @Option(names = "--queue-full-status", defaultValue = "429", paramLabel = "429|503",
+            description = "What a request finding the queue full gets: 429, or 503 as an overloaded proxy answers;"
+                    + " either with Retry-After (default ${DEFAULT-VALUE}).")
+    int queueFullStatus;
 
     @Option(names = "--faults", paramLabel = "SPEC",
             description = "Fault rates, e.g. rate_limit=0.1,server_error=0.05,hang=0.01,reset=0.01,malformed_json=0.01,truncated=0.01,empty_content=0.01")
@@ -50,7 +55,7 @@ final class SimCommand implements Callable<Integer> {
     @Option(names = "--hang-ms", defaultValue = "60000", description = "How long a hang fault holds a request (default ${DEFAULT-VALUE}).")
     long hangMs;
 
-    @Option(names = "--retry-after-ms", defaultValue = "1000", description = "Retry-After advertised with 429 (default ${DEFAULT-VALUE}).")
+    @Option(names = "--retry-after-ms", defaultValue = "1000", description = "Retry-After advertised with 429 and a full queue's 503 (default ${DEFAULT-VALUE}).")
     long retryAfterMs;
 
     @Option(names = "--seed", defaultValue = "0", description = "Seed for requests without one (default ${DEFAULT-VALUE}).")
@@ -114,12 +119,15 @@ final class SimCommand implements Callable<Integer> {
 
     /** Starts the simulator the flags describe. */
     SimServer startServer() throws IOException {
+        if (queueFullStatus != 429 && queueFullStatus != 503) {
+            throw new IllegalArgumentException("--queue-full-status must be 429 or 503, got " + queueFullStatus);
+        }
         if (!(latencyJitter >= 0 && latencyJitter < 1)) {
             throw new IllegalArgumentException("--latency-jitter must be a fraction in [0, 1) (0.1 = +-10%), got " + latencyJitter);
         }
         SimConfig.Builder b = simulator().port(port)
                 .latency(new LatencyModel(Duration.ofMillis(ttftMs), Duration.ofMillis(tpotMs), latencyJitter))
-                .capacity(capacity).seed(seed).refuseN(refuseN)
+                .capacity(capacity).queueFullStatus(queueFullStatus).seed(seed).refuseN(refuseN)
                 .reader(!noReader).maxRequestBytes(maxRequestBytes)
                 .retryAfter(Duration.ofMillis(retryAfterMs))
                 .faults(FaultPlan.parseRates(faults).withHangDuration(Duration.ofMillis(hangMs)));

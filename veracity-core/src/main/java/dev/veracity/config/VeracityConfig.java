@@ -1,6 +1,7 @@
 package dev.veracity.config;
 
 import dev.veracity.llm.cache.CacheMode;
+import dev.veracity.llm.client.ConcurrencyLimit;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.file.Files;
@@ -22,7 +23,8 @@ import java.util.Properties;
  * <tr><td>llm-base-url</td><td>VERACITY_LLM_BASE_URL</td><td>http://127.0.0.1:8000/v1</td></tr>
  * <tr><td>model</td><td>VERACITY_MODEL</td><td>default</td></tr>
  * <tr><td>api-key (file only)</td><td>VERACITY_API_KEY, else OPENAI_API_KEY</td><td>none</td></tr>
- * <tr><td>concurrency</td><td>VERACITY_CONCURRENCY</td><td>16</td></tr>
+ * <tr><td>concurrency</td><td>VERACITY_CONCURRENCY</td><td>16 (a command may default to auto: eval does); a
+ * positive integer, or auto for an adaptive limit ({@link ConcurrencyLimit})</td></tr>
  * <tr><td>cache</td><td>VERACITY_CACHE</td><td>read-write</td></tr>
  * <tr><td>cache-replay-unparseable</td><td>VERACITY_CACHE_REPLAY_UNPARSEABLE</td><td>false</td></tr>
  * <tr><td>cache-file</td><td>VERACITY_CACHE_FILE</td><td>.veracity/cache.db</td></tr>
@@ -36,7 +38,7 @@ import java.util.Properties;
  * <p>The API key is taken from the environment or the file, never from a flag (flags land in shell history and
  * process lists).
  */
-public record VeracityConfig(String llmBaseUrl, String model, Optional<ApiKey> apiKey, int concurrency,
+public record VeracityConfig(String llmBaseUrl, String model, Optional<ApiKey> apiKey, ConcurrencyLimit concurrency,
                              CacheMode cacheMode, Path cacheFile, Path traceFile, Duration timeout,
                              int maxAttempts, boolean cacheReplayUnparseable, boolean returnTokenIds) {
 
@@ -56,6 +58,15 @@ public record VeracityConfig(String llmBaseUrl, String model, Optional<ApiKey> a
      * @param flags settings from the command line, by key; null values are ignored
      */
     public static VeracityConfig resolve(Map<String, String> env, Path file, boolean named, Map<String, String> flags) {
+        return resolve(env, file, named, flags, Map.of());
+    }
+
+    /**
+     * Resolves the configuration, with a command's own defaults in place of the built-in ones (file, environment and
+     * flags still win over them): {@code eval} defaults {@code concurrency} to {@code auto}.
+     */
+    public static VeracityConfig resolve(Map<String, String> env, Path file, boolean named, Map<String, String> flags,
+                                         Map<String, String> commandDefaults) {
         Map<String, String> s = new LinkedHashMap<>();
         s.put("llm-base-url", "http://127.0.0.1:8000/v1");
         s.put("model", "default");
@@ -67,6 +78,12 @@ public record VeracityConfig(String llmBaseUrl, String model, Optional<ApiKey> a
         s.put("timeout-seconds", "120");
         s.put("max-attempts", "5");
         s.put("return-token-ids", "false");
+        commandDefaults.forEach((k, v) -> {
+            if (!s.containsKey(k)) {
+                throw new IllegalArgumentException("unknown setting '" + k + "'");
+            }
+            s.put(k, v);
+        });
         String fileKey = null;
         if (file != null && (named || Files.exists(file))) {
             Properties p = new Properties();
@@ -104,7 +121,7 @@ public record VeracityConfig(String llmBaseUrl, String model, Optional<ApiKey> a
         });
         String key = firstNonBlank(env.get("VERACITY_API_KEY"), env.get("OPENAI_API_KEY"), fileKey);
         return new VeracityConfig(httpUrl(s.get("llm-base-url")), s.get("model"),
-                Optional.ofNullable(key).map(ApiKey::of), positive(s, "concurrency"), CacheMode.parse(s.get("cache")),
+                Optional.ofNullable(key).map(ApiKey::of), ConcurrencyLimit.parse(s.get("concurrency")), CacheMode.parse(s.get("cache")),
                 Path.of(s.get("cache-file")), Path.of(s.get("trace-file")),
                 Duration.ofSeconds(positive(s, "timeout-seconds")), positive(s, "max-attempts"),
                 bool(s, "cache-replay-unparseable"), bool(s, "return-token-ids"));

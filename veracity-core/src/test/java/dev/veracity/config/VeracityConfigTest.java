@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.veracity.llm.cache.CacheMode;
+import dev.veracity.llm.client.ConcurrencyLimit;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -29,7 +30,7 @@ class VeracityConfigTest {
 
         assertThat(c.llmBaseUrl()).isEqualTo("http://file/v1");
         assertThat(c.model()).isEqualTo("env-model");
-        assertThat(c.concurrency()).isEqualTo(7);
+        assertThat(c.concurrency()).isEqualTo(ConcurrencyLimit.fixed(7));
         assertThat(c.cacheMode()).isEqualTo(CacheMode.READ_WRITE);
         assertThat(c.apiKey()).hasValueSatisfying(k -> assertThat(k.reveal()).isEqualTo("file-key-123"));
     }
@@ -81,6 +82,39 @@ class VeracityConfigTest {
     @Test
     void aMissingDefaultFileIsFine() {
         VeracityConfig c = VeracityConfig.resolve(Map.of(), dir.resolve("nope.properties"), false, Map.of());
-        assertThat(c.concurrency()).isEqualTo(16);
+        assertThat(c.concurrency()).isEqualTo(ConcurrencyLimit.fixed(16));
+    }
+
+    @Test
+    void concurrencyAutoIsReadFromAFlagTheEnvironmentOrTheFileAndACommandMayDefaultToIt() throws Exception {
+        assertThat(VeracityConfig.resolve(Map.of(), null, false, Map.of("concurrency", "auto")).concurrency())
+                .isEqualTo(ConcurrencyLimit.AUTO);
+        assertThat(VeracityConfig.resolve(Map.of("VERACITY_CONCURRENCY", "Auto"), null, false, Map.of()).concurrency())
+                .isEqualTo(ConcurrencyLimit.AUTO);
+        Path file = dir.resolve("auto.properties");
+        Files.writeString(file, "concurrency=auto\n");
+        assertThat(VeracityConfig.resolve(Map.of(), file, true, Map.of()).concurrency()).isEqualTo(ConcurrencyLimit.AUTO);
+        // a command's default (eval: auto) gives way to any setting the user made
+        Map<String, String> evalDefaults = Map.of("concurrency", "auto");
+        assertThat(VeracityConfig.resolve(Map.of(), null, false, Map.of(), evalDefaults).concurrency())
+                .isEqualTo(ConcurrencyLimit.AUTO);
+        assertThat(VeracityConfig.resolve(Map.of("VERACITY_CONCURRENCY", "8"), null, false, Map.of(), evalDefaults)
+                .concurrency()).isEqualTo(ConcurrencyLimit.fixed(8));
+        Files.writeString(file, "concurrency=12\n");
+        assertThat(VeracityConfig.resolve(Map.of(), file, true, Map.of(), evalDefaults).concurrency())
+                .isEqualTo(ConcurrencyLimit.fixed(12));
+        assertThat(VeracityConfig.resolve(Map.of(), null, false, Map.of()).toString()).contains("concurrency=16");
+        assertThat(VeracityConfig.resolve(Map.of(), null, false, Map.of(), evalDefaults).toString())
+                .contains("concurrency=auto");
+    }
+
+    @Test
+    void aBadConcurrencySaysWhatItTakesInOneLine() {
+        for (String bad : new String[] {"zero", "0", "-1", "automatic"}) {
+            assertThatThrownBy(() -> VeracityConfig.resolve(Map.of(), null, false, Map.of("concurrency", bad)))
+                    .hasMessage("setting 'concurrency' must be a positive integer or auto, was '" + bad + "'");
+        }
+        assertThatThrownBy(() -> VeracityConfig.resolve(Map.of("VERACITY_CONCURRENCY", "lots"), null, false, Map.of()))
+                .hasMessage("setting 'concurrency' must be a positive integer or auto, was 'lots'");
     }
 }

@@ -16,7 +16,11 @@ import java.util.OptionalInt;
  * @param rules              how prompts are answered (default: no rules: the built-in reader, else "I don't know.")
  * @param latency            service time of a generation (default: none)
  * @param capacity           server-wide concurrent generation slots (default 1024)
- * @param maxQueue           most requests allowed to wait for a slot; beyond it, 429 (default: unbounded)
+ * @param maxQueue           most requests allowed to wait for a slot; beyond it, {@code queueFullStatus}
+ *                           (default: unbounded)
+ * @param queueFullStatus    what a request finding the queue full gets: 429 (default, as vLLM's and OpenAI's rate
+ *                           limits answer) or 503 (as an overloaded proxy or load balancer answers); either with
+ *                           {@code Retry-After}
  * @param faults             fault injection (default: none)
  * @param seed               seed of all deterministic choices when a request has no {@code seed} (default 0)
  * @param models             model ids listed by {@code /v1/models}; the first answers requests naming no model
@@ -45,6 +49,7 @@ public record SimConfig(
         LatencyModel latency,
         int capacity,
         OptionalInt maxQueue,
+        int queueFullStatus,
         FaultPlan faults,
         long seed,
         List<String> models,
@@ -76,6 +81,9 @@ public record SimConfig(
         Objects.requireNonNull(maxQueue, "maxQueue");
         if (maxQueue.isPresent() && maxQueue.getAsInt() < 0) {
             throw new IllegalArgumentException("maxQueue must not be negative, got " + maxQueue.getAsInt());
+        }
+        if (queueFullStatus != 429 && queueFullStatus != 503) {
+            throw new IllegalArgumentException("queueFullStatus must be 429 or 503, got " + queueFullStatus);
         }
         Objects.requireNonNull(faults, "faults");
         models = List.copyOf(models);
@@ -122,6 +130,7 @@ public record SimConfig(
         private LatencyModel latency = LatencyModel.NONE;
         private int capacity = DEFAULT_CAPACITY;
         private OptionalInt maxQueue = OptionalInt.empty();
+        private int queueFullStatus = 429;
         private FaultPlan faults = FaultPlan.none();
         private long seed;
         private List<String> models = List.of(DEFAULT_MODEL);
@@ -146,6 +155,7 @@ public record SimConfig(
             latency = c.latency;
             capacity = c.capacity;
             maxQueue = c.maxQueue;
+            queueFullStatus = c.queueFullStatus;
             faults = c.faults;
             seed = c.seed;
             models = c.models;
@@ -192,9 +202,15 @@ public record SimConfig(
             return this;
         }
 
-        /** At most this many requests wait for a slot; more get 429. 0 = never wait. */
+        /** At most this many requests wait for a slot; more get 429 ({@link #queueFullStatus}). 0 = never wait. */
         public Builder maxQueue(int maxQueue) {
             this.maxQueue = OptionalInt.of(maxQueue);
+            return this;
+        }
+
+        /** What a request finding the queue full gets: 429 (default) or 503, either with Retry-After. */
+        public Builder queueFullStatus(int status) {
+            this.queueFullStatus = status;
             return this;
         }
 
@@ -293,7 +309,7 @@ public record SimConfig(
 
         public SimConfig build() {
             boolean any = anyModel != null ? anyModel : !modelsSet;
-            return new SimConfig(port, rules, latency, capacity, maxQueue, faults, seed, models, any, refuseN,
+            return new SimConfig(port, rules, latency, capacity, maxQueue, queueFullStatus, faults, seed, models, any, refuseN,
                     requiredApiKey, retryAfter, recentRequestLimit, reader,
                     readers != null ? readers : ExtractiveReader.classPath().readers(), maxRequestBytes, arealAdminKey, clock);
         }

@@ -98,7 +98,7 @@ public final class SimCounters {
         return sum;
     }
 
-    /** Requests answered 429 because the queue was full ({@link SimConfig#maxQueue()}). */
+    /** Requests answered 429 (or 503, {@link SimConfig#queueFullStatus()}) because the queue was full ({@link SimConfig#maxQueue()}). */
     public long queueRejections() {
         return queueRejections.sum();
     }

@@ -124,7 +124,7 @@ final class SimHandler implements HttpHandler {
             if (e.status == 413) {
                 ex.getResponseHeaders().set("Connection", "close"); // the rest of the body is not read
             }
-            if (e.status == 429) {
+            if (e.status == 429 || "queue_full".equals(e.code)) { // a full queue's 503 says when to come back too
                 ex.getResponseHeaders().set("Retry-After", retryAfterSeconds);
                 ex.getResponseHeaders().set("retry-after-ms", retryAfterMillis);
             }
@@ -343,7 +343,7 @@ final class SimHandler implements HttpHandler {
         }
     }
 
-    /** Waits for a generation slot, or answers 429 when {@code maxQueue} requests already wait. */
+    /** Waits for a generation slot, or answers 429 (or 503) when {@code maxQueue} requests already wait. */
     private Slot acquireSlot() {
         try {
             // The timed form honours fairness (the untimed tryAcquire would barge past the queue).
@@ -354,8 +354,10 @@ final class SimHandler implements HttpHandler {
             try {
                 if (config.maxQueue().isPresent() && queued > config.maxQueue().getAsInt()) {
                     counters.queueRejected();
-                    throw new ApiError(429, "The server is overloaded: " + config.maxQueue().getAsInt()
-                            + " requests are already waiting (simulated). Please try again later.", "requests", null, "queue_full");
+                    int status = config.queueFullStatus();
+                    throw new ApiError(status, "The server is overloaded: " + config.maxQueue().getAsInt()
+                            + " requests are already waiting (simulated). Please try again later.",
+                            status == 429 ? "requests" : "server_error", null, "queue_full");
                 }
                 slots.acquire();
             } finally {

@@ -144,6 +144,37 @@ class CapacityTest {
     }
 
     @Test
+    void fullQueueAnswers503WithRetryAfterWhenSoConfigured() throws Exception {
+        ManualClock clock = new ManualClock();
+        SimConfig config = SimConfig.builder().capacity(1).maxQueue(1).queueFullStatus(503)
+                .latency(LatencyModel.ofMillis(300, 0)).retryAfter(Duration.ofMillis(200)).clock(clock).build();
+        try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor(); SimServer sim = SimServer.start(config)) {
+            List<Future<HttpResponse<String>>> calls = send(pool, sim, 3, "");
+            // one generates, one queues, the third finds the queue full and is turned away as an overloaded proxy does
+            Await.until("one answered at once; " + sim.counters(), () -> done(calls) == 1);
+            HttpResponse<String> r = calls.stream().filter(Future::isDone).findFirst().orElseThrow().get();
+            assertThat(r.statusCode()).isEqualTo(503);
+            assertThat(r.headers().firstValue("Retry-After")).contains("1");
+            assertThat(r.headers().firstValue("retry-after-ms")).contains("200");
+            assertThat(Http.json(r).get("error").get("code").asText()).isEqualTo("queue_full");
+            assertThat(sim.counters().queueRejections()).isEqualTo(1);
+            for (int answered = 2; answered <= 3; answered++) {
+                Await.until("one generating; " + clock, () -> clock.sleeping().size() == 1);
+                clock.advance(Duration.ofMillis(300));
+                int expected = answered;
+                Await.until(expected + " answered", () -> done(calls) == expected);
+            }
+            assertThat(statuses(calls)).containsExactlyInAnyOrder(200, 200, 503);
+        }
+    }
+
+    @Test
+    void queueFullStatusIsEither429Or503() {
+        assertThatThrownBy(() -> SimConfig.builder().queueFullStatus(500).build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("429 or 503");
+    }
+
+    @Test
     void zeroQueueRejectsWhenAllSlotsAreBusy() throws Exception {
         ManualClock clock = new ManualClock();
         SimConfig config = SimConfig.builder().capacity(2).maxQueue(0).latency(LatencyModel.ofMillis(300, 0))

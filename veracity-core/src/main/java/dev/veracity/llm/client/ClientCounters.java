@@ -6,6 +6,12 @@ import java.util.concurrent.atomic.AtomicLong;
 /** Live counters of one {@link LlmClient}: what it has done so far. Thread-safe. */
 public final class ClientCounters {
 
+    private final CallLimiter limiter;
+
+    ClientCounters(CallLimiter limiter) {
+        this.limiter = limiter;
+    }
+
     final AtomicLong calls = new AtomicLong();
     final AtomicLong cacheHits = new AtomicLong();
     final AtomicLong cachedSamples = new AtomicLong();
@@ -89,9 +95,29 @@ public final class ClientCounters {
         return inFlight.get();
     }
 
-    /** The most attempts that ran at once; never above the client's concurrency limit. */
+    /** The most attempts that ran at once; never above the highest the client's concurrency limit has been. */
     public int peakInFlight() {
         return peakInFlight.get();
+    }
+
+    /** The concurrency limit now (fixed, or where {@code auto} stands). */
+    public int limit() {
+        return limiter.limit();
+    }
+
+    /** The lowest the concurrency limit has been. */
+    public int lowestLimit() {
+        return limiter.lowestLimit();
+    }
+
+    /** The highest the concurrency limit has been. */
+    public int highestLimit() {
+        return limiter.highestLimit();
+    }
+
+    /** Attempts the server turned away for load (429, 503, a timeout); each cut an adaptive limit. */
+    public long overloadDrops() {
+        return limiter.drops();
     }
 
     void enter() {
@@ -108,6 +134,6 @@ public final class ClientCounters {
         return "calls=" + calls() + " cacheHits=" + cacheHits() + " attempts=" + attempts() + " retries=" + retries()
                 + " failures=" + failures() + " emptyResponses=" + emptyResponses()
                 + " cutShort=" + cutShort() + " uncachedIncomplete=" + uncachedIncomplete() + " tokens=" + (promptTokens() + completionTokens())
-                + " peakInFlight=" + peakInFlight();
+                + " peakInFlight=" + peakInFlight() + " limit=" + limiter;
     }
 }

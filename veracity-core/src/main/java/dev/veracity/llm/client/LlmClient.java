@@ -36,7 +36,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * The way every agent calls a model: one backend with a concurrency limit, a per-attempt timeout, retries,
  * the response cache and tracing around it. Blocking calls made for virtual threads: run independent calls on
  * their own virtual threads ({@link dev.veracity.concurrent.Parallel}) and the limit keeps the backend's load
- * bounded. Use one client per backend, so that the limit is the backend's.
+ * bounded. Use one client per backend, so that the limit is the backend's. The limit is fixed, or adaptive
+ * ({@link ConcurrencyLimit#AUTO}): {@link CallLimiter} grows it while the server's round trips stay flat and cuts it
+ * when they grow or the server refuses attempts for load (429, 503, timeouts), which are retried as usual.
  *
  * <p>A call of n samples first takes what the cache holds, then asks the backend for the rest: in one request
  * when the backend returns n samples natively, else as single-sample requests run concurrently. Each attempt
@@ -69,8 +71,7 @@ public final class LlmClient implements AutoCloseable {
     private static final ObjectMapper JSON = JsonBuffers.mapper();
 
     private final LlmBackend backend;
-    private final int concurrency;
-    private final OrderedPermits permits;
+    private final CallLimiter limiter;
     private final Duration timeout;
     private final RetrySettings retry;
     private final ResponseCache cache;
@@ -85,8 +86,7 @@ public final class LlmClient implements AutoCloseable {
 
     private LlmClient(Builder b) {
         this.backend = b.backend;
-        this.concurrency = b.concurrency;
-        this.permits = new OrderedPermits(b.concurrency);
+        this.limiter = new CallLimiter(b.concurrency);
         this.timeout = b.timeout;
         this.retry = b.retry;
         this.cache = b.cacheMode == CacheMode.OFF ? ResponseCache.NONE : b.cache;
@@ -94,7 +94,7 @@ public final class LlmClient implements AutoCloseable {
         this.traces = b.traces;
         this.closeBackend = b.closeBackend;
         this.replayUnparseable = b.replayUnparseable;
-        this.counters = new ClientCounters();
+        this.counters = new ClientCounters(limiter);
         this.rewrite = UnaryOperator.identity();
         this.retryPolicy = retry.policy();
     }
@@ -102,8 +102,7 @@ public final class LlmClient implements AutoCloseable {
     /** A view of {@code base}: the same backend, limits, cache, traces and counters, each request rewritten first. */
     private LlmClient(LlmClient base, UnaryOperator<LlmRequest> rewrite) {
         this.backend = base.backend;
-        this.concurrency = base.concurrency;
-        this.permits = base.permits;
+        this.limiter = base.limiter;
         this.timeout = base.timeout;
         this.retry = base.retry;
         this.cache = base.cache;
@@ -147,8 +146,9 @@ public final class LlmClient implements AutoCloseable {
         return backend;
     }
 
-    public int concurrency() {
-        return concurrency;
+    /** The concurrency setting: fixed, or {@code auto} (then {@link ClientCounters#limit()} tells the limit now). */
+    public ConcurrencyLimit concurrency() {
+        return limiter.setting();
     }
 
     public ClientCounters counters() {
@@ -365,8 +365,9 @@ public final class LlmClient implements AutoCloseable {
     }
 
     private LlmResponse attempt(LlmRequest request, Attempts attempts, List<LlmException> errors) {
+        CallLimiter.Permit permit;
         try {
-            permits.acquire(attempts.order);
+            permit = limiter.acquire(attempts.order);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new LlmException(ErrorKind.CANCELLED, "interrupted while waiting for a concurrency permit", e);
@@ -378,8 +379,11 @@ public final class LlmClient implements AutoCloseable {
             counters.retries.incrementAndGet();
         }
         counters.enter();
+        // what the attempt tells the limit: an answer is a round-trip sample, a refusal for load cuts it
+        Runnable outcome = permit::ignored;
         try {
             LlmResponse r = backend.generate(request, timeout);
+            outcome = () -> permit.succeeded(longestAnswer(r)); // the server answered, whatever its faults below
             if (r == null || r.completions().size() != request.n()) {
                 throw new LlmException(ErrorKind.MALFORMED_RESPONSE, "asked " + backend.id() + " for " + request.n()
                         + " samples, got " + (r == null ? "no response" : r.completions().size()));
@@ -401,6 +405,9 @@ public final class LlmClient implements AutoCloseable {
             }
             return r;
         } catch (LlmException e) {
+            if (CallLimiter.overload(e)) {
+                outcome = permit::dropped;
+            }
             errors.add(e);
             throw e;
         } catch (RuntimeException e) {
@@ -410,8 +417,13 @@ public final class LlmClient implements AutoCloseable {
             throw wrapped;
         } finally {
             counters.exit();
-            permits.release();
+            outcome.run();
         }
+    }
+
+    /** The longest sample's completion tokens, which the round trip grew with; -1 when the response has none. */
+    private static long longestAnswer(LlmResponse r) {
+        return r == null ? -1 : r.completions().stream().mapToLong(c -> c.usage().completionTokens()).max().orElse(-1);
     }
 
     /**
@@ -552,7 +564,7 @@ public final class LlmClient implements AutoCloseable {
     /** Builds a client; defaults: 16 concurrent attempts, 120 s per attempt, {@link RetrySettings#DEFAULT}, no cache, no traces. */
     public static final class Builder {
         private final LlmBackend backend;
-        private int concurrency = 16;
+        private ConcurrencyLimit concurrency = ConcurrencyLimit.fixed(16);
         private Duration timeout = Duration.ofSeconds(120);
         private RetrySettings retry = RetrySettings.DEFAULT;
         private ResponseCache cache = ResponseCache.NONE;
@@ -567,10 +579,13 @@ public final class LlmClient implements AutoCloseable {
 
         /** Most attempts in flight at once against this backend. */
         public Builder concurrency(int concurrency) {
-            if (concurrency < 1) {
-                throw new IllegalArgumentException("concurrency must be >= 1, was " + concurrency);
-            }
-            this.concurrency = concurrency;
+            this.concurrency = ConcurrencyLimit.fixed(concurrency);
+            return this;
+        }
+
+        /** Most attempts in flight at once against this backend: fixed, or adaptive ({@link CallLimiter}). */
+        public Builder concurrency(ConcurrencyLimit concurrency) {
+            this.concurrency = Objects.requireNonNull(concurrency, "concurrency");
             return this;
         }
 

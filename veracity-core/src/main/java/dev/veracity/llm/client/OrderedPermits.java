@@ -79,7 +79,50 @@ final class OrderedPermits {
         }
     }
 
+    /** Adds {@code n} slots (an adaptive limit grew): waiters take them first. */
+    void grow(int n) {
+        lock.lock();
+        try {
+            for (int i = 0; i < n; i++) {
+                handOn();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Takes {@code n} slots away (an adaptive limit shrank): free ones at once; past them, slots in use are kept when
+     * given back, until the calls holding one are within the new limit.
+     */
+    void shrink(int n) {
+        lock.lock();
+        try {
+            free -= n;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** A slot if one is free now and no call waits for one, else false. */
+    boolean tryAcquire() {
+        lock.lock();
+        try {
+            if (free > 0 && waiting.isEmpty()) {
+                free--;
+                return true;
+            }
+            return false;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     private void handOn() {
+        if (free < 0) {
+            free++; // the limit shrank below the slots in use: this one is not handed on
+            return;
+        }
         Waiter next = waiting.poll();
         if (next == null) {
             free++;

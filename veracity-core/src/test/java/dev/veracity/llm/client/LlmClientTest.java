@@ -48,6 +48,38 @@ class LlmClientTest {
     }
 
     @Test
+    void autoCutsItsLimitOnRefusalsForLoadAndRetriesThemToAnAnswer() {
+        ScriptedBackend backend = ScriptedBackend.echo();
+        LlmClient client = LlmClient.builder(backend).concurrency(ConcurrencyLimit.AUTO).retry(FAST).build();
+        assertThat(client.concurrency().adaptive()).isTrue();
+        client.call(LlmRequest.user("warm").build()); // a least round trip to compare with
+        int before = client.counters().limit();
+        backend.failNext(new LlmException(ErrorKind.SERVER_ERROR, "503", 503, null, null),
+                new LlmException(ErrorKind.RATE_LIMITED, "429", 429, Duration.ofMillis(1), null),
+                new LlmException(ErrorKind.SERVER_ERROR, "500", 500, null, null));
+
+        LlmResponse r = client.call(LlmRequest.user("hello").build());
+
+        assertThat(r.text()).isEqualTo("echo:hello#0");
+        assertThat(client.counters().failures()).isZero();
+        assertThat(client.counters().overloadDrops()).as("the 503 and the 429; a 500 says nothing of load").isEqualTo(2);
+        assertThat(client.counters().limit()).isLessThan(before);
+        assertThat(client.counters().lowestLimit()).isEqualTo(client.counters().limit());
+        assertThat(client.counters().inFlight()).isZero();
+    }
+
+    @Test
+    void aFixedLimitStaysPutThroughRefusals() {
+        ScriptedBackend backend = ScriptedBackend.echo().failNext(
+                new LlmException(ErrorKind.SERVER_ERROR, "503", 503, null, null));
+        LlmClient client = LlmClient.builder(backend).concurrency(3).retry(FAST).build();
+        client.call(LlmRequest.user("hello").build());
+        assertThat(client.concurrency()).isEqualTo(ConcurrencyLimit.fixed(3));
+        assertThat(client.counters().limit()).isEqualTo(3);
+        assertThat(client.counters().overloadDrops()).isEqualTo(1);
+    }
+
+    @Test
     void retriesRetryableErrorsThenSucceeds() {
         ScriptedBackend backend = ScriptedBackend.echo().failNext(
                 new LlmException(ErrorKind.RATE_LIMITED, "429", 429, null, null),

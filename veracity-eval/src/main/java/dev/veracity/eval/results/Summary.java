@@ -16,6 +16,9 @@ import java.util.Map;
  * @param schemaVersion {@link dev.veracity.schema.SchemaVersion} (null in files written before it)
  * @param model         the model asked, and the labels after it: its server, the client's concurrency, timeout and
  *                      cache mode, a bench's name, what the demo ran on ({@code demo}: the simulator or a server)
+ * @param concurrencyLimit with {@code --concurrency auto} (then {@code concurrency} is absent): the limit it settled
+ *                      on (where it stood at the end), the lowest and highest it went, and the attempts the server
+ *                      turned away for load
  * @param n             the answered questions
  * @param metrics       each metric's mean (null over no question), and its extra figures as {@code name.figure}
  * @param metricsN      the questions each metric counted
@@ -38,6 +41,7 @@ public record Summary(Integer schemaVersion,
                       String model,
                       String llmBaseUrl,
                       Integer concurrency,
+                      AdaptiveLimit concurrencyLimit,
                       Long timeoutSeconds,
                       String cache,
                       String bench,
@@ -108,6 +112,15 @@ public record Summary(Integer schemaVersion,
         return signals == null ? Map.of() : signals;
     }
 
+    /**
+     * Where {@code --concurrency auto} took the client's limit in a run: where it stood at the end ({@code settled}),
+     * the lowest and highest it went, and the attempts the server turned away for load (429, 503, timeouts), each of
+     * which cut it and was retried.
+     */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record AdaptiveLimit(int settled, int lowest, int highest, long overloadDrops) {
+    }
+
     /** A builder holding this summary's fields, to change some. */
     public Builder toBuilder() {
         Builder b = new Builder();
@@ -119,6 +132,7 @@ public record Summary(Integer schemaVersion,
         b.model = model;
         b.llmBaseUrl = llmBaseUrl;
         b.concurrency = concurrency;
+        b.concurrencyLimit = concurrencyLimit;
         b.timeoutSeconds = timeoutSeconds;
         b.cache = cache;
         b.bench = bench;
@@ -236,6 +250,7 @@ public record Summary(Integer schemaVersion,
         public String model;
         public String llmBaseUrl;
         public Integer concurrency;
+        public AdaptiveLimit concurrencyLimit;
         public Long timeoutSeconds;
         public String cache;
         public String bench;
@@ -274,7 +289,7 @@ public record Summary(Integer schemaVersion,
         public String stopped;
 
         public Summary build() {
-            return new Summary(schemaVersion, method, dataset, data, sample, model, llmBaseUrl, concurrency, timeoutSeconds, cache, bench, demo, traceRun, n, metrics, metricsN, judge, signals, callsPerQuestion, samplesPerQuestion, promptTokensPerQuestion, completionTokensPerQuestion, wallMsPerQuestion, criticalPathMsPerQuestion, modelMsPerQuestion, perQuestionN, cachedShare, questionsAtOnce, parseFailures, roles, judgeScenarios, errors, started, finished, wallSeconds, failed, limit, questions, truncated, retrieval, sampling, build, config, stopped);
+            return new Summary(schemaVersion, method, dataset, data, sample, model, llmBaseUrl, concurrency, concurrencyLimit, timeoutSeconds, cache, bench, demo, traceRun, n, metrics, metricsN, judge, signals, callsPerQuestion, samplesPerQuestion, promptTokensPerQuestion, completionTokensPerQuestion, wallMsPerQuestion, criticalPathMsPerQuestion, modelMsPerQuestion, perQuestionN, cachedShare, questionsAtOnce, parseFailures, roles, judgeScenarios, errors, started, finished, wallSeconds, failed, limit, questions, truncated, retrieval, sampling, build, config, stopped);
         }
     }
 }

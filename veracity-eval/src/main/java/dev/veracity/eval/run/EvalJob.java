@@ -81,22 +81,12 @@ public record EvalJob(QaMethod method, Map<String, String> options, String datas
         }
     }
 
-    /** The questions answered at once: the job's, else twice the model's concurrency. */
-    public int concurrency() {
-        return questionsAtOnce != null ? questionsAtOnce : defaultQuestionsAtOnce(model.concurrency());
-    }
-
-    /** Questions admitted per slot of the model client when {@code --questions-at-once} is not given. */
-    public static final int QUESTIONS_PER_SLOT = 2;
-
     /**
-     * Questions answered at once by default: twice the client's concurrency, so that the client's slots stay busy
-     * while some questions work between their calls (parse, score, retrieve) or wait on each other's calls; the
-     * client serves the calls of earlier questions first ({@link dev.veracity.trace.CallContext#order()}), so the
-     * extra questions only take the slots the earlier ones leave.
+     * The questions answered at once: the job's, else the model's concurrency (for {@code auto}, its highest limit, so
+     * that questions are waiting whenever the limit grows).
      */
-    public static int defaultQuestionsAtOnce(int concurrency) {
-        return (int) Math.min(Integer.MAX_VALUE, (long) concurrency * QUESTIONS_PER_SLOT);
+    public int concurrency() {
+        return questionsAtOnce != null ? questionsAtOnce : model.concurrency().questionsAtOnce();
     }
 
     public static Builder builder(QaMethod method, String dataset, Path data, Path out) {

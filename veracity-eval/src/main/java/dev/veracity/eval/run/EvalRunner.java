@@ -347,11 +347,11 @@ public final class EvalRunner {
                     client.counters().promptTokens() + client.counters().completionTokens() - tokens0));
             report.run();
             Semaphore slots = new Semaphore(spec.concurrency());
-            // Questions beyond the client's slots (eval admits twice as many, EvalJob.defaultQuestionsAtOnce) start one
+            // Questions beyond the client's slots (eval admits twice as many, ConcurrencyLimit.questionsAtOnce) start one
             // per call answered or question finished: at the start every admitted question works before its first
             // call (reads, builds its pages: CPU while the JIT is cold), and twice as many would only delay the calls
             Semaphore ramp = new Semaphore(0);
-            int freely = Math.min(spec.concurrency(), client.concurrency());
+            int freely = Math.min(spec.concurrency(), client.counters().limit()); // auto: its limit at the start
             traces.onCall(ramp::release);
             AtomicInteger unreachable = new AtomicInteger(); // consecutive questions lost to a server that does not answer
             int failedBefore = 0; // questions left unasked after a stop whose last record is a failure
@@ -426,6 +426,7 @@ public final class EvalRunner {
             summary.sampling = traces.sampling();
             summary.build = dev.veracity.config.BuildInfo.current().asMap();
             summary.config = spec.config();
+            summary.concurrencyLimit = adaptiveLimit(client);
             ResultsJson.write(spec.outDir().resolve("summary.json"), summary.build());
             if (unreachable.get() >= STOP_AFTER_UNREACHABLE) {
                 failures.add("stopped after " + STOP_AFTER_UNREACHABLE + " questions in a row failed to reach the model"
@@ -656,6 +657,15 @@ public final class EvalRunner {
         return s.build();
     }
 
+    /** Where an adaptive ({@code auto}) limit of the client went, or null for a fixed one. */
+    static Summary.AdaptiveLimit adaptiveLimit(LlmClient client) {
+        if (!client.concurrency().adaptive()) {
+            return null;
+        }
+        var c = client.counters();
+        return new Summary.AdaptiveLimit(c.limit(), c.lowestLimit(), c.highestLimit(), c.overloadDrops());
+    }
+
     /** The labels {@code summary.json} has a field for ({@link Spec#labels()}). */
     public static final java.util.Set<String> LABELS = java.util.Set.of("model", "llm_base_url", "concurrency",
             "timeout_seconds", "cache", "bench", "demo");
@@ -676,7 +686,7 @@ public final class EvalRunner {
             switch (k) {
                 case "model" -> s.model = v;
                 case "llm_base_url" -> s.llmBaseUrl = v;
-                case "concurrency" -> s.concurrency = Integer.valueOf(v);
+                case "concurrency" -> s.concurrency = v.equals("auto") ? null : Integer.valueOf(v); // auto: concurrency_limit
                 case "timeout_seconds" -> s.timeoutSeconds = Long.valueOf(v);
                 case "cache" -> s.cache = v;
                 case "bench" -> s.bench = v;

@@ -538,7 +538,7 @@ class EvalRunnerTest {
         EvalRunner.QuestionTraces traces = new EvalRunner.QuestionTraces(store);
         LlmClient client = LlmClient.builder(backend).concurrency(slots).traces(traces).build();
         EvalRunner.Outcome o = EvalRunner.run(new EvalRunner.Spec(thinker, "nq-open", data, 0, dir.resolve("busy"),
-                EvalJob.defaultQuestionsAtOnce(slots), DatasetProfile.of("nq-open"), Map.of(), Map.of()), client, traces,
+                dev.veracity.llm.client.ConcurrencyLimit.fixed(slots).questionsAtOnce(), DatasetProfile.of("nq-open"), Map.of(), Map.of()), client, traces,
                 "a", p -> { });
         assertThat(heldUntilAnother.get()).as("questions whose work between calls ended when another question called")
                 .isEqualTo(2);
@@ -611,7 +611,7 @@ class EvalRunnerTest {
         EvalRunner.QuestionTraces traces = new EvalRunner.QuestionTraces(new InMemoryTraces());
         LlmClient client = LlmClient.builder(backend).concurrency(slots).traces(traces).build();
         Thread run = Thread.ofVirtual().start(() -> EvalRunner.run(new EvalRunner.Spec(counted, "nq-open", data, 0,
-                dir.resolve("ramp"), EvalJob.defaultQuestionsAtOnce(slots), DatasetProfile.of("nq-open"), Map.of(),
+                dir.resolve("ramp"), dev.veracity.llm.client.ConcurrencyLimit.fixed(slots).questionsAtOnce(), DatasetProfile.of("nq-open"), Map.of(),
                 Map.of()), client, traces, "a", p -> { }));
         dev.veracity.testing.Await.until("two calls at the model", () -> inBackend.get() == slots);
         // no call answered yet: the questions beyond the client's slots have not started
@@ -643,7 +643,7 @@ class EvalRunnerTest {
             }
         };
         EvalRunner.Outcome o = EvalRunner.run(new EvalRunner.Spec(silent, "nq-open", data, 0, dir.resolve("silent"),
-                EvalJob.defaultQuestionsAtOnce(slots), DatasetProfile.of("nq-open"), Map.of(), Map.of()), client, traces,
+                dev.veracity.llm.client.ConcurrencyLimit.fixed(slots).questionsAtOnce(), DatasetProfile.of("nq-open"), Map.of(), Map.of()), client, traces,
                 "b", p -> { });
         assertThat(o.answered()).isEqualTo(6);
         assertThat(answered.get()).isEqualTo(6);
