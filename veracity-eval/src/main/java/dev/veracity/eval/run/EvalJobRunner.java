@@ -84,6 +84,8 @@ public final class EvalJobRunner {
         CompletableFuture<Void> preflight = !job.preflight() ? CompletableFuture.completedFuture(null)
                 : CompletableFuture.runAsync(() -> env.preflight(base),
                         runnable -> Thread.ofVirtual().name("preflight").start(runnable));
+        // and the trace store's native library loaded, on the other core, before the run folder is opened
+        Thread.ofVirtual().name("sqlite-load").start(dev.veracity.store.Sqlite::loadLibrary);
         RunConfig runConfig = new RunConfig(fields(job, env, pageStore));
         // every mistake caught before the first model call: the questions read, the server and model checked
         try (var items = Datasets.stream(job.dataset(), job.data())) {

@@ -74,6 +74,10 @@ final class JsonPost implements AutoCloseable {
         // The JVM's proxy settings (https.proxyHost, ...) apply, as they did under OkHttp; loopback is never proxied.
         ProxySelector proxies = ProxySelector.getDefault();
         HttpClient.Builder client = HttpClient.newBuilder().version(version).connectTimeout(connectTimeout).executor(executor);
+        if (version == HttpClient.Version.HTTP_1_1) {
+            // plain http: no TLS to set up (the JDK's default context reads the whole trust store at the first client)
+            client.sslContext(PlainHttp.noTls());
+        }
         this.http = (proxies == null ? client : client.proxy(proxies)).build();
         Map<String, String> h = new LinkedHashMap<>();
         h.put("Content-Type", "application/json");
@@ -97,6 +101,11 @@ final class JsonPost implements AutoCloseable {
 
     String baseUrl() {
         return baseUrl;
+    }
+
+    /** The TLS context of this client's connections: the JDK's default for https, {@link PlainHttp#noTls()} for http. */
+    javax.net.ssl.SSLContext sslContext() {
+        return http.sslContext();
     }
 
     /** POSTs {@code body} to {@code baseUrl + path}; the 2xx answer's bytes, or a typed failure. */
