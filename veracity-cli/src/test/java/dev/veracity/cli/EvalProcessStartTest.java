@@ -20,21 +20,29 @@ import org.junit.jupiter.api.io.TempDir;
  * What {@code veracity eval} of one question does on its way to the first model call and out after the last, seen in a
  * JVM of its own recording Java Flight Recorder events: against a plain-http server it starts no subprocess (sqlite-jdbc
  * asked {@code uname -o} on every start) and reads no certificate (the JDK's HTTP client loaded the whole trust store
- * for a server without TLS); and what it must leave is all there when the process is gone: every call in traces.db,
- * the answer in results.jsonl, summary.json.
+ * for a server without TLS); it leaves no thread waiting in native code, which would hold the JVM's exit back; and
+ * what it must leave is all there when the process is gone: every call in traces.db, the answer in results.jsonl,
+ * summary.json.
  */
 class EvalProcessStartTest {
 
     @TempDir
     Path dir;
 
+    /** The names of the threads of {@code type}'s events (thread start or end). */
+    private static List<String> threads(List<RecordedEvent> events, String type) {
+        return events.stream().filter(e -> e.getEventType().getName().equals(type))
+                .map(e -> e.getThread("thread") == null ? "?" : e.getThread("thread").getJavaName()).toList();
+    }
+
     @Test
-    void evalOfOneQuestionStartsNoSubprocessReadsNoCertificateAndLeavesEveryRecord() throws Exception {
+    void evalOfOneQuestionStartsNoSubprocessReadsNoCertificateLeavesNoThreadInNativeCodeAndEveryRecord() throws Exception {
         Path jfr = dir.resolve("eval.jfr");
         Path run = dir.resolve("run");
         Map<String, String> env = Map.of(
                 "JAVA_TOOL_OPTIONS", "-XX:StartFlightRecording:jdk.ProcessStart#enabled=true,jdk.X509Certificate#enabled=true"
-                        + ",jdk.ProcessStart#stackTrace=true,filename=" + jfr,
+                        + ",jdk.ProcessStart#stackTrace=true,jdk.ThreadStart#enabled=true,jdk.ThreadEnd#enabled=true"
+                        + ",filename=" + jfr,
                 "XDG_CACHE_HOME", dir.resolve("cache").toString());
         try (SimServer sim = SimServer.start(SimConfig.builder().latency(LatencyModel.ofMillis(5, 0)).build())) {
             CliProcess.Ran eval = CliProcess.run(env, "eval", "--method", "madam-rag", "--dataset", "ramdocs",
@@ -49,6 +57,14 @@ class EvalProcessStartTest {
         assertThat(events.stream().filter(e -> e.getEventType().getName().equals("jdk.X509Certificate"))
                 .map(e -> e.getString("subject")))
                 .as("certificates read by eval of a plain-http server").isEmpty();
+
+        // no thread left waiting in native code at the end (the JVM waits up to 0.3 s for each such one to exit): the
+        // JDK's socket poller of virtual threads (the preflight's GET on one started it), the HTTP client's selector
+        List<String> started = threads(events, "jdk.ThreadStart");
+        assertThat(started).as("threads started by eval").noneMatch(t -> t.contains("Poller"));
+        assertThat(started.stream().filter(t -> t.contains("SelectorManager")))
+                .as("HTTP clients' selectors, each ended before the process").isNotEmpty()
+                .allSatisfy(t -> assertThat(threads(events, "jdk.ThreadEnd")).contains(t));
 
         try (TraceStore traces = TraceStore.open(run.resolve("traces.db"))) {
             List<String> runs = traces.runs();

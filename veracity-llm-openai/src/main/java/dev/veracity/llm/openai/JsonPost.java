@@ -103,6 +103,11 @@ final class JsonPost implements AutoCloseable {
         return baseUrl;
     }
 
+    /** Whether the HTTP client and its threads are gone (after {@link #close()}). */
+    boolean terminated() {
+        return http.isTerminated();
+    }
+
     /** The TLS context of this client's connections: the JDK's default for https, {@link PlainHttp#noTls()} for http. */
     javax.net.ssl.SSLContext sslContext() {
         return http.sslContext();
@@ -210,5 +215,11 @@ final class JsonPost implements AutoCloseable {
     public void close() {
         http.shutdownNow(); // close() would wait for a hung exchange
         executor.shutdownNow();
+        try {
+            // its selector thread gone too: a thread still waiting in native code holds the JVM's exit back 0.3 s
+            http.awaitTermination(Duration.ofSeconds(1));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }

@@ -228,6 +228,23 @@ class JsonPostTest {
         assertThat(trust.getAcceptedIssuers()).isEmpty();
     }
 
+    /**
+     * Closing ends the HTTP client's threads before it returns: its selector thread, left waiting in native code, held a
+     * process's exit back (the JVM waits up to 0.3 s for such threads).
+     */
+    @Test
+    void closingEndsTheClientsThreadsBeforeItReturns() throws Exception {
+        HttpServer server = answering(200, "{}", Map.of(), null);
+        try {
+            JsonPost post = new JsonPost(url(server), null, Map.of(), Duration.ofSeconds(5));
+            post.post("/chat/completions", "{}".getBytes(StandardCharsets.UTF_8), Duration.ofSeconds(5));
+            post.close();
+            assertThat(post.terminated()).isTrue();
+        } finally {
+            server.stop(0);
+        }
+    }
+
     /** Reads a request head and its Content-Length of body. */
     private static void readRequest(InputStream in) throws java.io.IOException {
         StringBuilder head = new StringBuilder();
