@@ -13,7 +13,6 @@ import dev.veracity.trace.CallContext;
 import dev.veracity.trace.CallRecord;
 import dev.veracity.trace.InMemoryTraces;
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -104,55 +103,31 @@ final class MadamBench implements Callable<Integer> {
         return 0;
     }
 
-    /** {@code veracity eval} in a new JVM with this one's flags (the launcher's start-up cache included). */
+    /** The issue 30 target of the whole process against the authors' loop. */
+    static final BenchTarget WHOLE_PROCESS = BenchTarget.atLeast("whole process vs the authors' loop", 20, "x");
+
+    /**
+     * {@code veracity eval} in a process of its own, started as a user starts it (through the launcher when it is
+     * beside the jar, else a JVM with the launcher's flags): launch to exit, and where the time around the calls went.
+     */
     private void process(SimServer sim, Path file, int n, double sequentialMs) throws IOException, InterruptedException {
         Path out = Files.createTempDirectory("veracity-bench-madam");
-        List<String> cmd = new ArrayList<>();
-        cmd.add(ProcessHandle.current().info().command().orElse("java"));
-        // this JVM's flags, as the launcher gives them to eval: bench gets the Vector API module, eval does not
-        // (and the start-up cache is refused by a JVM whose modules differ from the training run's)
-        ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
-                .filter(a -> !a.startsWith("--add-modules") && !a.startsWith("-Djdk.module.addmods"))
-                .forEach(cmd::add);
-        Path cache = startupCache();
-        if (cache != null && cmd.stream().noneMatch(a -> a.startsWith("-XX:AOTCache"))) {
-            cmd.addAll(List.of("-XX:AOTCache=" + cache, "-Xlog:aot=off", "-Xlog:cds=off"));
-        }
-        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), VeracityCli.class.getName(), "eval",
+        List<String> cmd = EvalProcess.command(true, List.of("eval",
                 "--method", "madam-rag", "--dataset", "ramdocs", "--data", file.toString(), "--limit", String.valueOf(n),
                 "--out", out.resolve("run").toString(), "--llm-base-url", sim.baseUrl(), "--model", "sim-model",
                 "--cache", "off", "--concurrency", String.valueOf(concurrency.limit)));
-        long launchedMicros = java.time.Instant.now().toEpochMilli() * 1000;
-        long t0 = System.nanoTime();
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.resolve("log.txt").toFile()).start();
-        int code = p.waitFor();
-        double ms = (System.nanoTime() - t0) / 1e6;
-        if (code != 0) {
-            System.out.println("   veracity eval as a process failed (exit " + code + "); its output: " + out.resolve("log.txt"));
+        EvalProcess.Times t = EvalProcess.run(cmd, out.resolve("run"), out.resolve("log.txt"));
+        if (t.exitCode() != 0) {
+            System.out.println("   veracity eval as a process failed (exit " + t.exitCode() + "); its output: " + out.resolve("log.txt"));
             return;
         }
-        long firstCall;
-        try (dev.veracity.trace.TraceStore traces = dev.veracity.trace.TraceStore.open(out.resolve("run/traces.db"))) {
-            firstCall = traces.runs().stream().flatMap(r -> traces.calls(r).stream())
-                    .mapToLong(CallRecord::submittedMicros).min().orElse(launchedMicros);
-        }
-        System.out.printf(Locale.ROOT, "   veracity eval, whole process (JVM start included):     %9.0f ms   %5.1fx"
-                        + "   (first model call %.0f ms after launch; start-up cache %s)%n", ms, sequentialMs / ms,
-                (firstCall - launchedMicros) / 1e3, cache != null ? "used" : "none");
-    }
-
-    /** The launcher's start-up cache beside the CLI jar, when this JDK can use one (25+) and it was made. */
-    private static Path startupCache() {
-        if (Runtime.version().feature() < 25) {
-            return null;
-        }
-        for (String entry : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
-            if (entry.endsWith("veracity-cli.jar")) {
-                Path cache = Path.of(entry).toAbsolutePath().resolveSibling("veracity.aot");
-                return Files.isRegularFile(cache) ? cache : null;
-            }
-        }
-        return null;
+        double ms = t.wholeMs();
+        System.out.printf(Locale.ROOT, "   veracity eval, whole process (%s):     %9.0f ms   %5.1fx%n",
+                EvalProcess.throughLauncher(cmd) ? "launcher ./veracity" : "java, launcher's flags", ms, sequentialMs / ms);
+        System.out.printf(Locale.ROOT, "      launch to first model call %.0f ms, calls %.0f ms, last call to process gone %.0f ms"
+                        + " (start-up cache %s)%n", t.firstCallMs(), (t.lastCall() - t.firstCall()) / 1e3, t.exitMs(),
+                EvalProcess.startupCache() != null ? "made" : "none");
+        WHOLE_PROCESS.print(sequentialMs / ms);
     }
 
     /**
@@ -195,6 +170,11 @@ final class MadamBench implements Callable<Integer> {
             }
             return data;
         }
+        return ramdocs();
+    }
+
+    /** RAMDocs' test set found upwards from here (shared/data), else a copy of the demo's 20 questions. */
+    static Path ramdocs() throws IOException {
         Path shared = find("ramdocs/RAMDocs_test.jsonl");
         if (shared != null) {
             return shared;

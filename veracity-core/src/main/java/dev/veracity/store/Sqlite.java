@@ -5,7 +5,6 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 
@@ -39,12 +38,27 @@ public final class Sqlite {
                 config.setJournalMode(org.sqlite.SQLiteConfig.JournalMode.WAL);
                 config.setSynchronous(org.sqlite.SQLiteConfig.SynchronousMode.NORMAL);
             }
-            return DriverManager.getConnection("jdbc:sqlite:" + file.toAbsolutePath(), config.toProperties());
+            SqliteNative.prepare();
+            // the driver itself rather than DriverManager, whose first use reads every jar's list of JDBC drivers
+            return org.sqlite.JDBC.createConnection("jdbc:sqlite:" + file.toAbsolutePath(), config.toProperties());
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create the folder for " + file + ": " + e.getMessage(), e);
         } catch (SQLException e) {
             throw new IllegalStateException("cannot open SQLite database " + file + ": " + e.getMessage()
                     + " (check the path is writable and not held by another program)", e);
+        }
+    }
+
+    /**
+     * Loads the driver's native library now (a program's first database otherwise pays for it when it opens), so that a
+     * caller can do it beside other start-up work. A failure is left for {@link #open} to report.
+     */
+    public static void loadLibrary() {
+        SqliteNative.prepare();
+        try {
+            org.sqlite.SQLiteJDBCLoader.initialize();
+        } catch (Exception | LinkageError e) {
+            // open() says what went wrong, where the user reads it
         }
     }
 

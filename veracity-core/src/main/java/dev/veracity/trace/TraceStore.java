@@ -40,7 +40,10 @@ public final class TraceStore implements TraceSink {
             + " settings, outputs, finish_reasons, prompt_tokens, completion_tokens, cached_tokens, submitted_us,"
             + " started_us, ended_us, cache_hit, attempts, retries, error, samples, cached_samples,"
             + " cached_prompt_tokens, cached_completion_tokens, cached_latency_us";
-    /** Columns added after the first release: a store written before them gets them when opened, NULL in old rows. */
+    /**
+     * Columns added after the first release: a new store is made with them, a store written before them gets them when
+     * opened, NULL in old rows.
+     */
     private static final List<String> ADDED = List.of("samples INTEGER", "cached_samples INTEGER",
             "cached_prompt_tokens INTEGER", "cached_completion_tokens INTEGER", "cached_latency_us INTEGER");
 
@@ -63,7 +66,7 @@ public final class TraceStore implements TraceSink {
                         + " backend TEXT, model TEXT, prompt TEXT, settings TEXT, outputs TEXT, finish_reasons TEXT,"
                         + " prompt_tokens INTEGER, completion_tokens INTEGER, cached_tokens INTEGER,"
                         + " submitted_us INTEGER, started_us INTEGER, ended_us INTEGER, cache_hit INTEGER,"
-                        + " attempts INTEGER, retries INTEGER, error TEXT)",
+                        + " attempts INTEGER, retries INTEGER, error TEXT, " + String.join(", ", ADDED) + ")",
                 "CREATE INDEX IF NOT EXISTS calls_by_question ON calls(run_id, question_id, submitted_us)");
         addMissingColumns();
         this.writer = Thread.ofPlatform().daemon().name("veracity-trace-writer").start(this::writeLoop);

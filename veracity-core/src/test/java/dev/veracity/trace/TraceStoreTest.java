@@ -40,6 +40,48 @@ class TraceStoreTest {
         }
     }
 
+    /** The columns of a store's calls table, in order. */
+    private static List<String> columns(Path file) throws Exception {
+        try (java.sql.Connection c = dev.veracity.store.Sqlite.open(file, true);
+             java.sql.ResultSet rs = c.createStatement().executeQuery("PRAGMA table_info(calls)")) {
+            List<String> out = new java.util.ArrayList<>();
+            while (rs.next()) {
+                out.add(rs.getString("name") + " " + rs.getString("type"));
+            }
+            return out;
+        }
+    }
+
+    /**
+     * A new store is made with every column at once, the same columns in the same order as a store of the first schema
+     * gets when opened (whose rows then read the added counts as none); both take the same records.
+     */
+    @Test
+    void aNewStoreHasTheColumnsAnOldStoreIsGiven() throws Exception {
+        Path old = dir.resolve("old.db");
+        try (java.sql.Connection c = dev.veracity.store.Sqlite.open(old, false)) {
+            dev.veracity.store.Sqlite.execute(c, "CREATE TABLE calls (call_id TEXT PRIMARY KEY, run_id TEXT NOT NULL,"
+                    + " question_id TEXT NOT NULL, method TEXT NOT NULL, role TEXT NOT NULL, step INTEGER NOT NULL,"
+                    + " backend TEXT, model TEXT, prompt TEXT, settings TEXT, outputs TEXT, finish_reasons TEXT,"
+                    + " prompt_tokens INTEGER, completion_tokens INTEGER, cached_tokens INTEGER,"
+                    + " submitted_us INTEGER, started_us INTEGER, ended_us INTEGER, cache_hit INTEGER,"
+                    + " attempts INTEGER, retries INTEGER, error TEXT)",
+                    "INSERT INTO calls (call_id, run_id, question_id, method, role, step, outputs, finish_reasons,"
+                            + " submitted_us, ended_us) VALUES ('c0', 'r', 'q0', 'demo', 'agent', 0, '[\"a\"]', '[\"stop\"]', 1, 2)");
+        }
+        for (Path file : List.of(old, dir.resolve("new.db"))) {
+            try (TraceStore store = TraceStore.open(file)) {
+                LlmClient client = LlmClient.builder(ScriptedBackend.echo()).traces(store).build();
+                client.call(CallContext.of("r", "q1", "demo").role("agent"), LlmRequest.user("hi").build());
+                assertThat(store.calls("r", "q1")).hasSize(1).allSatisfy(r -> assertThat(r.samples()).isEqualTo(1));
+            }
+        }
+        assertThat(columns(dir.resolve("new.db"))).isEqualTo(columns(old)).contains("cached_latency_us INTEGER");
+        try (TraceStore store = TraceStore.open(old)) {
+            assertThat(store.calls("r", "q0")).singleElement().satisfies(r -> assertThat(r.cachedSamples()).isZero());
+        }
+    }
+
     @Test
     void exportsJsonLinesWithTheTraceFields() throws Exception {
         try (TraceStore store = TraceStore.open(dir.resolve("t.db"))) {

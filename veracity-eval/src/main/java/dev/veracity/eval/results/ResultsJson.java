@@ -27,6 +27,23 @@ public final class ResultsJson {
     private ResultsJson() {
     }
 
+    /**
+     * Builds now what the first read or write of a run's lines and summary costs (Jackson looks at every field of their
+     * types, a few tens of milliseconds in a JVM just started): a run calls it on a thread of its own while its first
+     * calls wait on the model, so that the last answer's line, the summary and the closing table do not pay for it
+     * after the last call. Jackson keeps what it built for every later reader and writer of these types.
+     */
+    public static void prepare() {
+        try {
+            JSON.writerFor(ResultLine.class);
+            INDENTED.forType(Summary.class);
+            JSON.readerFor(ResultLine.class);
+            JSON.readerFor(Summary.class);
+        } catch (RuntimeException e) {
+            // the read or write itself reports it
+        }
+    }
+
     /** A result line as one line of JSON (no newline), with the current schema version. */
     public static String lineText(ResultLine line) {
         try {

@@ -312,6 +312,8 @@ public final class EvalRunner {
                               String traceRun, Consumer<Progress> progress) {
         // a need no runner here meets (a plug-in's own capability) stops here, before the dataset is read
         Capability.requireProvided(spec.method().spec());
+        // what the first line, the summary and the closing table cost Jackson is built beside the first model calls
+        Thread.ofVirtual().name("results-json").start(dev.veracity.eval.results.ResultsJson::prepare);
         Map<ModelRole, LlmClient> models = ModelRole.bind(spec.method().spec(), clients);
         List<Metric> metrics = spec.profile().metrics().stream().map(n -> Metrics.byName(n, spec.options())).toList();
         // The dataset is streamed, never held: read for its first question, then to count, then to answer.

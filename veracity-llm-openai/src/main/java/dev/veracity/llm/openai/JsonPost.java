@@ -74,6 +74,10 @@ final class JsonPost implements AutoCloseable {
         // The JVM's proxy settings (https.proxyHost, ...) apply, as they did under OkHttp; loopback is never proxied.
         ProxySelector proxies = ProxySelector.getDefault();
         HttpClient.Builder client = HttpClient.newBuilder().version(version).connectTimeout(connectTimeout).executor(executor);
+        if (version == HttpClient.Version.HTTP_1_1) {
+            // plain http: no TLS to set up (the JDK's default context reads the whole trust store at the first client)
+            client.sslContext(PlainHttp.noTls());
+        }
         this.http = (proxies == null ? client : client.proxy(proxies)).build();
         Map<String, String> h = new LinkedHashMap<>();
         h.put("Content-Type", "application/json");
@@ -97,6 +101,16 @@ final class JsonPost implements AutoCloseable {
 
     String baseUrl() {
         return baseUrl;
+    }
+
+    /** Whether the HTTP client and its threads are gone (after {@link #close()}). */
+    boolean terminated() {
+        return http.isTerminated();
+    }
+
+    /** The TLS context of this client's connections: the JDK's default for https, {@link PlainHttp#noTls()} for http. */
+    javax.net.ssl.SSLContext sslContext() {
+        return http.sslContext();
     }
 
     /** POSTs {@code body} to {@code baseUrl + path}; the 2xx answer's bytes, or a typed failure. */
@@ -201,5 +215,11 @@ final class JsonPost implements AutoCloseable {
     public void close() {
         http.shutdownNow(); // close() would wait for a hung exchange
         executor.shutdownNow();
+        try {
+            // its selector thread gone too: a thread still waiting in native code holds the JVM's exit back 0.3 s
+            http.awaitTermination(Duration.ofSeconds(1));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }

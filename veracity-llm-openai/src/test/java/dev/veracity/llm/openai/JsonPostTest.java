@@ -205,6 +205,46 @@ class JsonPostTest {
         }
     }
 
+    /**
+     * A client of a plain-http server builds no TLS of the JDK's default (which reads the whole trust store): its
+     * context trusts no certificate, so it could never be led to trust a server; an https client keeps the default.
+     * The http client still calls its server.
+     */
+    @Test
+    void aPlainHttpClientSkipsTheDefaultTlsContextAndHttpsKeepsIt() throws Exception {
+        HttpServer server = answering(200, "{\"ok\":true}", Map.of(), null);
+        try (JsonPost plain = new JsonPost(url(server), null, Map.of(), Duration.ofSeconds(5));
+             JsonPost tls = new JsonPost("https://127.0.0.1:1/v1", null, Map.of(), Duration.ofSeconds(5))) {
+            assertThat(plain.sslContext()).isSameAs(PlainHttp.noTls()).isNotSameAs(javax.net.ssl.SSLContext.getDefault());
+            assertThat(new String(plain.post("/chat/completions", "{}".getBytes(StandardCharsets.UTF_8),
+                    Duration.ofSeconds(5)), StandardCharsets.UTF_8)).isEqualTo("{\"ok\":true}");
+            assertThat(tls.sslContext()).isSameAs(javax.net.ssl.SSLContext.getDefault());
+        } finally {
+            server.stop(0);
+        }
+        PlainHttp.TrustsNothing trust = new PlainHttp.TrustsNothing();
+        assertThatThrownBy(() -> trust.checkServerTrusted(new java.security.cert.X509Certificate[0], "RSA"))
+                .isInstanceOf(java.security.cert.CertificateException.class);
+        assertThat(trust.getAcceptedIssuers()).isEmpty();
+    }
+
+    /**
+     * Closing ends the HTTP client's threads before it returns: its selector thread, left waiting in native code, held a
+     * process's exit back (the JVM waits up to 0.3 s for such threads).
+     */
+    @Test
+    void closingEndsTheClientsThreadsBeforeItReturns() throws Exception {
+        HttpServer server = answering(200, "{}", Map.of(), null);
+        try {
+            JsonPost post = new JsonPost(url(server), null, Map.of(), Duration.ofSeconds(5));
+            post.post("/chat/completions", "{}".getBytes(StandardCharsets.UTF_8), Duration.ofSeconds(5));
+            post.close();
+            assertThat(post.terminated()).isTrue();
+        } finally {
+            server.stop(0);
+        }
+    }
+
     /** Reads a request head and its Content-Length of body. */
     private static void readRequest(InputStream in) throws java.io.IOException {
         StringBuilder head = new StringBuilder();
