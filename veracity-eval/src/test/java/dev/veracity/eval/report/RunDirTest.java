@@ -107,7 +107,7 @@ class RunDirTest {
         assertThat(run.perQuestion("calls").getAsDouble()).isEqualTo((1 + 2 + 4 + 5) / 4.0);
         assertThat(run.parseFailures()).isEqualTo(2); // b1 and no-id have one each; a2 is not counted
         assertThat(run.errors()).isEqualTo(1);         // a1's
-        assertThat(PairedComparison.byId("em", run)).containsExactly(Map.entry("a", 0.0), Map.entry("c", 1.0),
+        assertThat(byId("em", run)).containsExactly(Map.entry("a", 0.0), Map.entry("c", 1.0),
                 Map.entry("b", 1.0));
         ComparisonTable.Cell em = ComparisonTable.of(List.of(run)).tables().getFirst().rows().getFirst().metrics().get("em");
         assertThat(em.n()).isEqualTo(4);
@@ -132,7 +132,7 @@ class RunDirTest {
             assertThat(streamed(part)).containsExactly("v0", "v2", "v4", "v6", "v8");
             assertThat(part.perQuestion("calls").getAsDouble()).isEqualTo(4.0);
             assertThat(part.failed()).isEmpty();
-            assertThat(PairedComparison.byId("em", part)).containsOnlyKeys("q0", "q2", "q4", "q6", "q8");
+            assertThat(byId("em", part)).containsOnlyKeys("q0", "q2", "q4", "q6", "q8");
         }
         assertThat(run.subset("question_type", "none").answered()).isZero();
     }
@@ -142,10 +142,10 @@ class RunDirTest {
         RunDir run = RunDir.load(run("other", "{\"em\": 0.5}", List.of(answer("a", "Paris", 1, "a"),
                 answer("b", "the city of Paris", 2, "b"))));
         // f1 is a baseline's metric, not this run's: re-scored from prediction and gold as the table does
-        assertThat(PairedComparison.byId("f1", run).get("a")).isEqualTo(1.0);
-        assertThat(PairedComparison.byId("f1", run).get("b")).isCloseTo(0.5, within(1e-9));
+        assertThat(byId("f1", run).get("a")).isEqualTo(1.0);
+        assertThat(byId("f1", run).get("b")).isCloseTo(0.5, within(1e-9));
         // a name no registry knows: the lines' stored value, or none
-        assertThat(PairedComparison.byId("rounds", run)).isEmpty();
+        assertThat(byId("rounds", run)).isEmpty();
     }
 
     @Test
@@ -275,5 +275,18 @@ class RunDirTest {
         Path empty = Files.createDirectories(tmp.resolve("empty"));
         assertThatThrownBy(() -> ComparisonTable.load(List.of(empty))).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("no summary.json and no results.jsonl: not an eval run folder");
+    }
+
+    /** A metric's per-question values keyed by question id in the dataset's order, as the paired comparison joins them. */
+    private static Map<String, Double> byId(String metric, RunDir run) {
+        NumberColumn scores = run.scores(metric);
+        ResultTable t = run.table();
+        Map<String, Double> out = new java.util.LinkedHashMap<>();
+        for (int row : t.datasetOrder()) {
+            if (t.hasId(row) && scores.has(row)) {
+                out.put(t.id(row), scores.get(row));
+            }
+        }
+        return out;
     }
 }
