@@ -142,12 +142,18 @@ final class MemoryBench implements Callable<Integer> {
         System.out.printf(Locale.ROOT, "== reading the run: eval's closing table, compare and report (heap after full GC,"
                 + " heap committed and RSS after each)%n   %-44s %22s %13s %10s %9s%n", "", "heap after full GC",
                 "committed", "RSS", "seconds");
+        long before = ServeBench.heapAfterGcKb();
         long t0 = System.nanoTime();
-        RunDir loaded = RunDir.load(run);
-        stage("run loaded, its table held (RunDir.load)", t0);
-        System.out.printf(Locale.ROOT, "   (%,d answered questions in the table, %,d bytes of results.jsonl)%n",
-                loaded.answered(), Files.size(run.resolve("results.jsonl")));
-        loaded = null; // let the next stages start without it (a local stays reachable in an interpreted frame)
+        // what compare --baseline holds: the two runs and the baseline (a third load of the first run)
+        List<RunDir> held = List.of(RunDir.load(run), RunDir.load(other), RunDir.load(run));
+        stage("two runs and a baseline loaded and held", t0);
+        long heldKb = ServeBench.heapAfterGcKb() - before;
+        int n = held.getFirst().answered();
+        System.out.printf(Locale.ROOT, "   (%,d answered questions a run, %,d bytes of results.jsonl; the three tables hold"
+                + " %,d KB of heap)%n", n, Files.size(run.resolve("results.jsonl")), heldKb);
+        BenchTarget.atMost("heap held per question by the three loaded runs (flat)", 10, "bytes")
+                .print(Math.max(0, heldKb * 1024.0 / n));
+        held = null; // let the next stages start without them
         t0 = System.nanoTime();
         String table = ComparisonTable.of(List.of(RunDir.load(run))).text();
         stage("eval's closing table", t0);
@@ -172,6 +178,56 @@ final class MemoryBench implements Callable<Integer> {
             });
         }
         System.out.printf(Locale.ROOT, "   (report: %,d files, %,d bytes in %s)%n", files[0], files[1], report);
+        System.out.printf(Locale.ROOT, "== compare and report as users run them, each in a JVM of its own at -Xmx%dm"
+                + " (the launcher's collector; the peak is the most heap in use after any collection, from -Xlog:gc)%n",
+                SMALL_HEAP_MB);
+        Child c = child(root, "compare", run.toString(), other.toString(), "--baseline", run.toString());
+        BenchTarget.atMost("compare run run-b --baseline run (" + c.seconds() + " s, exit " + c.code()
+                + "): peak heap after GC", SMALL_HEAP_MB, "MB").print(c.peakMb());
+        Child r = child(root, "report", run.toString(), other.toString(), "--out", root.resolve("report-small").toString());
+        BenchTarget.atMost("report run run-b (" + r.seconds() + " s, exit " + r.code() + "): peak heap after GC",
+                SMALL_HEAP_MB, "MB").print(r.peakMb());
+    }
+
+    /** The heap compare and report must fit: the issue's 64 MB. */
+    static final int SMALL_HEAP_MB = 64;
+
+    /**
+     * A command's run in a child JVM at {@link #SMALL_HEAP_MB}: its exit code, its seconds and the most heap in use
+     * after a collection (NaN when it failed: a heap it did not fit has no figure).
+     */
+    record Child(int code, String seconds, double peakMb) {
+    }
+
+    private static Child child(Path root, String... args) throws IOException {
+        Path log = root.resolve(args[0] + "-gc.log");
+        Files.deleteIfExists(log);
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx" + SMALL_HEAP_MB + "m", "-XX:+UseParallelGC", "-Xlog:gc:file=" + log, "-cp",
+                System.getProperty("java.class.path"), VeracityCli.class.getName()));
+        cmd.addAll(List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
+                .redirectOutput(root.resolve(args[0] + "-out.txt").toFile());
+        pb.environment().remove("JAVA_TOOL_OPTIONS"); // the bench's own heap is not the child's
+        pb.environment().put("COLUMNS", "200");
+        long t0 = System.nanoTime();
+        int code;
+        try {
+            code = pb.start().waitFor();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted waiting for " + args[0], e);
+        }
+        String seconds = String.format(Locale.ROOT, "%.1f", (System.nanoTime() - t0) / 1e9);
+        double peak = 0;
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d+)M->(\\d+)M\\(").matcher(Files.readString(log));
+        while (m.find()) {
+            peak = Math.max(peak, Double.parseDouble(m.group(2)));
+        }
+        if (code != 0) {
+            System.out.println("   " + args[0] + " failed: " + Files.readString(root.resolve(args[0] + "-out.txt")).strip());
+        }
+        return new Child(code, seconds, code == 0 ? peak : Double.NaN);
     }
 
     /** A stage's line; the committed heap is what the collector sized the heap to, most of the RSS beyond the JVM's own. */

@@ -83,6 +83,44 @@ class RunDirTest {
         assertThat(chars[0]).isEqualTo((long) n * documents.length());
     }
 
+    /**
+     * The heap a loaded run holds does not grow with its questions: its columns are off the heap, with no String,
+     * map entry or boxed number per question; ids are still found, each once, and a run's questions joined with
+     * another's by id whatever their order.
+     */
+    @Test
+    void theHeapARunHoldsIsTheSameForTwentyTimesTheQuestions() throws IOException {
+        long[] kept = new long[2];
+        int[] sizes = {500, 10_000};
+        for (int k = 0; k < sizes.length; k++) {
+            int n = sizes[k];
+            List<String> lines = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                lines.add(answer("q" + i, i % 3 == 0 ? "Paris" : "Rome", 1 + i % 4, "x"));
+            }
+            RunDir run = RunDir.load(run("flat" + n, "{\"em\": 0.5}", lines));
+            // another run of the same questions in the reverse order, every question right
+            List<String> reversed = new ArrayList<>();
+            for (int i = n - 1; i >= 0; i--) {
+                reversed.add(answer("q" + i, "Paris", 1 + i % 4, "x"));
+            }
+            RunDir other = RunDir.load(run("flat-other" + n, "{\"em\": 0.5}", reversed));
+
+            assertThat(run.answered()).isEqualTo(n);
+            kept[k] = RetainedSize.of(run, run.summary()).bytes();
+            assertThat(run.table().rowOf("q" + (n - 1))).isEqualTo(n - 1);
+            assertThat(run.table().rowOf("q" + n)).isEqualTo(-1);
+            assertThat(other.table().rowOf(run.table(), 0)).isEqualTo(n - 1);
+            PairedComparison.Difference d = PairedComparison.against(run, List.of(other), 200, 1L).getFirst();
+            assertThat(d.difference().n()).isEqualTo(n);
+            assertThat(d.better()).isEqualTo(n - (n + 2) / 3);
+            assertThat(d.worse()).isZero();
+            assertThat(d.betterIds()).containsExactly("q1", "q2", "q4", "q5", "q7");
+        }
+        assertThat(kept[1]).as("heap kept for %d questions against %d for %d", sizes[1], kept[0], sizes[0])
+                .isLessThan(kept[0] + 1_000);
+    }
+
     @Test
     void theFirstAnswerCountsTornLinesAreSkippedAndAFailureAnsweredLaterIsNotFailedInTheTableAndTheStream()
             throws IOException {
