@@ -142,17 +142,25 @@ final class MemoryBench implements Callable<Integer> {
         System.out.printf(Locale.ROOT, "== reading the run: eval's closing table, compare and report (heap after full GC,"
                 + " heap committed and RSS after each)%n   %-44s %22s %13s %10s %9s%n", "", "heap after full GC",
                 "committed", "RSS", "seconds");
+        // what compare --baseline holds at most: two runs and a baseline of its own (here a third read of the first
+        // run), first of their first tenth of questions, then whole; the difference is the heap a question costs
+        int n = RunDir.load(run).answered();
+        Path runTenth = head(run, root.resolve("run-tenth"), n / 10);
+        Path otherTenth = head(other, root.resolve("run-b-tenth"), n / 10);
         long before = ServeBench.heapAfterGcKb();
+        List<RunDir> held = List.of(RunDir.load(runTenth), RunDir.load(otherTenth), RunDir.load(runTenth));
+        long tenthKb = ServeBench.heapAfterGcKb() - before;
+        held = null;
+        before = ServeBench.heapAfterGcKb();
         long t0 = System.nanoTime();
-        // what compare --baseline holds: the two runs and the baseline (a third load of the first run)
-        List<RunDir> held = List.of(RunDir.load(run), RunDir.load(other), RunDir.load(run));
+        held = List.of(RunDir.load(run), RunDir.load(other), RunDir.load(run));
         stage("two runs and a baseline loaded and held", t0);
-        long heldKb = ServeBench.heapAfterGcKb() - before;
-        int n = held.getFirst().answered();
-        System.out.printf(Locale.ROOT, "   (%,d answered questions a run, %,d bytes of results.jsonl; the three tables hold"
-                + " %,d KB of heap)%n", n, Files.size(run.resolve("results.jsonl")), heldKb);
-        BenchTarget.atMost("heap held per question by the three loaded runs (flat)", 10, "bytes")
-                .print(Math.max(0, heldKb * 1024.0 / n));
+        long wholeKb = ServeBench.heapAfterGcKb() - before;
+        System.out.printf(Locale.ROOT, "   (%,d answered questions a run, %,d bytes of results.jsonl; the three tables"
+                + " hold %,d KB of heap, %,d KB with a tenth of the questions)%n", held.getFirst().answered(),
+                Files.size(run.resolve("results.jsonl")), wholeKb, tenthKb);
+        BenchTarget.atMost("heap growth per question per run, loaded and held (flat)", 10, "bytes")
+                .print(Math.max(0, (wholeKb - tenthKb) * 1024.0 / (3.0 * (n - n / 10))));
         held = null; // let the next stages start without them
         t0 = System.nanoTime();
         String table = ComparisonTable.of(List.of(RunDir.load(run))).text();
@@ -228,6 +236,22 @@ final class MemoryBench implements Callable<Integer> {
             System.out.println("   " + args[0] + " failed: " + Files.readString(root.resolve(args[0] + "-out.txt")).strip());
         }
         return new Child(code, seconds, code == 0 ? peak : Double.NaN);
+    }
+
+    /** A run folder of the first {@code count} lines of {@code run} and its summary (a partial run: the lines say). */
+    private static Path head(Path run, Path dir, int count) throws IOException {
+        RunConfig.clear(dir);
+        Files.createDirectories(dir);
+        Files.copy(run.resolve("summary.json"), dir.resolve("summary.json"));
+        try (java.io.BufferedReader in = Files.newBufferedReader(run.resolve("results.jsonl"), StandardCharsets.UTF_8);
+             BufferedWriter w = Files.newBufferedWriter(dir.resolve("results.jsonl"), StandardCharsets.UTF_8)) {
+            String line;
+            for (int i = 0; i < count && (line = in.readLine()) != null; i++) {
+                w.write(line);
+                w.write('\n');
+            }
+        }
+        return dir;
     }
 
     /** A stage's line; the committed heap is what the collector sized the heap to, most of the RSS beyond the JVM's own. */
