@@ -34,9 +34,10 @@ import picocli.CommandLine;
  * runner as {@code veracity eval} runs it (results file, summary, trace store, response cache) against the in-process
  * simulator at zero latency, printing the heap in use after a full GC and the RSS at 10%, 50% and 100% of the run;
  * then the commands that read the run, each measured the same way: eval's closing table, {@code compare} against a
- * second run of the same questions (twice) and {@code report} of both. Constant memory means the heap after GC does
- * not grow with the count; run it under a small heap to prove it: {@code JAVA_TOOL_OPTIONS=-Xmx256m ./veracity bench
- * memory}.
+ * second run of the same questions (twice) and {@code report} of both; then the heap two runs and a baseline hold per
+ * question (loaded at a tenth and at all of the questions) and {@code compare} and {@code report} as users run them, in
+ * JVMs of their own at {@value #SMALL_HEAP_MB} MB, each against its target ({@link BenchTarget}). Constant memory
+ * means the heap after GC does not grow with the count: {@code JAVA_TOOL_OPTIONS=-Xmx256m ./veracity bench memory}.
  */
 @Command(name = "memory", mixinStandardHelpOptions = true,
         description = "An eval of many generated questions, then its closing table, compare and report: heap after GC"
