@@ -13,30 +13,30 @@ import javax.management.openmbean.CompositeData;
 
 /**
  * Stops a command whose heap is too small, with one line that says so and what to pass, instead of letting the
- * collector run for minutes: a listener on the garbage collectors' notifications that fires when collections took
- * nearly all of the last seconds ({@link #BUSY} of {@link #WINDOW_MS}) and the last full collection left the old
- * generation nearly full ({@link #FULL}), which is a heap that the work does not fit; and the same line for an
- * {@link OutOfMemoryError} that reaches the command or a thread. Installed for every command by {@link VeracityCli#main}.
+ * collector run for minutes: a listener on the garbage collectors' notifications that fires when {@link #FULL_RUNS}
+ * full collections in a row came within {@link #WINDOW_MS} and each left the old generation at least {@link #FULL}
+ * full (the collector runs over and over and frees little: a heap the work does not fit, which the JVM's own overhead
+ * limit lets run while each collection frees more than 2%); and the same line for an {@link OutOfMemoryError} that
+ * reaches the command or a thread. Installed for every command by {@link VeracityCli#main}.
  */
 final class HeapGuard {
 
     /** The exit code of a command stopped for want of heap. */
     static final int EXIT = 3;
 
-    /** The span of wall time whose share spent collecting is judged. */
+    /** Full collections in a row that are judged together. */
+    static final int FULL_RUNS = 10;
+    /** The span they must come within. */
     static final long WINDOW_MS = 5_000;
-    /** The share of {@link #WINDOW_MS} spent collecting that is "nearly all the time". */
-    static final double BUSY = 0.9;
-    /** How full the largest heap pool is after a full collection that "frees little". */
+    /** How full each must leave the largest heap pool (the old generation) to have "freed little". */
     static final double FULL = 0.9;
 
     private static volatile String command = "veracity";
     private static volatile boolean installed;
     private static volatile boolean stopping;
 
-    /** Collections of the last {@link #WINDOW_MS}: start and end, in ms of the JVM's uptime. */
-    private static final Deque<long[]> RECENT = new ArrayDeque<>();
-    private static double lastFullAfter;
+    /** The last full collections: start and end in ms of the JVM's uptime, and how full each left the old generation. */
+    private static final Deque<double[]> FULLS = new ArrayDeque<>();
 
     private HeapGuard() {
     }
@@ -80,34 +80,40 @@ final class HeapGuard {
     }
 
     private static synchronized void collected(GarbageCollectionNotificationInfo info) {
-        long start = info.getGcInfo().getStartTime();
-        long end = info.getGcInfo().getEndTime();
-        RECENT.addLast(new long[] {start, end});
-        if (info.getGcAction().contains("major")) {
-            lastFullAfter = fullest(info.getGcInfo().getMemoryUsageAfterGc());
+        if (!info.getGcAction().contains("major")) {
+            return;
         }
-        long from = end - WINDOW_MS;
-        while (!RECENT.isEmpty() && RECENT.peekFirst()[1] <= from) {
-            RECENT.removeFirst();
+        FULLS.addLast(new double[] {info.getGcInfo().getStartTime(), info.getGcInfo().getEndTime(),
+                fullest(info.getGcInfo().getMemoryUsageAfterGc())});
+        if (FULLS.size() > FULL_RUNS) {
+            FULLS.removeFirst();
         }
-        if (from < 0) {
-            return; // the JVM has not run a whole window yet
+        double span = FULLS.peekLast()[1] - FULLS.peekFirst()[0];
+        double busy = 0;
+        for (double[] c : FULLS) {
+            if (c[2] < FULL) {
+                return;
+            }
+            busy += c[1] - c[0];
         }
-        long busy = 0;
-        for (long[] c : RECENT) {
-            busy += c[1] - Math.max(c[0], from);
-        }
-        if (busy >= BUSY * WINDOW_MS && lastFullAfter >= FULL) {
-            stop(String.format(Locale.ROOT, "the collector ran %d%% of the last %d s and freed little",
-                    Math.round(100.0 * busy / WINDOW_MS), WINDOW_MS / 1000));
+        if (FULLS.size() == FULL_RUNS && span <= WINDOW_MS) {
+            stop(String.format(Locale.ROOT, "%d full collections in %.1f s, %d%% of it collecting, each leaving the"
+                    + " heap over %d%% full", FULL_RUNS, span / 1000, Math.round(100 * busy / Math.max(1, span)),
+                    Math.round(100 * FULL)));
         }
     }
 
-    /** How full the largest pool with a limit is (the old generation under the parallel and serial collectors). */
+    /** The heap's pools (the notifications carry the metaspace's and the code cache's too). */
+    private static final java.util.Set<String> HEAP_POOLS = ManagementFactory.getMemoryPoolMXBeans().stream()
+            .filter(p -> p.getType() == java.lang.management.MemoryType.HEAP)
+            .map(java.lang.management.MemoryPoolMXBean::getName).collect(java.util.stream.Collectors.toSet());
+
+    /** How full the largest heap pool is (the old generation under the parallel and serial collectors). */
     private static double fullest(Map<String, MemoryUsage> after) {
         MemoryUsage largest = null;
-        for (MemoryUsage u : after.values()) {
-            if (u.getMax() > 0 && (largest == null || u.getMax() > largest.getMax())) {
+        for (Map.Entry<String, MemoryUsage> e : after.entrySet()) {
+            MemoryUsage u = e.getValue();
+            if (HEAP_POOLS.contains(e.getKey()) && u.getMax() > 0 && (largest == null || u.getMax() > largest.getMax())) {
                 largest = u;
             }
         }

@@ -2,29 +2,41 @@ package dev.veracity.cli;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.SplittableRandom;
 
 /**
- * A process whose work does not fit its heap, for {@link HeapGuardTest}: with the guard installed as the CLI installs
- * it, it keeps a growing share of what it allocates (a reader holding a row per question of an ever longer input), so
- * the collector runs more and more often and frees less and less, as a command on too big an input in too small a heap.
+ * A process whose work does not fit its heap, for {@link HeapGuardTest}, with the guard installed as the CLI installs
+ * it. {@code grow K}: it keeps one in K of the rows it allocates (a reader holding a row per question of an ever longer
+ * input) until the heap runs out. {@code churn PERCENT}: it holds rows filling that share of the heap and keeps
+ * replacing them at random, so every full collection frees a little and the collector runs nearly all the time without
+ * the heap ever running out: the minutes of collecting the guard exists to cut short.
  */
 final class HeapGuardProbe {
+
+    private static final int ROW = 256;
 
     private HeapGuardProbe() {
     }
 
     public static void main(String[] args) {
         HeapGuard.install("probe");
-        List<byte[]> held = new ArrayList<>();
-        long garbage = 0;
-        for (long i = 0; ; i++) {
-            byte[] row = new byte[256];
-            garbage += row.length;
-            if (i % Integer.parseInt(args.length > 0 ? args[0] : "4") == 0) {
-                held.add(row); // a quarter of the input's rows are kept
+        if (args[0].equals("churn")) {
+            int rows = (int) (Runtime.getRuntime().maxMemory() * Integer.parseInt(args[1]) / 100 / (ROW + 16));
+            byte[][] held = new byte[rows][];
+            for (int i = 0; i < rows; i++) {
+                held[i] = new byte[ROW];
             }
-            if (i % 1_000_000 == 0) {
-                System.out.println("rows " + i + ", held " + held.size() + ", " + (garbage >> 20) + " MB allocated");
+            SplittableRandom random = new SplittableRandom(1);
+            for (long i = 0; ; i++) {
+                held[random.nextInt(rows)] = new byte[ROW];
+            }
+        }
+        int keep = Integer.parseInt(args[1]);
+        List<byte[]> held = new ArrayList<>();
+        for (long i = 0; ; i++) {
+            byte[] row = new byte[ROW];
+            if (i % keep == 0) {
+                held.add(row);
             }
         }
     }

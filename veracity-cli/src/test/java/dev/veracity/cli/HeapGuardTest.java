@@ -22,24 +22,46 @@ class HeapGuardTest {
     @TempDir
     Path tmp;
 
-    @Test
-    void aProcessWhoseWorkOutgrowsItsHeapStopsWithOneLineNamingTheHeapAndWhatToPass() throws Exception {
+    /** The probe in a JVM of its own at 32 MB, as the launcher starts the CLI: its exit code and standard error. */
+    private CliProcess.Ran probe(String... args) throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
         cmd.addAll(CliProcess.launcherJvmFlags());
-        cmd.addAll(List.of("-Xmx32m", "-cp", System.getProperty("java.class.path"), HeapGuardProbe.class.getName(), "4"));
+        cmd.addAll(List.of("-Xmx32m", "-cp", System.getProperty("java.class.path"), HeapGuardProbe.class.getName()));
+        cmd.addAll(List.of(args));
         Path err = tmp.resolve("err.txt");
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectError(err.toFile())
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD);
         pb.environment().remove("JAVA_TOOL_OPTIONS");
         Process p = pb.start();
-        assertThat(p.waitFor(180, TimeUnit.SECONDS)).as("a guard, not a measure: the probe ends").isTrue();
+        if (!p.waitFor(180, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new AssertionError("a guard, not a measure: the probe " + args[0] + " was still collecting after 180 s");
+        }
+        return new CliProcess.Ran(p.exitValue(), "", Files.readString(err));
+    }
 
-        assertThat(p.exitValue()).isEqualTo(HeapGuard.EXIT);
-        String text = Files.readString(err);
-        assertThat(text.lines().toList()).as(text).hasSize(1);
-        assertThat(text).startsWith("veracity probe: the heap is too small for this work (32 MB; ")
+    @Test
+    void aProcessWhoseWorkOutgrowsItsHeapStopsWithOneLineNamingTheHeapAndWhatToPass() throws Exception {
+        CliProcess.Ran ran = probe("grow", "4");
+
+        assertThat(ran.code()).as(ran.err()).isEqualTo(HeapGuard.EXIT);
+        assertThat(ran.err().lines().toList()).as(ran.err()).hasSize(1);
+        assertThat(ran.err()).startsWith("veracity probe: the heap is too small for this work (32 MB; ")
                 .contains("run it again with a larger one, e.g. JAVA_TOOL_OPTIONS=-Xmx256m")
                 .doesNotContain("Exception", "\tat ");
+    }
+
+    /** The JVM's own overhead limit never fires here: each full collection frees a little. */
+    @Test
+    void aProcessThatCollectsOverAndOverWithoutRunningOutIsStoppedByTheWatchdog() throws Exception {
+        CliProcess.Ran ran = probe("churn", "60");
+
+        assertThat(ran.code()).as(ran.err()).isEqualTo(HeapGuard.EXIT);
+        assertThat(ran.err().lines().toList()).as(ran.err()).hasSize(1);
+        assertThat(ran.err()).startsWith("veracity probe: the heap is too small for this work (32 MB; "
+                        + HeapGuard.FULL_RUNS + " full collections in ")
+                .contains("each leaving the heap over 90% full); run it again with a larger one, e.g."
+                        + " JAVA_TOOL_OPTIONS=-Xmx256m");
     }
 
     @Test
