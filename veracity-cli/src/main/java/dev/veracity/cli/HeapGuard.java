@@ -41,22 +41,17 @@ final class HeapGuard {
     private HeapGuard() {
     }
 
-    /** Watches the collectors from now on, naming {@code name} (e.g. "compare") in the line; once per JVM. */
+    /**
+     * Watches the collectors from now on, naming {@code name} (e.g. "compare") in the line; once per JVM. The
+     * listeners are registered from a thread of their own: the management beans take 50 to 200 ms to load, which the
+     * command's start does not wait for (a heap that is too small takes longer than that to show).
+     */
     static synchronized void install(String name) {
         command = name == null || name.isBlank() ? "veracity" : "veracity " + name;
         if (installed) {
             return;
         }
         installed = true;
-        for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
-            if (gc instanceof NotificationEmitter emitter) {
-                emitter.addNotificationListener((n, handback) -> {
-                    if (GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION.equals(n.getType())) {
-                        collected(GarbageCollectionNotificationInfo.from((CompositeData) n.getUserData()));
-                    }
-                }, null, null);
-            }
-        }
         Thread.UncaughtExceptionHandler previous = Thread.getDefaultUncaughtExceptionHandler();
         Thread.setDefaultUncaughtExceptionHandler((t, e) -> {
             if (outOfMemory(e)) {
@@ -67,6 +62,23 @@ final class HeapGuard {
                 e.printStackTrace();
             }
         });
+        Thread.ofPlatform().daemon().name("heap-guard").start(HeapGuard::listen);
+    }
+
+    /** Registers the listener on every collector. */
+    private static void listen() {
+        heapPools = ManagementFactory.getMemoryPoolMXBeans().stream()
+                .filter(p -> p.getType() == java.lang.management.MemoryType.HEAP)
+                .map(java.lang.management.MemoryPoolMXBean::getName).collect(java.util.stream.Collectors.toSet());
+        for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+            if (gc instanceof NotificationEmitter emitter) {
+                emitter.addNotificationListener((n, handback) -> {
+                    if (GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION.equals(n.getType())) {
+                        collected(GarbageCollectionNotificationInfo.from((CompositeData) n.getUserData()));
+                    }
+                }, null, null);
+            }
+        }
     }
 
     /** Whether {@code e} or one of its causes is an {@link OutOfMemoryError} of the heap. */
@@ -104,16 +116,14 @@ final class HeapGuard {
     }
 
     /** The heap's pools (the notifications carry the metaspace's and the code cache's too). */
-    private static final java.util.Set<String> HEAP_POOLS = ManagementFactory.getMemoryPoolMXBeans().stream()
-            .filter(p -> p.getType() == java.lang.management.MemoryType.HEAP)
-            .map(java.lang.management.MemoryPoolMXBean::getName).collect(java.util.stream.Collectors.toSet());
+    private static volatile java.util.Set<String> heapPools = java.util.Set.of();
 
     /** How full the largest heap pool is (the old generation under the parallel and serial collectors). */
     private static double fullest(Map<String, MemoryUsage> after) {
         MemoryUsage largest = null;
         for (Map.Entry<String, MemoryUsage> e : after.entrySet()) {
             MemoryUsage u = e.getValue();
-            if (HEAP_POOLS.contains(e.getKey()) && u.getMax() > 0 && (largest == null || u.getMax() > largest.getMax())) {
+            if (heapPools.contains(e.getKey()) && u.getMax() > 0 && (largest == null || u.getMax() > largest.getMax())) {
                 largest = u;
             }
         }
