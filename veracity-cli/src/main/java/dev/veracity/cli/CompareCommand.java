@@ -58,7 +58,10 @@ final class CompareCommand implements Callable<Integer> {
         List<dev.veracity.eval.report.RunDir> loaded = ComparisonTable.load(runs);
         dev.veracity.eval.report.RunDir base = null;
         if (baseline != null) {
-            base = ComparisonTable.load(List.of(baseline)).getFirst();
+            // a baseline among the runs is the run already read, not a second copy of it
+            Path b = baseline.toAbsolutePath().normalize();
+            base = loaded.stream().filter(r -> r.dir().toAbsolutePath().normalize().equals(b)).findFirst()
+                    .orElseGet(() -> ComparisonTable.load(List.of(baseline)).getFirst());
         }
         ComparisonTable table = ComparisonTable.of(loaded, resamples, Bootstrap.DEFAULT_SEED, base);
         // the text fits the terminal (COLUMNS, else its size, else 80); the file formats carry every column

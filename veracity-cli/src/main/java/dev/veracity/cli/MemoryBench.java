@@ -34,9 +34,10 @@ import picocli.CommandLine;
  * runner as {@code veracity eval} runs it (results file, summary, trace store, response cache) against the in-process
  * simulator at zero latency, printing the heap in use after a full GC and the RSS at 10%, 50% and 100% of the run;
  * then the commands that read the run, each measured the same way: eval's closing table, {@code compare} against a
- * second run of the same questions (twice) and {@code report} of both. Constant memory means the heap after GC does
- * not grow with the count; run it under a small heap to prove it: {@code JAVA_TOOL_OPTIONS=-Xmx256m ./veracity bench
- * memory}.
+ * second run of the same questions (twice) and {@code report} of both; then the heap two runs and a baseline hold per
+ * question (loaded at a tenth and at all of the questions) and {@code compare} and {@code report} as users run them, in
+ * JVMs of their own at {@value #SMALL_HEAP_MB} MB, each against its target ({@link BenchTarget}). Constant memory
+ * means the heap after GC does not grow with the count: {@code JAVA_TOOL_OPTIONS=-Xmx256m ./veracity bench memory}.
  */
 @Command(name = "memory", mixinStandardHelpOptions = true,
         description = "An eval of many generated questions, then its closing table, compare and report: heap after GC"
@@ -142,12 +143,26 @@ final class MemoryBench implements Callable<Integer> {
         System.out.printf(Locale.ROOT, "== reading the run: eval's closing table, compare and report (heap after full GC,"
                 + " heap committed and RSS after each)%n   %-44s %22s %13s %10s %9s%n", "", "heap after full GC",
                 "committed", "RSS", "seconds");
+        // what compare --baseline holds at most: two runs and a baseline of its own (here a third read of the first
+        // run), first of their first tenth of questions, then whole; the difference is the heap a question costs
+        int n = RunDir.load(run).answered();
+        Path runTenth = head(run, root.resolve("run-tenth"), n / 10);
+        Path otherTenth = head(other, root.resolve("run-b-tenth"), n / 10);
+        long before = ServeBench.heapAfterGcKb();
+        List<RunDir> held = List.of(RunDir.load(runTenth), RunDir.load(otherTenth), RunDir.load(runTenth));
+        long tenthKb = ServeBench.heapAfterGcKb() - before;
+        held = null;
+        before = ServeBench.heapAfterGcKb();
         long t0 = System.nanoTime();
-        RunDir loaded = RunDir.load(run);
-        stage("run loaded, its table held (RunDir.load)", t0);
-        System.out.printf(Locale.ROOT, "   (%,d answered questions in the table, %,d bytes of results.jsonl)%n",
-                loaded.answered(), Files.size(run.resolve("results.jsonl")));
-        loaded = null; // let the next stages start without it (a local stays reachable in an interpreted frame)
+        held = List.of(RunDir.load(run), RunDir.load(other), RunDir.load(run));
+        stage("two runs and a baseline loaded and held", t0);
+        long wholeKb = ServeBench.heapAfterGcKb() - before;
+        System.out.printf(Locale.ROOT, "   (%,d answered questions a run, %,d bytes of results.jsonl; the three tables"
+                + " hold %,d KB of heap, %,d KB with a tenth of the questions)%n", held.getFirst().answered(),
+                Files.size(run.resolve("results.jsonl")), wholeKb, tenthKb);
+        BenchTarget.atMost("heap growth per question per run, loaded and held (flat)", 10, "bytes")
+                .print(Math.max(0, (wholeKb - tenthKb) * 1024.0 / (3.0 * (n - n / 10))));
+        held = null; // let the next stages start without them
         t0 = System.nanoTime();
         String table = ComparisonTable.of(List.of(RunDir.load(run))).text();
         stage("eval's closing table", t0);
@@ -172,6 +187,72 @@ final class MemoryBench implements Callable<Integer> {
             });
         }
         System.out.printf(Locale.ROOT, "   (report: %,d files, %,d bytes in %s)%n", files[0], files[1], report);
+        System.out.printf(Locale.ROOT, "== compare and report as users run them, each in a JVM of its own at -Xmx%dm"
+                + " (the launcher's collector; the peak is the most heap in use after any collection, from -Xlog:gc)%n",
+                SMALL_HEAP_MB);
+        Child c = child(root, "compare", run.toString(), other.toString(), "--baseline", run.toString());
+        BenchTarget.atMost("compare run run-b --baseline run (" + c.seconds() + " s, exit " + c.code()
+                + "): peak heap after GC", SMALL_HEAP_MB, "MB").print(c.peakMb());
+        Child r = child(root, "report", run.toString(), other.toString(), "--out", root.resolve("report-small").toString());
+        BenchTarget.atMost("report run run-b (" + r.seconds() + " s, exit " + r.code() + "): peak heap after GC",
+                SMALL_HEAP_MB, "MB").print(r.peakMb());
+    }
+
+    /** The heap compare and report must fit: the issue's 64 MB. */
+    static final int SMALL_HEAP_MB = 64;
+
+    /**
+     * A command's run in a child JVM at {@link #SMALL_HEAP_MB}: its exit code, its seconds and the most heap in use
+     * after a collection (NaN when it failed: a heap it did not fit has no figure).
+     */
+    record Child(int code, String seconds, double peakMb) {
+    }
+
+    private static Child child(Path root, String... args) throws IOException {
+        Path log = root.resolve(args[0] + "-gc.log");
+        Files.deleteIfExists(log);
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx" + SMALL_HEAP_MB + "m", "-XX:+UseParallelGC", "-Xlog:gc:file=" + log, "-cp",
+                System.getProperty("java.class.path"), VeracityCli.class.getName()));
+        cmd.addAll(List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
+                .redirectOutput(root.resolve(args[0] + "-out.txt").toFile());
+        pb.environment().remove("JAVA_TOOL_OPTIONS"); // the bench's own heap is not the child's
+        pb.environment().put("COLUMNS", "200");
+        long t0 = System.nanoTime();
+        int code;
+        try {
+            code = pb.start().waitFor();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted waiting for " + args[0], e);
+        }
+        String seconds = String.format(Locale.ROOT, "%.1f", (System.nanoTime() - t0) / 1e9);
+        double peak = 0;
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d+)M->(\\d+)M\\(").matcher(Files.readString(log));
+        while (m.find()) {
+            peak = Math.max(peak, Double.parseDouble(m.group(2)));
+        }
+        if (code != 0) {
+            System.out.println("   " + args[0] + " failed: " + Files.readString(root.resolve(args[0] + "-out.txt")).strip());
+        }
+        return new Child(code, seconds, code == 0 ? peak : Double.NaN);
+    }
+
+    /** A run folder of the first {@code count} lines of {@code run} and its summary (a partial run: the lines say). */
+    private static Path head(Path run, Path dir, int count) throws IOException {
+        RunConfig.clear(dir);
+        Files.createDirectories(dir);
+        Files.copy(run.resolve("summary.json"), dir.resolve("summary.json"));
+        try (java.io.BufferedReader in = Files.newBufferedReader(run.resolve("results.jsonl"), StandardCharsets.UTF_8);
+             BufferedWriter w = Files.newBufferedWriter(dir.resolve("results.jsonl"), StandardCharsets.UTF_8)) {
+            String line;
+            for (int i = 0; i < count && (line = in.readLine()) != null; i++) {
+                w.write(line);
+                w.write('\n');
+            }
+        }
+        return dir;
     }
 
     /** A stage's line; the committed heap is what the collector sized the heap to, most of the RSS beyond the JVM's own. */

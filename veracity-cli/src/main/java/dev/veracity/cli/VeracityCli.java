@@ -105,6 +105,10 @@ public final class VeracityCli implements Runnable {
             if (debug) {
                 ex.printStackTrace(cmd.getErr());
             }
+            if (HeapGuard.outOfMemory(ex)) { // a worker's, handed on by a future
+                HeapGuard.stop("an OutOfMemoryError");
+                return HeapGuard.EXIT;
+            }
             if (ex instanceof IllegalArgumentException || ex instanceof dev.veracity.llm.LlmException
                     || ex instanceof dev.veracity.eval.data.DatasetException
                     || ex instanceof dev.veracity.eval.metrics.ScoreFileException
@@ -226,6 +230,15 @@ public final class VeracityCli implements Runnable {
             System.exit(2);
             return;
         }
-        System.exit(cl.execute(rest));
+        // a heap too small for the work stops the command with one line, before minutes of collecting
+        HeapGuard.install(java.util.Arrays.stream(rest).filter(a -> !a.startsWith("-")).findFirst().orElse(""));
+        int code;
+        try {
+            code = cl.execute(rest);
+        } catch (OutOfMemoryError e) {
+            HeapGuard.stop("an OutOfMemoryError");
+            code = HeapGuard.EXIT;
+        }
+        System.exit(code);
     }
 }

@@ -355,9 +355,10 @@ public final class ComparisonTable {
     }
 
     private static Cell judge(RunDir r, int resamples, long seed) {
-        List<Double> parsed = new ArrayList<>();
-        int judgedLines = 0;
         ResultTable t = r.table();
+        double[] parsed = new double[t.size()]; // the parsed verdicts, 1 or 0, in row order
+        int verdicts = 0;
+        int judgedLines = 0;
         for (int row = 0; row < t.size(); row++) {
             byte outcome = t.judge(row);
             if (outcome == ResultTable.NOT_JUDGED) {
@@ -365,9 +366,9 @@ public final class ComparisonTable {
             }
             judgedLines++;
             if (outcome == ResultTable.CORRECT) {
-                parsed.add(1.0);
+                parsed[verdicts++] = 1.0;
             } else if (outcome == ResultTable.INCORRECT) {
-                parsed.add(0.0);
+                parsed[verdicts++] = 0.0;
             }
         }
         Summary.Judge j = r.summary().judge();
@@ -383,10 +384,10 @@ public final class ComparisonTable {
                     ? new Cell(null, null, null, 0, of)
                     : new Cell(j.accuracy(), null, null, correct + incorrect, of);
         }
-        if (parsed.isEmpty()) {
+        if (verdicts == 0) {
             return new Cell(null, null, null, 0, judgedLines);
         }
-        Bootstrap.Interval i = Bootstrap.mean(parsed.stream().mapToDouble(Double::doubleValue).toArray(), resamples, seed);
+        Bootstrap.Interval i = Bootstrap.mean(java.util.Arrays.copyOf(parsed, verdicts), resamples, seed);
         return new Cell(i.mean(), i.lo(), i.hi(), i.n(), judgedLines);
     }
 

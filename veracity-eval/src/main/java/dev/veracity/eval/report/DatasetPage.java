@@ -218,24 +218,29 @@ final class DatasetPage {
         if (runs.size() < 2) {
             return "";
         }
-        List<Set<String>> ids = new ArrayList<>();
-        for (Linked l : runs) {
-            ResultTable t = l.run().table();
-            Set<String> set = new HashSet<>();
+        // the question sets compared by id through each table's index, with no set of ids held (ids are unique in a run)
+        ResultTable first = runs.getFirst().run().table();
+        int[] idCounts = new int[runs.size()];
+        for (int i = 0; i < runs.size(); i++) {
+            ResultTable t = runs.get(i).run().table();
             for (int row = 0; row < t.size(); row++) {
-                if (t.id(row) != null) {
-                    set.add(t.id(row));
-                }
+                idCounts[i] += t.hasId(row) ? 1 : 0;
             }
-            ids.add(set);
         }
-        boolean sameSets = ids.stream().allMatch(ids.getFirst()::equals);
+        int common = 0;
+        for (int row = 0; row < first.size(); row++) {
+            boolean all = first.hasId(row);
+            for (int i = 1; i < runs.size() && all; i++) {
+                all = runs.get(i).run().table().rowOf(first, row) >= 0;
+            }
+            common += all ? 1 : 0;
+        }
+        int commonIds = common;
+        boolean sameSets = java.util.Arrays.stream(idCounts).allMatch(c -> c == commonIds);
         boolean sameCounts = runs.stream().map(l -> l.run().answered()).distinct().count() == 1;
         if (sameSets && sameCounts) {
             return "";
         }
-        Set<String> common = new HashSet<>(ids.getFirst());
-        ids.forEach(common::retainAll);
         StringBuilder sb = new StringBuilder(sameCounts
                 ? "These runs answered different questions (" + runs.getFirst().run().answered() + " each"
                 : "These runs are of different sizes (");
@@ -245,7 +250,7 @@ final class DatasetPage {
             }
             sb.append(" questions");
         }
-        sb.append("; ").append(common.size()).append(" answered by all): their figures are not over the same questions,"
+        sb.append("; ").append(common).append(" answered by all): their figures are not over the same questions,"
                 + " so compare them with care; the paired differences count only the questions both runs answered.");
         return sb.toString();
     }
@@ -341,37 +346,39 @@ final class DatasetPage {
         if (group.size() < 2) {
             return new Disagreements(List.of(), 0);
         }
-        List<Map<String, Double>> values = new ArrayList<>();
-        Set<String> ids = new LinkedHashSet<>();
+        // every run's questions in turn, each in its dataset order, a question once (at the first run that has it);
+        // the runs' values joined by id through their tables' indexes, with no map of ids held
+        List<NumberColumn> values = new ArrayList<>();
         for (Linked l : group) {
-            values.add(PairedComparison.byId(main, l.run()));
-            ResultTable t = l.run().table();
-            for (int row : t.datasetOrder()) {
-                if (t.id(row) != null) {
-                    ids.add(t.id(row));
-                }
-            }
+            values.add(l.run().scores(main));
         }
         List<String> shown = new ArrayList<>();
         int total = 0;
-        for (String id : ids) {
-            double lo = Double.POSITIVE_INFINITY;
-            double hi = Double.NEGATIVE_INFINITY;
-            int scored = 0;
-            for (Map<String, Double> v : values) {
-                Double x = v.get(id);
-                if (x != null) {
-                    lo = Math.min(lo, x);
-                    hi = Math.max(hi, x);
-                    scored++;
+        for (int i = 0; i < group.size(); i++) {
+            ResultTable t = group.get(i).run().table();
+            for (int row : t.datasetOrder()) {
+                if (!t.hasId(row) || seenBefore(group, i, t, row)) {
+                    continue;
                 }
-            }
-            if (scored < 2 || lo == hi) {
-                continue;
-            }
-            total++;
-            if (shown.size() < MAX_DISAGREEMENTS) {
-                shown.add(id);
+                double lo = Double.POSITIVE_INFINITY;
+                double hi = Double.NEGATIVE_INFINITY;
+                int scored = 0;
+                for (int j = 0; j < group.size(); j++) {
+                    int match = group.get(j).run().table().rowOf(t, row);
+                    if (match >= 0 && values.get(j).has(match)) {
+                        double x = values.get(j).get(match);
+                        lo = Math.min(lo, x);
+                        hi = Math.max(hi, x);
+                        scored++;
+                    }
+                }
+                if (scored < 2 || lo == hi) {
+                    continue;
+                }
+                total++;
+                if (shown.size() < MAX_DISAGREEMENTS) {
+                    shown.add(t.id(row));
+                }
             }
         }
         Map<String, String> questions = questions(group, new HashSet<>(shown));
@@ -379,11 +386,22 @@ final class DatasetPage {
         for (String id : shown) {
             Double[] v = new Double[group.size()];
             for (int i = 0; i < group.size(); i++) {
-                v[i] = values.get(i).get(id);
+                int row = group.get(i).run().table().rowOf(id);
+                v[i] = row >= 0 ? values.get(i).orNull(row) : null;
             }
             rows.add(new Disagreement(id, questions.getOrDefault(id, ""), v));
         }
         return new Disagreements(rows, total);
+    }
+
+    /** Whether a run before the {@code i}th answered the question at {@code row} of {@code t}. */
+    private static boolean seenBefore(List<Linked> group, int i, ResultTable t, int row) {
+        for (int j = 0; j < i; j++) {
+            if (group.get(j).run().table().rowOf(t, row) >= 0) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The question text of each of {@code ids}, from the first run that answered it. */

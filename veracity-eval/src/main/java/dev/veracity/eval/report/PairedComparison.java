@@ -53,46 +53,53 @@ public final class PairedComparison {
                                     long seed) {
         List<Difference> out = new ArrayList<>();
         List<String> metrics = ComparisonTable.metricNames(baseline.summary());
+        ResultTable base = baseline.table();
+        int[] order = null; // the baseline's rows in the dataset's order, once for every run
         for (RunDir r : runs) {
             if (r == baseline || r.dir().toAbsolutePath().normalize().equals(baseline.dir().toAbsolutePath().normalize())) {
                 continue;
             }
+            order = order == null ? base.datasetOrder() : order;
+            ResultTable other = r.table();
             for (String metric : metrics) {
-                Map<String, Double> base = byId(metric, baseline);
-                Map<String, Double> other = byId(metric, r);
-                List<double[]> pairs = new ArrayList<>();
+                NumberColumn baseScores = baseline.scores(metric);
+                NumberColumn runScores = r.scores(metric);
+                // joined by id, in the baseline's dataset order: the questions both answered and both scored
+                double[] b = new double[order.length];
+                double[] v = new double[order.length];
+                int n = 0;
                 List<String> betterIds = new ArrayList<>();
                 List<String> worseIds = new ArrayList<>();
                 int better = 0;
                 int worse = 0;
-                for (Map.Entry<String, Double> e : base.entrySet()) {
-                    Double v = other.get(e.getKey());
-                    if (v == null) {
+                for (int row : order) {
+                    int match = baseScores.has(row) ? other.rowOf(base, row) : -1;
+                    if (match < 0 || !runScores.has(match)) {
                         continue;
                     }
-                    pairs.add(new double[] {e.getValue(), v});
-                    double d = v - e.getValue();
+                    b[n] = baseScores.get(row);
+                    v[n] = runScores.get(match);
+                    double d = v[n] - b[n];
+                    n++;
                     if (d > 0) {
                         better++;
                         if (betterIds.size() < IDS) {
-                            betterIds.add(e.getKey());
+                            betterIds.add(base.id(row));
                         }
                     } else if (d < 0) {
                         worse++;
                         if (worseIds.size() < IDS) {
-                            worseIds.add(e.getKey());
+                            worseIds.add(base.id(row));
                         }
                     }
                 }
-                if (pairs.isEmpty()) {
+                if (n == 0) {
                     continue;
                 }
-                double[] b = new double[pairs.size()];
-                double[] v = new double[pairs.size()];
-                double[] diffs = new double[pairs.size()];
-                for (int i = 0; i < pairs.size(); i++) {
-                    b[i] = pairs.get(i)[0];
-                    v[i] = pairs.get(i)[1];
+                b = java.util.Arrays.copyOf(b, n);
+                v = java.util.Arrays.copyOf(v, n);
+                double[] diffs = new double[n];
+                for (int i = 0; i < n; i++) {
                     diffs[i] = v[i] - b[i];
                 }
                 out.add(new Difference(names.getOrDefault(r, r.name()), metric, Bootstrap.mean(diffs, resamples, seed),
@@ -163,21 +170,5 @@ public final class PairedComparison {
             }
         }
         return sb.toString();
-    }
-
-    /**
-     * Per-question values of a metric keyed by question id in the dataset's order ({@link ResultTable#datasetOrder}),
-     * re-scored as the table does; lines without an id left out.
-     */
-    static Map<String, Double> byId(String name, RunDir run) {
-        NumberColumn scores = run.scores(name);
-        ResultTable t = run.table();
-        Map<String, Double> out = new LinkedHashMap<>();
-        for (int row : t.datasetOrder()) {
-            if (t.id(row) != null && scores.has(row)) {
-                out.put(t.id(row), scores.get(row));
-            }
-        }
-        return out;
     }
 }

@@ -26,8 +26,8 @@ import java.util.function.Consumer;
  * {@code metrics} required), {@code results.jsonl} and the path of {@code traces.db} (which may be absent).
  *
  * <p>Constant memory in the size of a line: {@code results.jsonl} is read once into a compact table of the answered
- * questions ({@link ResultTable}: ids, scores, figures, flags), never into JSON trees, since a line carries prompts,
- * documents and transcripts. A consumer that needs whole lines streams them again with {@link #forEachResult}.
+ * questions ({@link ResultTable}: ids, scores, figures, flags, in memory-mapped temporary files off the heap), never
+ * into JSON trees, since a line carries prompts, documents and transcripts: the heap a run holds does not grow with it. A consumer that needs whole lines streams them again with {@link #forEachResult}.
  *
  * <p>The rules of the file: a line that cannot be parsed (such as a line cut off when the run was killed) is skipped
  * and counted; the rest follow {@code ResultsFile}, which the summary is folded from: of an id answered more than once

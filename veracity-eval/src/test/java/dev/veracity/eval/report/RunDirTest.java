@@ -83,6 +83,44 @@ class RunDirTest {
         assertThat(chars[0]).isEqualTo((long) n * documents.length());
     }
 
+    /**
+     * The heap a loaded run holds does not grow with its questions: its columns are off the heap, with no String,
+     * map entry or boxed number per question; ids are still found, each once, and a run's questions joined with
+     * another's by id whatever their order.
+     */
+    @Test
+    void theHeapARunHoldsIsTheSameForTwentyTimesTheQuestions() throws IOException {
+        long[] kept = new long[2];
+        int[] sizes = {500, 10_000};
+        for (int k = 0; k < sizes.length; k++) {
+            int n = sizes[k];
+            List<String> lines = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                lines.add(answer("q" + i, i % 3 == 0 ? "Paris" : "Rome", 1 + i % 4, "x"));
+            }
+            RunDir run = RunDir.load(run("flat" + n, "{\"em\": 0.5}", lines));
+            // another run of the same questions in the reverse order, every question right
+            List<String> reversed = new ArrayList<>();
+            for (int i = n - 1; i >= 0; i--) {
+                reversed.add(answer("q" + i, "Paris", 1 + i % 4, "x"));
+            }
+            RunDir other = RunDir.load(run("flat-other" + n, "{\"em\": 0.5}", reversed));
+
+            assertThat(run.answered()).isEqualTo(n);
+            kept[k] = RetainedSize.of(run, run.summary()).bytes();
+            assertThat(run.table().rowOf("q" + (n - 1))).isEqualTo(n - 1);
+            assertThat(run.table().rowOf("q" + n)).isEqualTo(-1);
+            assertThat(other.table().rowOf(run.table(), 0)).isEqualTo(n - 1);
+            PairedComparison.Difference d = PairedComparison.against(run, List.of(other), 200, 1L).getFirst();
+            assertThat(d.difference().n()).isEqualTo(n);
+            assertThat(d.better()).isEqualTo(n - (n + 2) / 3);
+            assertThat(d.worse()).isZero();
+            assertThat(d.betterIds()).containsExactly("q1", "q2", "q4", "q5", "q7");
+        }
+        assertThat(kept[1]).as("heap kept for %d questions against %d for %d", sizes[1], kept[0], sizes[0])
+                .isLessThan(kept[0] + 1_000);
+    }
+
     @Test
     void theFirstAnswerCountsTornLinesAreSkippedAndAFailureAnsweredLaterIsNotFailedInTheTableAndTheStream()
             throws IOException {
@@ -107,7 +145,7 @@ class RunDirTest {
         assertThat(run.perQuestion("calls").getAsDouble()).isEqualTo((1 + 2 + 4 + 5) / 4.0);
         assertThat(run.parseFailures()).isEqualTo(2); // b1 and no-id have one each; a2 is not counted
         assertThat(run.errors()).isEqualTo(1);         // a1's
-        assertThat(PairedComparison.byId("em", run)).containsExactly(Map.entry("a", 0.0), Map.entry("c", 1.0),
+        assertThat(byId("em", run)).containsExactly(Map.entry("a", 0.0), Map.entry("c", 1.0),
                 Map.entry("b", 1.0));
         ComparisonTable.Cell em = ComparisonTable.of(List.of(run)).tables().getFirst().rows().getFirst().metrics().get("em");
         assertThat(em.n()).isEqualTo(4);
@@ -132,7 +170,7 @@ class RunDirTest {
             assertThat(streamed(part)).containsExactly("v0", "v2", "v4", "v6", "v8");
             assertThat(part.perQuestion("calls").getAsDouble()).isEqualTo(4.0);
             assertThat(part.failed()).isEmpty();
-            assertThat(PairedComparison.byId("em", part)).containsOnlyKeys("q0", "q2", "q4", "q6", "q8");
+            assertThat(byId("em", part)).containsOnlyKeys("q0", "q2", "q4", "q6", "q8");
         }
         assertThat(run.subset("question_type", "none").answered()).isZero();
     }
@@ -142,10 +180,10 @@ class RunDirTest {
         RunDir run = RunDir.load(run("other", "{\"em\": 0.5}", List.of(answer("a", "Paris", 1, "a"),
                 answer("b", "the city of Paris", 2, "b"))));
         // f1 is a baseline's metric, not this run's: re-scored from prediction and gold as the table does
-        assertThat(PairedComparison.byId("f1", run).get("a")).isEqualTo(1.0);
-        assertThat(PairedComparison.byId("f1", run).get("b")).isCloseTo(0.5, within(1e-9));
+        assertThat(byId("f1", run).get("a")).isEqualTo(1.0);
+        assertThat(byId("f1", run).get("b")).isCloseTo(0.5, within(1e-9));
         // a name no registry knows: the lines' stored value, or none
-        assertThat(PairedComparison.byId("rounds", run)).isEmpty();
+        assertThat(byId("rounds", run)).isEmpty();
     }
 
     @Test
@@ -275,5 +313,18 @@ class RunDirTest {
         Path empty = Files.createDirectories(tmp.resolve("empty"));
         assertThatThrownBy(() -> ComparisonTable.load(List.of(empty))).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("no summary.json and no results.jsonl: not an eval run folder");
+    }
+
+    /** A metric's per-question values keyed by question id in the dataset's order, as the paired comparison joins them. */
+    private static Map<String, Double> byId(String metric, RunDir run) {
+        NumberColumn scores = run.scores(metric);
+        ResultTable t = run.table();
+        Map<String, Double> out = new java.util.LinkedHashMap<>();
+        for (int row : t.datasetOrder()) {
+            if (t.hasId(row) && scores.has(row)) {
+                out.put(t.id(row), scores.get(row));
+            }
+        }
+        return out;
     }
 }
