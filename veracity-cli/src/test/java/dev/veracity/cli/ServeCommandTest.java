@@ -104,8 +104,11 @@ class ServeCommandTest {
         String out = r.out();
         assertThat(r.code()).as(out).isZero();
         assertThat(out).contains("== veracity serve: 40 requests per method from 4 clients");
-        assertThat(out.lines().filter(l -> l.contains("overhead over the critical path")).toList()).hasSize(4)
-                .allSatisfy(l -> assertThat(l).contains("round ").endsWith("errors 0"));
+        assertThat(out.lines().filter(l -> l.contains("overhead over the critical path") && !l.contains("target"))
+                .toList()).hasSize(4).allSatisfy(l -> assertThat(l).contains("round ").endsWith("errors 0"));
+        // issue 16's 5 ms target beside each method's median p99
+        assertThat(out.lines().filter(l -> l.contains("target <= 5 ms   ratio ")).toList()).hasSize(2)
+                .allSatisfy(l -> assertThat(l).contains("p99 overhead over the critical path (median of 2 rounds): "));
         assertThat(out.lines().filter(l -> l.contains("slowest 1%")).toList()).hasSize(4).allSatisfy(l -> assertThat(l)
                 .contains("HTTP hop").contains("server around the pipeline").contains("pipeline around its calls")
                 .contains("between calls"));

@@ -54,6 +54,8 @@ class SharedOptionsTest {
             "demo --limit",               // the bundled (or --data) questions, no --dataset
             "bench madam --data",         // optional RAMDocs file for the benchmark
             "bench soak --data",          // the same
+            "bench run --data",           // the same
+            "bench startup --data",       // the same
             "ramdocs build --limit",      // records written, not questions read
             "serve-retrieval --index",    // required: the index served, not a retrieval choice for a method
             "rl rollout --index",         // c3po's search index with its own --search-mode
