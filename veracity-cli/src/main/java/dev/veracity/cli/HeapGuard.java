@@ -81,14 +81,32 @@ final class HeapGuard {
         }
     }
 
-    /** Whether {@code e} or one of its causes is an {@link OutOfMemoryError} of the heap. */
+    /**
+     * Whether {@code e} or one of its causes is an {@link OutOfMemoryError} of the heap. Not the others: a file that
+     * cannot be mapped ("Map failed"), a thread that cannot be made, direct buffers; a larger heap would not help
+     * them (a mapping would get less address space), and their own message says more.
+     */
     static boolean outOfMemory(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t instanceof OutOfMemoryError) {
+            if (t instanceof OutOfMemoryError oom && ofTheHeap(oom)) {
                 return true;
             }
         }
         return false;
+    }
+
+    /** HotSpot's messages for the heap's errors. */
+    static boolean ofTheHeap(OutOfMemoryError e) {
+        String m = String.valueOf(e.getMessage());
+        return m.startsWith("Java heap space") || m.startsWith("GC overhead limit exceeded")
+                || m.startsWith("Requested array size exceeds VM limit");
+    }
+
+    /** Whether the guard has printed its line and is ending the process (its exit code is then {@link #EXIT}). */
+    static boolean stopping() {
+        synchronized (HeapGuard.class) {
+            return stopping;
+        }
     }
 
     private static synchronized void collected(GarbageCollectionNotificationInfo info) {

@@ -236,9 +236,13 @@ public final class VeracityCli implements Runnable {
         try {
             code = cl.execute(rest);
         } catch (OutOfMemoryError e) {
+            if (!HeapGuard.ofTheHeap(e)) {
+                throw e;
+            }
             HeapGuard.stop("an OutOfMemoryError");
             code = HeapGuard.EXIT;
         }
-        System.exit(code);
+        // the guard's watchdog may have said the heap is too small while the command went on to its end
+        System.exit(HeapGuard.stopping() ? HeapGuard.EXIT : code);
     }
 }

@@ -41,6 +41,19 @@ class HeapGuardTest {
     }
 
     @Test
+    void onlyTheHeapsOwnErrorsAreTakenForAHeapTooSmall() {
+        assertThat(HeapGuard.outOfMemory(new java.io.UncheckedIOException(new java.io.IOException("wrapped",
+                new OutOfMemoryError("Java heap space"))))).isTrue();
+        assertThat(HeapGuard.outOfMemory(new OutOfMemoryError("GC overhead limit exceeded"))).isTrue();
+        // a file that cannot be mapped, a thread that cannot be made: a larger heap would not help
+        assertThat(HeapGuard.outOfMemory(new java.io.IOException("Map failed", new OutOfMemoryError("Map failed"))))
+                .isFalse();
+        assertThat(HeapGuard.outOfMemory(new OutOfMemoryError("unable to create native thread: possibly out of memory")))
+                .isFalse();
+        assertThat(HeapGuard.outOfMemory(new IllegalStateException("no error at all"))).isFalse();
+    }
+
+    @Test
     void aProcessWhoseWorkOutgrowsItsHeapStopsWithOneLineNamingTheHeapAndWhatToPass() throws Exception {
         CliProcess.Ran ran = probe("grow", "4");
 

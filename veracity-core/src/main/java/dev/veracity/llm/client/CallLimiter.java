@@ -181,12 +181,15 @@ public final class CallLimiter {
             }
             done = true;
             inFlight.decrementAndGet();
-            if (algorithm != null && sampleNanos > 0) {
-                for (int i = drop ? DROP_WEIGHT : 1; i > 0; i--) {
-                    algorithm.onSample(startNanos, sampleNanos, inFlightAtStart, drop);
+            try {
+                if (algorithm != null && sampleNanos > 0) {
+                    for (int i = drop ? DROP_WEIGHT : 1; i > 0; i--) {
+                        algorithm.onSample(startNanos, sampleNanos, inFlightAtStart, drop);
+                    }
                 }
+            } finally {
+                gate.release(); // whatever the algorithm does, the place is given back
             }
-            gate.release();
         }
     }
 

@@ -136,6 +136,7 @@ final class IdColumn {
     /** Doubles the index, re-placing the rows by their stored hashes. */
     private void rehash() {
         slotCount *= 2;
+        slots.seal(); // its file closed now, not at a collection: a large table rehashes many times
         slots = new MappedArray(4, slotCount);
         indexed = 0;
         for (int row = 0; row < size; row++) {

@@ -356,6 +356,7 @@ public final class EvalRunner {
             int freely = Math.min(spec.concurrency(), client.counters().limit()); // auto: its limit at the start
             traces.onCall(ramp::release);
             AtomicInteger unreachable = new AtomicInteger(); // consecutive questions lost to a server that does not answer
+            java.util.concurrent.atomic.AtomicReference<Error> fatal = new java.util.concurrent.atomic.AtomicReference<>();
             int failedBefore = 0; // questions left unasked after a stop whose last record is a failure
             try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor();
                  Stream<QaItem> s = slice(spec)) {
@@ -378,6 +379,9 @@ public final class EvalRunner {
                             slots.release();
                         }
                     }
+                    if (fatal.get() != null) {
+                        break; // a question ran out of memory (its slot, taken above, is not needed any more)
+                    }
                     if (stopped) {
                         // the server is down: keep what was done, ask nothing more
                         failedBefore += results.isFailed(item.id()) ? 1 : 0;
@@ -396,6 +400,10 @@ public final class EvalRunner {
                             failures.add(item.id() + ": " + reason);
                             // a row with its reason: shown by report and compare, asked again by the next run
                             results.appendFailure(item.id(), position, item.question(), kind(e), reason);
+                        } catch (Error e) {
+                            // an OutOfMemoryError is the run's, not the question's: no row, no more questions asked,
+                            // and thrown to the caller below (a Future nobody reads would have swallowed it)
+                            fatal.compareAndSet(null, e);
                         } finally {
                             slots.release();
                             ramp.release();
@@ -405,6 +413,9 @@ public final class EvalRunner {
                 }
             } finally {
                 traces.onCall(null);
+            }
+            if (fatal.get() != null) {
+                throw fatal.get();
             }
             traces.flush();
             DocumentSource.RetrievalTally retrieval = spec.documents().tally(spec.method(), datasetHasDocuments);

@@ -1,6 +1,7 @@
 package dev.veracity.eval.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.veracity.eval.results.ResultLine;
@@ -214,6 +215,39 @@ class EvalRunnerTest {
         assertThat(again.answered()).isEqualTo(1);
         assertThat(backend.requests().size() - before).isEqualTo(1);
         assertThat(Files.readAllLines(dir.resolve("out/results.jsonl"))).hasSize(3);
+    }
+
+    @Test
+    void anOutOfMemoryErrorInAQuestionIsTheRunsErrorNotAFailedRowOrALostQuestion() throws Exception {
+        ScriptedBackend backend = ScriptedBackend.perSample((r, i) -> "Paris");
+        EvalRunner.QuestionTraces traces = new EvalRunner.QuestionTraces(new InMemoryTraces());
+        LlmClient client = LlmClient.builder(backend).traces(traces).build();
+        QaMethod exhausts = new QaMethod() {
+            @Override
+            public String name() {
+                return "exhausts";
+            }
+
+            @Override
+            public MethodSpec spec() {
+                return MethodSpec.named(name()).withNeeds();
+            }
+
+            @Override
+            public MethodAnswer answer(QaItem item, MethodContext ctx) {
+                if (item.question().contains("italy")) {
+                    throw new OutOfMemoryError("Java heap space");
+                }
+                return ECHO.answer(item, ctx);
+            }
+        };
+        // one question at a time: the error stops the questions after it from being asked
+        assertThatThrownBy(() -> EvalRunner.run(new EvalRunner.Spec(exhausts, "nq-open", nq(), 0, dir.resolve("oom"), 1,
+                DatasetProfile.of("nq-open"), Map.of(), Map.of()), client, traces, "a", p -> { }))
+                .isInstanceOf(OutOfMemoryError.class).hasMessage("Java heap space");
+        // no row claims the question failed for a reason of its own: the next run asks it again
+        assertThat(Files.readAllLines(dir.resolve("oom/results.jsonl"))).singleElement().asString()
+                .contains("capital of france");
     }
 
     @Test
