@@ -34,6 +34,12 @@ final class HeapGuard {
     private static volatile String command = "veracity";
     private static volatile boolean installed;
     private static volatile boolean stopping;
+    /**
+     * Room kept back for the line and the exit: let go first when the heap runs out, so that the handler that prints
+     * the line does not run out itself (it did, once in a fresh clone's CI: the JVM then ended with its own trace, exit 1).
+     */
+    @SuppressWarnings("unused")
+    private static volatile byte[] reserve;
 
     /** The last full collections: start and end in ms of the JVM's uptime, and how full each left the old generation. */
     private static final Deque<double[]> FULLS = new ArrayDeque<>();
@@ -52,9 +58,11 @@ final class HeapGuard {
             return;
         }
         installed = true;
+        reserve = new byte[1 << 20];
         Thread.UncaughtExceptionHandler previous = Thread.getDefaultUncaughtExceptionHandler();
         Thread.setDefaultUncaughtExceptionHandler((t, e) -> {
             if (outOfMemory(e)) {
+                reserve = null;
                 stop("an OutOfMemoryError in thread " + t.getName());
             } else if (previous != null) {
                 previous.uncaughtException(t, e);
@@ -178,6 +186,7 @@ final class HeapGuard {
             }
             stopping = true;
         }
+        reserve = null;
         System.err.println(message(why));
         System.err.flush();
         // not a daemon: a main thread that dies of the error does not end the process with its own code first
