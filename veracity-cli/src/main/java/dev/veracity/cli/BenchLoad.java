@@ -1,5 +1,8 @@
 package dev.veracity.cli;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import picocli.CommandLine.Option;
 
 /**
@@ -61,6 +64,35 @@ final class BenchLoad {
         Requests(int requests, int clients) {
             this.requests = requests;
             this.clients = clients;
+        }
+    }
+
+    /**
+     * {@code --data}: the RAMDocs-format questions of the benches that run eval's path on RAMDocs (madam, run, startup):
+     * the file given, else RAMDocs' test set found upwards from here (shared/data), else a copy of the demo's 20.
+     * ({@code bench soak} has its own default: the bundled 20 reworded up to its question count.)
+     */
+    static final class RamdocsData {
+        @Option(names = "--data", paramLabel = "FILE", description = "RAMDocs-format questions (default: shared/data's"
+                + " RAMDocs test set found upwards from here, else the demo's bundled 20).")
+        Path file;
+
+        /**
+         * The file to read: --data (a one-line error when it is not a file), else the shared test set, else the demo's
+         * 20 copied to {@code copy} (null: a new temporary file).
+         */
+        Path resolve(Path copy) throws IOException {
+            if (file != null) {
+                if (!Files.isRegularFile(file)) {
+                    throw new IllegalArgumentException("no RAMDocs file at " + file);
+                }
+                return file;
+            }
+            Path shared = MadamBench.find("ramdocs/RAMDocs_test.jsonl");
+            if (shared != null) {
+                return shared;
+            }
+            return MethodsDemo.copyBundled(copy != null ? copy : Files.createTempFile("ramdocs-20", ".jsonl"));
         }
     }
 

@@ -142,6 +142,14 @@ final class LlmBench implements Callable<Integer> {
                 Arrays.stream(nanos).average().orElse(0) / 1e3);
     }
 
+    /** The middle value (the mean of the two middle ones for an even count); {@code values} is left as it is. */
+    static double median(double[] values) {
+        double[] s = Arrays.copyOf(values, values.length);
+        Arrays.sort(s);
+        int n = s.length;
+        return n % 2 == 1 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+    }
+
     static long percentile(long[] values, double p) {
         long[] sorted = values.clone();
         Arrays.sort(sorted);

@@ -49,8 +49,8 @@ final class MadamBench implements Callable<Integer> {
     @picocli.CommandLine.Mixin
     BenchLoad.ClientConcurrency concurrency = new BenchLoad.ClientConcurrency(64);
 
-    @Option(names = "--data", description = "RAMDocs JSONL (default: shared/data/ramdocs/RAMDocs_test.jsonl found upwards from here; else the demo's 20 questions).")
-    Path data;
+    @picocli.CommandLine.Mixin
+    BenchLoad.RamdocsData data = new BenchLoad.RamdocsData();
 
     @Option(names = "--no-process", description = "Skip the whole-process `veracity eval` run.")
     boolean noProcess;
@@ -64,7 +64,7 @@ final class MadamBench implements Callable<Integer> {
         if (questions.count < 1 || latency.ms < 0 || concurrency.limit < 1) {
             throw new IllegalArgumentException("--questions and --concurrency must be >= 1, --latency-ms >= 0");
         }
-        Path file = dataFile();
+        Path file = data.resolve(null);
         List<QaItem> items;
         try (Stream<QaItem> s = Datasets.stream("ramdocs", file)) {
             items = s.limit(questions.count).toList();
@@ -161,25 +161,6 @@ final class MadamBench implements Callable<Integer> {
 
     private static MethodContext context(LlmClient client, String runId, QaItem item) {
         return new MethodContext(client, CallContext.of(runId, item.id(), "madam-rag"), "ramdocs", true, Map.of());
-    }
-
-    private Path dataFile() throws IOException {
-        if (data != null) {
-            if (!Files.isRegularFile(data)) {
-                throw new IllegalArgumentException("no RAMDocs file at " + data);
-            }
-            return data;
-        }
-        return ramdocs();
-    }
-
-    /** RAMDocs' test set found upwards from here (shared/data), else a copy of the demo's 20 questions. */
-    static Path ramdocs() throws IOException {
-        Path shared = find("ramdocs/RAMDocs_test.jsonl");
-        if (shared != null) {
-            return shared;
-        }
-        return MethodsDemo.copyBundled(Files.createTempFile("ramdocs-20", ".jsonl"));
     }
 
     static Path find(String relative) {

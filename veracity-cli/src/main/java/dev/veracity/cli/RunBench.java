@@ -10,7 +10,6 @@ import dev.veracity.sim.SimServer;
 import dev.veracity.trace.CallRecord;
 import dev.veracity.trace.CallStats;
 import dev.veracity.trace.TraceStore;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -60,9 +59,8 @@ final class RunBench implements Callable<Integer> {
             description = "Methods, comma-separated (default: madam-rag,march,court,c3po).")
     List<String> methods = new ArrayList<>(METHODS);
 
-    @Option(names = "--data", paramLabel = "FILE", description = "RAMDocs-format questions (default: shared/data's"
-            + " RAMDocs test set found upwards from here, else the demo's bundled 20).")
-    Path data;
+    @picocli.CommandLine.Mixin
+    BenchLoad.RamdocsData data = new BenchLoad.RamdocsData();
 
     @Option(names = "--questions-at-once", paramLabel = "N", description = "Questions admitted at once (default: eval's,"
             + " twice --concurrency).")
@@ -90,7 +88,7 @@ final class RunBench implements Callable<Integer> {
         methods.forEach(Methods::byName); // an unknown name stops here, before any call
         Path root = out != null ? out : Files.createTempDirectory("veracity-bench-run");
         Files.createDirectories(root);
-        Path file = dataFile(root);
+        Path file = data.resolve(root.resolve("ramdocs-20.jsonl"));
         try (SimServer sim = SimServer.start(SimCommand.simulator().latency(LatencyModel.ofMillis(latency.ms, 0))
                 .capacity(4096).recentRequestLimit(0).build())) {
             // as `veracity eval --cache off --concurrency N` runs (no config file, no environment)
@@ -144,7 +142,8 @@ final class RunBench implements Callable<Integer> {
         double ideal = Math.max((double) chain * latency.ms, (double) calls.size() * latency.ms / concurrency.limit);
         long[] latencies = calls.stream().mapToLong(CallRecord::latencyMicros).sorted().toArray();
         return new Figures(method, o.total(), o.answered(), o.failures().size(), calls.size(), chain, ideal,
-                (last - first) / 1e3, runnerMs, percentile(latencies, 0.50), percentile(latencies, 0.99),
+                (last - first) / 1e3, runnerMs, latencies.length == 0 ? 0 : LlmBench.percentile(latencies, 50),
+                latencies.length == 0 ? 0 : LlmBench.percentile(latencies, 99),
                 calls.isEmpty() ? 0 : cpu / 1e6 / calls.size());
     }
 
@@ -157,21 +156,5 @@ final class RunBench implements Callable<Integer> {
     private static long cpuNanos() {
         return java.lang.management.ManagementFactory.getOperatingSystemMXBean()
                 instanceof com.sun.management.OperatingSystemMXBean os ? Math.max(0, os.getProcessCpuTime()) : 0;
-    }
-
-    private static long percentile(long[] sorted, double p) {
-        return sorted.length == 0 ? 0 : sorted[Math.min(sorted.length - 1, (int) (sorted.length * p))];
-    }
-
-    /** --data, else the RAMDocs test set beside the repository, else the demo's 20 questions. */
-    private Path dataFile(Path root) throws IOException {
-        if (data != null) {
-            if (!Files.isRegularFile(data)) {
-                throw new IllegalArgumentException("no questions file at " + data);
-            }
-            return data;
-        }
-        Path shared = MadamBench.find("ramdocs/RAMDocs_test.jsonl");
-        return shared != null ? shared : MethodsDemo.copyBundled(root.resolve("ramdocs-20.jsonl"));
     }
 }

@@ -124,7 +124,7 @@ final class ServeBench implements Callable<Integer> {
                     System.out.printf(Locale.ROOT, "   %-14s %s%n", "", r.tail());
                 }
                 Arrays.sort(p99s);
-                double median = rounds % 2 == 1 ? p99s[rounds / 2] : (p99s[rounds / 2 - 1] + p99s[rounds / 2]) / 2;
+                double median = LlmBench.median(p99s);
                 if (rounds > 1) {
                     System.out.printf(Locale.ROOT, "   %-14s p99 overhead over %d rounds: median %.2f ms, range %.2f-%.2f ms%n",
                             "", rounds, median, p99s[0], p99s[rounds - 1]);

@@ -6,7 +6,6 @@ import dev.veracity.sim.SimServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -41,9 +40,8 @@ final class StartupBench implements Callable<Integer> {
             description = "Method of the eval (default ${DEFAULT-VALUE}).")
     String method;
 
-    @Option(names = "--data", description = "RAMDocs JSONL (default: shared/data/ramdocs/RAMDocs_test.jsonl found upwards"
-            + " from here; else the demo's 20 questions).")
-    Path data;
+    @picocli.CommandLine.Mixin
+    BenchLoad.RamdocsData data = new BenchLoad.RamdocsData();
 
     @Option(names = "--java", description = "Start the JVM directly, as the launcher would (its flags and start-up cache),"
             + " instead of through the launcher script ./veracity.")
@@ -54,10 +52,7 @@ final class StartupBench implements Callable<Integer> {
         if (runs < 1 || latency.ms < 0) {
             throw new IllegalArgumentException("--runs must be >= 1 and --latency-ms >= 0");
         }
-        Path file = data != null ? data : MadamBench.ramdocs();
-        if (!Files.isRegularFile(file)) {
-            throw new IllegalArgumentException("no RAMDocs file at " + file);
-        }
+        Path file = data.resolve(null);
         SimConfig cfg = SimCommand.simulator().latency(LatencyModel.ofMillis(latency.ms, 0)).capacity(4096)
                 .recentRequestLimit(0).build();
         Path tmp = Files.createTempDirectory("veracity-bench-startup");
@@ -91,20 +86,13 @@ final class StartupBench implements Callable<Integer> {
                         : "as java directly (the launcher's flags)",
                 EvalProcess.startupCache() != null ? ", start-up cache made" : ", no start-up cache");
         System.out.printf(Locale.ROOT, "   launch to first model call:   median %5.0f ms   min %5.0f   max %5.0f%n",
-                median(first), first[0], first[first.length - 1]);
+                LlmBench.median(first), first[0], first[first.length - 1]);
         System.out.printf(Locale.ROOT, "   last call to process gone:    median %5.0f ms   min %5.0f   max %5.0f%n",
-                median(exit), exit[0], exit[exit.length - 1]);
+                LlmBench.median(exit), exit[0], exit[exit.length - 1]);
         System.out.printf(Locale.ROOT, "   whole process:                median %5.0f ms   min %5.0f   max %5.0f%n",
-                median(whole), whole[0], whole[whole.length - 1]);
-        FIRST_CALL.print(median(first));
-        EXIT.print(median(exit));
+                LlmBench.median(whole), whole[0], whole[whole.length - 1]);
+        FIRST_CALL.print(LlmBench.median(first));
+        EXIT.print(LlmBench.median(exit));
         return 0;
-    }
-
-    static double median(double[] sorted) {
-        double[] s = Arrays.copyOf(sorted, sorted.length);
-        Arrays.sort(s);
-        int n = s.length;
-        return n % 2 == 1 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
     }
 }

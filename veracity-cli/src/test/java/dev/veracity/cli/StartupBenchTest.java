@@ -26,7 +26,7 @@ class StartupBenchTest {
         assertThat(t.firstCallMs()).isEqualTo(400.0);
         assertThat(t.exitMs()).isEqualTo(60.0);
         assertThat(t.wholeMs()).isEqualTo(1560.0);
-        assertThat(StartupBench.median(new double[] {5, 1, 3, 2})).isEqualTo(2.5);
+        assertThat(LlmBench.median(new double[] {5, 1, 3, 2})).isEqualTo(2.5);
         assertThat(EvalProcess.throughLauncher(List.of("/repo/veracity", "eval"))).isTrue();
         assertThat(EvalProcess.throughLauncher(List.of("/usr/bin/java", "-cp", "x"))).isFalse();
     }
