@@ -53,6 +53,35 @@ class EvalRunnerTest {
         }
     };
 
+    /** A closed-book method (nq-open gives no passages) named {@code name} that answers as {@code answer} does. */
+    private static QaMethod closedBook(String name, java.util.function.BiFunction<QaItem, MethodContext, MethodAnswer> answer) {
+        return new QaMethod() {
+            @Override
+            public String name() {
+                return name;
+            }
+
+            @Override
+            public MethodSpec spec() {
+                return MethodSpec.named(name()).withNeeds();
+            }
+
+            @Override
+            public MethodAnswer answer(QaItem item, MethodContext ctx) {
+                return answer.apply(item, ctx);
+            }
+        };
+    }
+
+    /** Six nq-open questions, q0 to q5, each answered "a". */
+    private Path sixQuestions() throws Exception {
+        StringBuilder sb = new StringBuilder();
+        for (int q = 0; q < 6; q++) {
+            sb.append("{\"question\": \"q").append(q).append("\", \"answer\": [\"a\"]}\n");
+        }
+        return Files.writeString(dir.resolve("six.jsonl"), sb.toString());
+    }
+
     private Path nq() throws Exception {
         Path f = dir.resolve("nq.jsonl");
         Files.writeString(f, """
@@ -222,25 +251,12 @@ class EvalRunnerTest {
         ScriptedBackend backend = ScriptedBackend.perSample((r, i) -> "Paris");
         EvalRunner.QuestionTraces traces = new EvalRunner.QuestionTraces(new InMemoryTraces());
         LlmClient client = LlmClient.builder(backend).traces(traces).build();
-        QaMethod exhausts = new QaMethod() {
-            @Override
-            public String name() {
-                return "exhausts";
+        QaMethod exhausts = closedBook("exhausts", (item, ctx) -> {
+            if (item.question().contains("italy")) {
+                throw new OutOfMemoryError("Java heap space");
             }
-
-            @Override
-            public MethodSpec spec() {
-                return MethodSpec.named(name()).withNeeds();
-            }
-
-            @Override
-            public MethodAnswer answer(QaItem item, MethodContext ctx) {
-                if (item.question().contains("italy")) {
-                    throw new OutOfMemoryError("Java heap space");
-                }
-                return ECHO.answer(item, ctx);
-            }
-        };
+            return ECHO.answer(item, ctx);
+        });
         // one question at a time: the error stops the questions after it from being asked
         assertThatThrownBy(() -> EvalRunner.run(new EvalRunner.Spec(exhausts, "nq-open", nq(), 0, dir.resolve("oom"), 1,
                 DatasetProfile.of("nq-open"), Map.of(), Map.of()), client, traces, "a", p -> { }))
@@ -535,39 +551,21 @@ class EvalRunnerTest {
             }
             return "a";
         });
-        QaMethod thinker = new QaMethod() {
-            @Override
-            public String name() {
-                return "thinker";
-            }
-
-            @Override
-            public MethodSpec spec() {
-                return MethodSpec.named(name()).withNeeds();
-            }
-
-            @Override
-            public MethodAnswer answer(QaItem item, MethodContext ctx) {
-                ctx.llm().call(ctx.role("first", 0), LlmRequest.user(item.question() + " first").build());
-                if (item.question().equals("q0") || item.question().equals("q1")) {
-                    try { // work between the calls that lasts until another question's call was made
-                        if (another.await(dev.veracity.testing.Await.GUARD.toSeconds() / 6, java.util.concurrent.TimeUnit.SECONDS)) {
-                            heldUntilAnother.incrementAndGet();
-                        }
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
+        QaMethod thinker = closedBook("thinker", (item, ctx) -> {
+            ctx.llm().call(ctx.role("first", 0), LlmRequest.user(item.question() + " first").build());
+            if (item.question().equals("q0") || item.question().equals("q1")) {
+                try { // work between the calls that lasts until another question's call was made
+                    if (another.await(dev.veracity.testing.Await.GUARD.toSeconds() / 6, java.util.concurrent.TimeUnit.SECONDS)) {
+                        heldUntilAnother.incrementAndGet();
                     }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
                 }
-                String out = ctx.llm().call(ctx.role("second", 0), LlmRequest.user(item.question() + " second").build()).text();
-                return new MethodAnswer(out, List.of(out), List.of(), Map.of());
             }
-        };
-        Path data = dir.resolve("six.jsonl");
-        StringBuilder sb = new StringBuilder();
-        for (int q = 0; q < 6; q++) {
-            sb.append("{\"question\": \"q").append(q).append("\", \"answer\": [\"a\"]}\n");
-        }
-        Files.writeString(data, sb.toString());
+            String out = ctx.llm().call(ctx.role("second", 0), LlmRequest.user(item.question() + " second").build()).text();
+            return new MethodAnswer(out, List.of(out), List.of(), Map.of());
+        });
+        Path data = sixQuestions();
         InMemoryTraces store = new InMemoryTraces();
         EvalRunner.QuestionTraces traces = new EvalRunner.QuestionTraces(store);
         LlmClient client = LlmClient.builder(backend).concurrency(slots).traces(traces).build();
@@ -618,30 +616,12 @@ class EvalRunnerTest {
             return "a";
         });
         java.util.concurrent.atomic.AtomicInteger started = new java.util.concurrent.atomic.AtomicInteger();
-        QaMethod counted = new QaMethod() {
-            @Override
-            public String name() {
-                return "counted";
-            }
-
-            @Override
-            public MethodSpec spec() {
-                return MethodSpec.named(name()).withNeeds();
-            }
-
-            @Override
-            public MethodAnswer answer(QaItem item, MethodContext ctx) {
-                started.incrementAndGet();
-                String out = ctx.llm().call(ctx.role("only", 0), LlmRequest.user(item.question()).build()).text();
-                return new MethodAnswer(out, List.of(out), List.of(), Map.of());
-            }
-        };
-        Path data = dir.resolve("six.jsonl");
-        StringBuilder sb = new StringBuilder();
-        for (int q = 0; q < 6; q++) {
-            sb.append("{\"question\": \"q").append(q).append("\", \"answer\": [\"a\"]}\n");
-        }
-        Files.writeString(data, sb.toString());
+        QaMethod counted = closedBook("counted", (item, ctx) -> {
+            started.incrementAndGet();
+            String out = ctx.llm().call(ctx.role("only", 0), LlmRequest.user(item.question()).build()).text();
+            return new MethodAnswer(out, List.of(out), List.of(), Map.of());
+        });
+        Path data = sixQuestions();
         EvalRunner.QuestionTraces traces = new EvalRunner.QuestionTraces(new InMemoryTraces());
         LlmClient client = LlmClient.builder(backend).concurrency(slots).traces(traces).build();
         Thread run = Thread.ofVirtual().start(() -> EvalRunner.run(new EvalRunner.Spec(counted, "nq-open", data, 0,
@@ -659,23 +639,10 @@ class EvalRunnerTest {
 
         // a method that calls no model gets no call answered: its questions start as others finish, and all run
         java.util.concurrent.atomic.AtomicInteger answered = new java.util.concurrent.atomic.AtomicInteger();
-        QaMethod silent = new QaMethod() {
-            @Override
-            public String name() {
-                return "silent";
-            }
-
-            @Override
-            public MethodSpec spec() {
-                return MethodSpec.named(name()).withNeeds();
-            }
-
-            @Override
-            public MethodAnswer answer(QaItem item, MethodContext ctx) {
-                answered.incrementAndGet();
-                return new MethodAnswer("a", List.of("a"), List.of(), Map.of());
-            }
-        };
+        QaMethod silent = closedBook("silent", (item, ctx) -> {
+            answered.incrementAndGet();
+            return new MethodAnswer("a", List.of("a"), List.of(), Map.of());
+        });
         EvalRunner.Outcome o = EvalRunner.run(new EvalRunner.Spec(silent, "nq-open", data, 0, dir.resolve("silent"),
                 dev.veracity.llm.client.ConcurrencyLimit.fixed(slots).questionsAtOnce(), DatasetProfile.of("nq-open"), Map.of(), Map.of()), client, traces,
                 "b", p -> { });
