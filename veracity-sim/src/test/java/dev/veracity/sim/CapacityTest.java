@@ -117,54 +117,49 @@ class CapacityTest {
 
     @Test
     void fullQueueAnswers429WithRetryAfter() throws Exception {
-        ManualClock clock = new ManualClock();
-        SimConfig config = SimConfig.builder().capacity(1).maxQueue(1)
-                .latency(LatencyModel.ofMillis(300, 0)).retryAfter(Duration.ofMillis(1500)).clock(clock).build();
-        try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor(); SimServer sim = SimServer.start(config)) {
-            List<Future<HttpResponse<String>>> calls = send(pool, sim, 3, "");
-            // the clock stands still: one generates, one queues, the third finds the queue full
-            Await.until("one answered at once; " + sim.counters(), () -> done(calls) == 1);
-            assertThat(sim.counters().generating()).isEqualTo(1);
-            assertThat(sim.counters().queued()).isEqualTo(1);
-            HttpResponse<String> r = calls.stream().filter(Future::isDone).findFirst().orElseThrow().get();
-            assertThat(r.statusCode()).isEqualTo(429);
-            assertThat(r.headers().firstValue("Retry-After")).contains("2");
-            assertThat(r.headers().firstValue("retry-after-ms")).contains("1500");
-            assertThat(Http.json(r).get("error").get("code").asText()).isEqualTo("queue_full");
-            assertThat(sim.counters().queueRejections()).isEqualTo(1);
-
-            for (int answered = 2; answered <= 3; answered++) {
-                Await.until("one generating; " + clock, () -> clock.sleeping().size() == 1);
-                clock.advance(Duration.ofMillis(300));
-                int expected = answered;
-                Await.until(expected + " answered", () -> done(calls) == expected);
-            }
-            assertThat(statuses(calls)).containsExactlyInAnyOrder(200, 200, 429);
-        }
+        fullQueueTurnsTheThirdAway(null, 1500, 429, "2");
     }
 
     @Test
     void fullQueueAnswers503WithRetryAfterWhenSoConfigured() throws Exception {
+        // as an overloaded proxy does
+        fullQueueTurnsTheThirdAway(503, 200, 503, "1");
+    }
+
+    /**
+     * A simulator with one slot and a queue of one, sent three requests while its clock stands still: one generates, one
+     * queues, the third finds the queue full and is turned away with {@code status} and its Retry-After (seconds rounded
+     * up, and the exact milliseconds); the other two are answered as the clock moves on.
+     *
+     * @param configured the queue-full status set in the config, or null for the default
+     */
+    private static void fullQueueTurnsTheThirdAway(Integer configured, int retryAfterMs, int status, String retryAfterSeconds)
+            throws Exception {
         ManualClock clock = new ManualClock();
-        SimConfig config = SimConfig.builder().capacity(1).maxQueue(1).queueFullStatus(503)
-                .latency(LatencyModel.ofMillis(300, 0)).retryAfter(Duration.ofMillis(200)).clock(clock).build();
-        try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor(); SimServer sim = SimServer.start(config)) {
+        SimConfig.Builder builder = SimConfig.builder().capacity(1).maxQueue(1)
+                .latency(LatencyModel.ofMillis(300, 0)).retryAfter(Duration.ofMillis(retryAfterMs)).clock(clock);
+        if (configured != null) {
+            builder.queueFullStatus(configured);
+        }
+        try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor(); SimServer sim = SimServer.start(builder.build())) {
             List<Future<HttpResponse<String>>> calls = send(pool, sim, 3, "");
-            // one generates, one queues, the third finds the queue full and is turned away as an overloaded proxy does
             Await.until("one answered at once; " + sim.counters(), () -> done(calls) == 1);
+            assertThat(sim.counters().generating()).isEqualTo(1);
+            assertThat(sim.counters().queued()).isEqualTo(1);
             HttpResponse<String> r = calls.stream().filter(Future::isDone).findFirst().orElseThrow().get();
-            assertThat(r.statusCode()).isEqualTo(503);
-            assertThat(r.headers().firstValue("Retry-After")).contains("1");
-            assertThat(r.headers().firstValue("retry-after-ms")).contains("200");
+            assertThat(r.statusCode()).isEqualTo(status);
+            assertThat(r.headers().firstValue("Retry-After")).contains(retryAfterSeconds);
+            assertThat(r.headers().firstValue("retry-after-ms")).contains(Integer.toString(retryAfterMs));
             assertThat(Http.json(r).get("error").get("code").asText()).isEqualTo("queue_full");
             assertThat(sim.counters().queueRejections()).isEqualTo(1);
+
             for (int answered = 2; answered <= 3; answered++) {
                 Await.until("one generating; " + clock, () -> clock.sleeping().size() == 1);
                 clock.advance(Duration.ofMillis(300));
                 int expected = answered;
                 Await.until(expected + " answered", () -> done(calls) == expected);
             }
-            assertThat(statuses(calls)).containsExactlyInAnyOrder(200, 200, 503);
+            assertThat(statuses(calls)).containsExactlyInAnyOrder(200, 200, status);
         }
     }
 
