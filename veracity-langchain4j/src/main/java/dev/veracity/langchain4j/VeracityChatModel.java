@@ -68,11 +68,13 @@ import java.util.UUID;
  *
  * <p>Usable in {@code AiServices} ({@code AiServices.builder(Assistant.class).chatModel(model)}); give the retriever to
  * this model rather than to the service, so the method sees the question, not a prompt the service wrote around it.
- * Tools and JSON response formats are refused ({@link UnsupportedFeatureException}): a method answers in text.
+ * Tools and JSON response formats are refused ({@link UnsupportedFeatureException}): a method answers in text. The
+ * request's sampling settings (temperature, max tokens) are not passed on: each method samples as its paper says,
+ * configured by its options ({@link Builder#option}).
  * Everything that can be checked before a question is checked at {@link Builder#build()} (unknown method, bad option,
  * a method that needs documents without a retriever), as an {@link InvalidRequestException} with a one-line reason.
  */
-public final class VeracityChatModel implements ChatModel {
+public final class VeracityChatModel implements ChatModel, AutoCloseable {
 
     /** The run id of every call the model makes; the question id is the request's id. */
     static final String RUN_ID = "langchain4j";
@@ -227,6 +229,12 @@ public final class VeracityChatModel implements ChatModel {
             case CONNECTION, MALFORMED_RESPONSE, EMPTY_RESPONSE, TRUNCATED -> new RetriableException(message, e);
             case CANCELLED, INTERNAL -> new LangChain4jException(message, e);
         };
+    }
+
+    /** Closes the model client, and the backend when this model made it ({@link Builder#baseUrl}, a ChatModel). */
+    @Override
+    public void close() {
+        client.close();
     }
 
     @Override
