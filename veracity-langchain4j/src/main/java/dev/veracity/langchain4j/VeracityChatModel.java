@@ -26,6 +26,8 @@ import dev.veracity.config.Secrets;
 import dev.veracity.llm.LlmBackend;
 import dev.veracity.llm.LlmCallFailedException;
 import dev.veracity.llm.LlmException;
+import dev.veracity.llm.cache.CacheMode;
+import dev.veracity.llm.cache.ResponseCache;
 import dev.veracity.llm.client.LlmClient;
 import dev.veracity.llm.client.RetrySettings;
 import dev.veracity.llm.langchain4j.LangChain4jBackend;
@@ -98,7 +100,7 @@ public final class VeracityChatModel implements ChatModel, AutoCloseable {
         this.typedOptions = method.spec().typed(options);
         this.traces = new RequestTraces(b.traces);
         this.client = LlmClient.builder(backend).concurrency(b.concurrency).timeout(b.timeout).retry(b.retry)
-                .traces(traces).closeBackend(b.closeBackend).build();
+                .cache(b.cache, b.cacheMode).traces(traces).closeBackend(b.closeBackend).build();
         this.documents = b.retriever;
         this.searcher = b.retriever instanceof VeracityContentRetriever v ? v.retriever() : null;
         this.embedder = embedder;
@@ -263,6 +265,8 @@ public final class VeracityChatModel implements ChatModel, AutoCloseable {
         private Duration timeout = Duration.ofSeconds(120);
         private RetrySettings retry = RetrySettings.DEFAULT;
         private TraceSink traces = TraceSink.NONE;
+        private ResponseCache cache = ResponseCache.NONE;
+        private CacheMode cacheMode = CacheMode.OFF;
 
         private Builder() {
         }
@@ -370,6 +374,16 @@ public final class VeracityChatModel implements ChatModel, AutoCloseable {
         /** Retries of a failed model call (default {@link RetrySettings#DEFAULT}; {@link RetrySettings#NONE}: none). */
         public Builder retry(RetrySettings retry) {
             this.retry = retry;
+            return this;
+        }
+
+        /**
+         * A response cache for the model's calls ({@code SqliteResponseCache.open(path)}, {@link CacheMode#READ_WRITE}):
+         * a question asked again is answered from it, as {@code eval --cache} replays a run. None by default.
+         */
+        public Builder cache(ResponseCache cache, CacheMode mode) {
+            this.cache = Objects.requireNonNull(cache, "cache");
+            this.cacheMode = Objects.requireNonNull(mode, "mode");
             return this;
         }
 

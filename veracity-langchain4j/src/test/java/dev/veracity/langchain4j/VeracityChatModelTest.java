@@ -186,6 +186,42 @@ class VeracityChatModelTest {
     }
 
     @Test
+    void aCachedQuestionIsAnsweredWithoutTheModel() throws Exception {
+        try (SimServer sim = sim("The Eiffel Tower was completed in 1889.");
+             VeracityContentRetriever docs = index();
+             dev.veracity.llm.cache.SqliteResponseCache cache = dev.veracity.llm.cache.SqliteResponseCache.open(
+                     dir.resolve("cache.db"))) {
+            VeracityChatModel model = VeracityChatModel.builder().method("standard-rag+march").baseUrl(sim.baseUrl())
+                    .retriever(docs).cache(cache, dev.veracity.llm.cache.CacheMode.READ_WRITE).build();
+            Result<String> first = assistant(model).answer(QUESTION);
+            int calls = sim.recentGenerations().size();
+            Result<String> again = assistant(model).answer(QUESTION);
+            assertThat(sim.recentGenerations()).hasSize(calls);
+            assertThat(again.content()).isEqualTo(first.content());
+            VeracityResponseMetadata m = (VeracityResponseMetadata) again.finalResponse().metadata();
+            assertThat(m.verdict()).contains("passed");
+            assertThat(m.callStats().cacheHits()).isEqualTo(m.calls()).isEqualTo(calls);
+        }
+    }
+
+    /** Tools a service might offer: the model refuses them rather than ignore them. */
+    static final class Clock {
+        @dev.langchain4j.agent.tool.Tool("the current year")
+        int year() {
+            return 2026;
+        }
+    }
+
+    @Test
+    void toolsAreRefusedWithTheReason() {
+        VeracityChatModel model = VeracityChatModel.builder().method("no-rag").baseUrl("http://127.0.0.1:1/v1").build();
+        Assistant withTools = AiServices.builder(Assistant.class).chatModel(model).tools(new Clock()).build();
+        assertThatThrownBy(() -> withTools.answer(QUESTION))
+                .isInstanceOf(dev.langchain4j.exception.UnsupportedFeatureException.class)
+                .hasMessageContaining("calls no tools");
+    }
+
+    @Test
     void runsOnALangChain4jChatModelAsItsBackend() {
         try (SimServer sim = sim("Paris.")) {
             OpenAiChatModel upstream = OpenAiChatModel.builder().baseUrl(sim.baseUrl()).apiKey("no-key")

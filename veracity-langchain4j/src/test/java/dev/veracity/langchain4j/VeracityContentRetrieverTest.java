@@ -7,6 +7,7 @@ import dev.langchain4j.exception.InvalidRequestException;
 import dev.langchain4j.rag.content.Content;
 import dev.langchain4j.rag.content.ContentMetadata;
 import dev.langchain4j.rag.query.Query;
+import dev.veracity.retrieval.Embedder;
 import dev.veracity.retrieval.Passage;
 import dev.veracity.retrieval.corpus.Document;
 import dev.veracity.retrieval.lucene.IndexBuilder;
@@ -64,6 +65,72 @@ class VeracityContentRetrieverTest {
             assertThat(found.getFirst().textSegment().metadata().getString("title")).isEqualTo(searched.getFirst().title());
             assertThat(searched).extracting(Passage::id).contains("eiffel-2", "tower-bridge");
         }
+    }
+
+    /** Words hashed into 64 buckets, L2-normalised: a deterministic stand-in for an embedding model. */
+    static final Embedder WORDS = new Embedder() {
+        @Override
+        public List<float[]> embed(List<String> texts) {
+            return texts.stream().map(t -> {
+                float[] v = new float[dimension()];
+                for (String w : t.toLowerCase(java.util.Locale.ROOT).split("\\W+")) {
+                    if (!w.isEmpty()) {
+                        v[Math.floorMod(w.hashCode(), v.length)] += 1;
+                    }
+                }
+                double n = 0;
+                for (float x : v) {
+                    n += x * x;
+                }
+                for (int i = 0; i < v.length; i++) {
+                    v[i] = n == 0 ? (i == 0 ? 1 : 0) : (float) (v[i] / Math.sqrt(n));
+                }
+                return v;
+            }).toList();
+        }
+
+        @Override
+        public int dimension() {
+            return 64;
+        }
+
+        @Override
+        public String name() {
+            return "hashed-words";
+        }
+    };
+
+    @Test
+    void denseAndHybridRankAsSearchDoes() throws Exception {
+        Path dense = dir.resolve("dense");
+        try (IndexBuilder b = IndexBuilder.builder().embedder(WORDS).open(dense)) {
+            b.addAll(CORPUS);
+        }
+        String q = "Eiffel tower completed";
+        for (String mode : List.of("dense", "hybrid")) {
+            List<Passage> searched;
+            try (LuceneIndex idx = LuceneIndex.open(dense)) { // as SearchCommand does: --mode MODE -k 4
+                searched = idx.retriever(mode, WORDS).search(q, 4);
+            }
+            try (VeracityContentRetriever r = VeracityContentRetriever.builder().index(dense).mode(mode).embedder(WORDS)
+                    .maxResults(4).build()) {
+                assertThat(r.retrieve(Query.from(q))).extracting(c -> c.textSegment().metadata().getString("id"))
+                        .as(mode).containsExactlyElementsOf(searched.stream().map(Passage::id).toList()).hasSize(4);
+            }
+        }
+        Embedder other = new Embedder() {
+            @Override
+            public List<float[]> embed(List<String> texts) {
+                return WORDS.embed(texts);
+            }
+
+            @Override
+            public int dimension() {
+                return 64;
+            }
+        };
+        assertThatThrownBy(() -> VeracityContentRetriever.builder().index(dense).mode("dense").embedder(other).build())
+                .isInstanceOf(InvalidRequestException.class).hasMessageContaining("was embedded with hashed-words");
     }
 
     @Test
