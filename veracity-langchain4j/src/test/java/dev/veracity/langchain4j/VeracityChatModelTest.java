@@ -169,6 +169,14 @@ class VeracityChatModelTest {
                 .isInstanceOf(InvalidRequestException.class).hasMessageContaining(".baseUrl(");
         assertThatThrownBy(() -> VeracityChatModel.builder().build())
                 .isInstanceOf(InvalidRequestException.class).hasMessageContaining("name a method");
+        // Speculative RAG compares documents by embedding: without the embed part (not on this class path), say so
+        assertThatThrownBy(() -> VeracityChatModel.builder().method("speculative-rag").baseUrl("http://localhost:1/v1")
+                .retriever(q -> List.of()).build())
+                .isInstanceOf(InvalidRequestException.class).hasMessageContaining("compares documents by embedding")
+                .hasMessageContaining("veracity-embed-onnx");
+        assertThat(VeracityChatModel.builder().method("speculative-rag").baseUrl("http://localhost:1/v1")
+                .retriever(q -> List.of()).embedder(VeracityContentRetrieverTest.WORDS).build().method())
+                .isEqualTo("speculative-rag");
     }
 
     @Test
