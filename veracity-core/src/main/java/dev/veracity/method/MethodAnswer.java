@@ -65,6 +65,16 @@ public record MethodAnswer(String prediction, List<String> answers, List<String>
         return details.get(key);
     }
 
+    /**
+     * Whether the answer is an abstention: by the method's own signal ({@code abstained}, or
+     * {@code abstained_by_policy} of a verifying composition), or as core's classifier reads the prediction
+     * ({@link dev.veracity.qa.Abstention}). Every front end that reports it ({@code serve}, LangChain4j) asks here.
+     */
+    public boolean abstained() {
+        return signals.getOrDefault("abstained", 0.0) > 0 || signals.getOrDefault("abstained_by_policy", 0.0) > 0
+                || dev.veracity.qa.Abstention.ofAnswer(prediction) == dev.veracity.qa.Abstention.Kind.ABSTAIN;
+    }
+
     public static MethodAnswer of(String prediction) {
         return new MethodAnswer(prediction, List.of(), List.of());
     }

@@ -37,6 +37,27 @@ public record QaItem(String id, String question, List<Document> documents, List<
         return new QaItem(id, question, List.of(), List.of(GoldAnswer.anyOf(goldForms)), List.of(), null, Map.of(), null);
     }
 
+    /**
+     * The id of a question asked live ({@code serve}, the LangChain4j model): a hash of the question and its documents,
+     * because methods seed their choices with the id (MADAM-RAG's shuffle, Speculative RAG's subsets), so the same
+     * question with the same documents gets the same answer, as the same dataset question does in {@code eval}.
+     */
+    public static String contentId(String question, List<Document> documents) {
+        try {
+            java.security.MessageDigest sha = java.security.MessageDigest.getInstance("SHA-256");
+            sha.update(question.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            for (Document d : documents == null ? List.<Document>of() : documents) {
+                for (String part : List.of(d.id(), d.title(), d.text())) {
+                    sha.update((byte) 0);
+                    sha.update(part.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                }
+            }
+            return "q-" + java.util.HexFormat.of().formatHex(sha.digest(), 0, 8);
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("the JDK has no SHA-256", e);
+        }
+    }
+
     /** Every accepted form of every gold answer, for metrics that take a flat alias list. */
     public List<String> goldForms() {
         List<String> out = new ArrayList<>();

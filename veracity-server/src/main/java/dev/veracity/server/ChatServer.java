@@ -9,6 +9,7 @@ import dev.veracity.llm.client.LlmClient;
 import dev.veracity.retrieval.Embedder;
 import dev.veracity.retrieval.PageSource;
 import dev.veracity.retrieval.Retriever;
+import dev.veracity.trace.RequestTraces;
 import dev.veracity.trace.TraceSink;
 import java.io.IOException;
 import java.net.InetAddress;

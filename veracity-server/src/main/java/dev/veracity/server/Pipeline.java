@@ -16,6 +16,7 @@ import dev.veracity.retrieval.Retriever;
 import dev.veracity.trace.CallContext;
 import dev.veracity.trace.CallRecord;
 import dev.veracity.trace.CallStats;
+import dev.veracity.trace.RequestTraces;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -66,25 +67,9 @@ final class Pipeline {
         this.log = log;
     }
 
-    /**
-     * The question's id as methods see it: a hash of the question and the request's documents, not the request's id,
-     * because methods seed their choices with it (MADAM-RAG's shuffle, Speculative RAG's subsets): the same request
-     * gets the same answer, as the same question does in {@code eval}.
-     */
+    /** The question's id as methods see it ({@link QaItem#contentId}), not the request's id. */
     static String itemId(String question, List<Document> documents) {
-        try {
-            java.security.MessageDigest sha = java.security.MessageDigest.getInstance("SHA-256");
-            sha.update(question.getBytes(java.nio.charset.StandardCharsets.UTF_8));
-            for (Document d : documents == null ? List.<Document>of() : documents) {
-                for (String part : List.of(d.id(), d.title(), d.text())) {
-                    sha.update((byte) 0);
-                    sha.update(part.getBytes(java.nio.charset.StandardCharsets.UTF_8));
-                }
-            }
-            return "q-" + java.util.HexFormat.of().formatHex(sha.digest(), 0, 8);
-        } catch (java.security.NoSuchAlgorithmException e) {
-            throw new IllegalStateException("the JDK has no SHA-256", e);
-        }
+        return QaItem.contentId(question, documents);
     }
 
     /** Checks options and documents and retrieves; a 400 for what the method cannot answer, before any model call. */

@@ -8,7 +8,6 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.veracity.method.MethodAnswer;
 import dev.veracity.methods.march.Verification;
-import dev.veracity.qa.Abstention;
 import dev.veracity.qa.Document;
 import dev.veracity.trace.CallRecord;
 import dev.veracity.trace.CallStats;
@@ -51,9 +50,7 @@ final class VeracityReport {
 
     /** Whether the answer is an abstention: by the method's own signal, or as core's classifier reads it. */
     static boolean abstained(MethodAnswer a) {
-        Map<String, Double> s = a.signals();
-        return s.getOrDefault("abstained", 0.0) > 0 || s.getOrDefault("abstained_by_policy", 0.0) > 0
-                || Abstention.ofAnswer(a.prediction()) == Abstention.Kind.ABSTAIN;
+        return a.abstained();
     }
 
     static ObjectNode field(Pipeline.Outcome o, String upstreamModel, long serverNanos) {

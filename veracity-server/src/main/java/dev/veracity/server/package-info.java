@@ -7,7 +7,7 @@
  *       {@link dev.veracity.server.ModelName} ({@code method[@upstream-model]}),
  *       {@link dev.veracity.server.RequestDocuments} (documents from the body or a message);</li>
  *   <li>answering: {@link dev.veracity.server.Pipeline} (documents from the request or the index, the method, the
- *       question's call records through {@link dev.veracity.server.RequestTraces}),
+ *       question's call records through {@link dev.veracity.trace.RequestTraces}),
  *       {@link dev.veracity.server.UpstreamClients} (one client per upstream model),
  *       {@link dev.veracity.server.UpstreamErrors} (failures as 502 / 503 / 504);</li>
  *   <li>answers: {@link dev.veracity.server.CompletionJson} (chat.completion and its chunks),

@@ -1,34 +1,33 @@
-package dev.veracity.server;
+package dev.veracity.trace;
 
-import dev.veracity.trace.CallRecord;
-import dev.veracity.trace.TraceSink;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The trace sink of the server's model clients: each call record goes to the request it belongs to (its
- * question id is the request's id), so a request's answer can report its own calls, tokens and critical path; every
- * record also goes on to the durable sink ({@code --trace-file}, or none). Records of a request that has ended (a
- * call cancelled after its client went) reach only the durable sink.
+ * The trace sink of a front end's model clients that answers one request at a time per id ({@code serve}, the
+ * LangChain4j model): each call record goes to the request it belongs to (its question id is the request's id), so a
+ * request's answer can report its own calls, tokens and critical path; every record also goes on to the durable sink
+ * ({@code --trace-file}, or none). Records of a request that has ended (a call cancelled after its client went) reach
+ * only the durable sink.
  */
-final class RequestTraces implements TraceSink {
+public final class RequestTraces implements TraceSink {
 
     private final Map<String, List<CallRecord>> open = new ConcurrentHashMap<>();
     private final TraceSink durable;
 
-    RequestTraces(TraceSink durable) {
+    public RequestTraces(TraceSink durable) {
         this.durable = durable;
     }
 
     /** Starts collecting the calls of a request. */
-    void begin(String requestId) {
+    public void begin(String requestId) {
         open.put(requestId, new ArrayList<>());
     }
 
     /** Stops collecting and returns the request's calls, in the order they ended. */
-    List<CallRecord> end(String requestId) {
+    public List<CallRecord> end(String requestId) {
         List<CallRecord> calls = open.remove(requestId);
         if (calls == null) {
             return List.of();
@@ -60,7 +59,7 @@ final class RequestTraces implements TraceSink {
     }
 
     /** Requests being collected now (for tests: none should be left once answered). */
-    int openRequests() {
+    public int openRequests() {
         return open.size();
     }
 }
