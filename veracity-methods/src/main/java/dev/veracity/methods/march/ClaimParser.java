@@ -47,7 +47,10 @@ public final class ClaimParser {
         for (int i = 0; i < markers.size(); i++) {
             int body = markers.get(i)[1];
             int end = i + 1 < markers.size() ? markers.get(i + 1)[0] : text.length();
-            ParseText.Mark a = ParseText.firstAnswer(text, body, end);
+            ParseText.Mark a = ParseText.firstBracketedAnswer(text, body, end);
+            if (a == null) {
+                a = ParseText.firstAnswer(text, body, end);
+            }
             if (a == null) {
                 problems.add("proposer: question without an answer: '" + ParseText.abbreviate(text.substring(body, end)) + "'");
                 continue;
@@ -62,8 +65,47 @@ public final class ClaimParser {
         return new Result(claims, problems, claims.isEmpty() ? Status.UNPARSEABLE : Status.PAIRS);
     }
 
-    /** "Question:" or "Question 2:" (not inside a word): {start, bodyStart} each. */
+    /**
+     * The markers that begin a pair: the first, one that begins its line (after a bullet or numbering), and one that
+     * follows an answer (pairs on one line). A "Question:" in the middle of a question that has no answer yet is
+     * part of that question: a Proposer quoting the verified text ("In the statement \"Question: ... Answer: ...\",
+     * what is the year? [Answer: 1889]"), as the authors' non-greedy regex reads it. One scan of the text in all.
+     */
     private static List<int[]> questionMarkers(String text) {
+        List<int[]> all = candidateMarkers(text);
+        List<int[]> out = new ArrayList<>();
+        boolean answered = false; // whether the text since the last kept marker's body holds an answer
+        int scanned = 0;
+        for (int[] m : all) {
+            if (!out.isEmpty() && !answered) {
+                answered = ParseText.firstAnswer(text, scanned, m[0]) != null;
+            }
+            scanned = m[0];
+            if (out.isEmpty() || answered || beginsLine(text, m[0])) {
+                out.add(m);
+                answered = false;
+                scanned = m[1];
+            }
+        }
+        return out;
+    }
+
+    /** Whether only a bullet, numbering, markdown or spaces stand between the line's start and {@code at}. */
+    private static boolean beginsLine(String text, int at) {
+        for (int i = at - 1; i >= 0; i--) {
+            char c = text.charAt(i);
+            if (c == '\n') {
+                return true;
+            }
+            if (!Character.isWhitespace(c) && !Character.isDigit(c) && "-*+#>.)([|\u2022\u2013\u2014".indexOf(c) < 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Every "Question:" or "Question 2:" (not inside a word): {start, bodyStart} each. */
+    private static List<int[]> candidateMarkers(String text) {
         List<int[]> out = new ArrayList<>();
         for (int i = 0; i + QUESTION.length() <= text.length(); i++) {
             char c = text.charAt(i);

@@ -41,16 +41,26 @@ final class ParseText {
 
     /** Every answer marker in {@code s[from, to)}, in order. */
     static List<Mark> answers(String s, int from, int to) {
-        return answers(s, from, to, Integer.MAX_VALUE);
+        return answers(s, from, to, Integer.MAX_VALUE, false);
+    }
+
+    /**
+     * The first {@code [Answer: x]} in {@code s[from, to)}, or null: bare markers are passed over, so a bare
+     * "Answer:" quoted earlier in the text ("In the statement \"... Answer: it opened in 1889\", what is the year?
+     * [Answer: 1889]") does not hide the bracketed answer after it.
+     */
+    static Mark firstBracketedAnswer(String s, int from, int to) {
+        List<Mark> one = answers(s, from, to, 1, true);
+        return one.isEmpty() ? null : one.getFirst();
     }
 
     /** The first answer marker in {@code s[from, to)}, or null; scans no further than it. */
     static Mark firstAnswer(String s, int from, int to) {
-        List<Mark> one = answers(s, from, to, 1);
+        List<Mark> one = answers(s, from, to, 1, false);
         return one.isEmpty() ? null : one.getFirst();
     }
 
-    private static List<Mark> answers(String s, int from, int to, int max) {
+    private static List<Mark> answers(String s, int from, int to, int max, boolean bracketedOnly) {
         List<Mark> out = new ArrayList<>();
         int stop = -1; // the next ']' or '\n' at or after the last position asked for: shared by later markers
         int stopFrom = Integer.MAX_VALUE;
@@ -71,6 +81,10 @@ final class ParseText {
                 open--;
             }
             boolean bracketed = open >= from && s.charAt(open) == '[';
+            if (!bracketed && bracketedOnly) {
+                i = colon;
+                continue;
+            }
             if (!bracketed && i > from && isWordChar(s.charAt(i - 1))) {
                 continue; // "ReAnswer:" is not a marker
             }

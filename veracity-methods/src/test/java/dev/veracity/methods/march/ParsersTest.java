@@ -42,6 +42,27 @@ class ParsersTest {
     }
 
     @Test
+    void aProposerQuotingTheVerifiedTextKeepsItsQuestionWhole() {
+        // A composition verifies "Question: q\nAnswer: a"; a Proposer that quotes it carries both markers inside its
+        // question. The authors' regex (non-greedy up to the first "[Answer:") reads the whole quote as the question.
+        String out = """
+                - Question: In the statement "Question: When was the tower built? Answer: It was built in what number.", what is the number? [Answer: 1899]
+                - Question: How tall is it? [Answer: 300]
+                """;
+        var r = ClaimParser.parse(out);
+        assertThat(r.problems()).isEmpty();
+        assertThat(r.claims()).extracting(Claim::answer).containsExactly("1899", "300");
+        assertThat(r.claims().getFirst().question()).isEqualTo("In the statement \"Question: When was the tower built?"
+                + " Answer: It was built in what number.\", what is the number?");
+        // on one line the second pair still begins after the first one's answer
+        assertThat(ClaimParser.parse(out.replace('\n', ' ')).claims()).isEqualTo(r.claims());
+        // a line that begins with a marker is a new pair even when the one before it lacks its answer
+        var missing = ClaimParser.parse("Question: first, unanswered\n2. Question: second? [Answer: 2]");
+        assertThat(missing.claims()).extracting(Claim::question).containsExactly("second?");
+        assertThat(missing.problems()).hasSize(1).first().asString().contains("without an answer");
+    }
+
+    @Test
     void checkerAppendixCFormatWithBareAnswersOnOneLine() {
         String paper = "1. Evidence: Document-5 states that 52% of PDC patients had hallucinations, which is the lower "
                 + "percentage range mentioned for Guadeloupe syndrome. Answer: 52 2. Evidence: Document-3 states that 59% "
