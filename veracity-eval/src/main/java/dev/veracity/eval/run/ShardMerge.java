@@ -7,7 +7,6 @@ import dev.veracity.eval.results.ResultLine;
 import dev.veracity.eval.results.ResultsJson;
 import dev.veracity.eval.results.RunConfiguration;
 import dev.veracity.eval.results.Summary;
-import dev.veracity.trace.CallRecord;
 import dev.veracity.trace.TraceStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -380,21 +379,23 @@ public final class ShardMerge {
         if (stores.isEmpty()) {
             return 0;
         }
-        long n = 0;
+        long[] n = {0};
         try (TraceStore merged = TraceStore.open(out.resolve("traces.db"))) {
             for (Path file : stores) {
                 try (TraceStore shard = TraceStore.open(file)) {
                     for (String run : shard.runs()) {
-                        for (CallRecord call : shard.calls(run)) {
+                        shard.forEachCall(run, call -> {
                             merged.record(call);
-                            n++;
-                        }
+                            if (++n[0] % 1024 == 0) {
+                                merged.flush(); // the writer keeps up: calls are not queued by the million
+                            }
+                        });
                     }
                 }
             }
             merged.flush();
         }
-        return n;
+        return n[0];
     }
 
     /** The method's side files (its training records), the shards' lines one after another, in shard order. */
