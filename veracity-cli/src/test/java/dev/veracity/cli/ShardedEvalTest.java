@@ -122,6 +122,14 @@ class ShardedEvalTest {
         CliRun.Result compared = CliRun.run("compare", dir.resolve("merged").toString(), s0);
         assertThat(compared.code()).as(compared.err()).isZero();
         assertThat(compared.out()).contains("s0: shard 0/3 of the questions").doesNotContain("merged: shard");
+        // and the report shows the shard in "How this run was made" (the run's configuration)
+        CliRun.Result reported = CliRun.run("report", s0, "--out", dir.resolve("report").toString());
+        assertThat(reported.code()).as(reported.err()).isZero();
+        try (var pages = Files.walk(dir.resolve("report"))) {
+            assertThat(pages.filter(p -> p.toString().endsWith(".html")).map(ShardedEvalTest::read)
+                    .filter(html -> html.contains("How this run was made")))
+                    .singleElement().asString().containsPattern(">shard<[^\\n]*>0/3<");
+        }
         CliRun.Result traces = CliRun.run("traces", "stats", dir.resolve("merged").toString());
         assertThat(traces.code()).as(traces.err()).isZero();
         assertThat(traces.out()).contains("s0@").contains("s1@").contains("s2@"); // every shard's calls
@@ -134,5 +142,13 @@ class ShardedEvalTest {
         CliRun.Result full = CliRun.run("merge", s0, s1, s2, "--out", dir.resolve("merged").toString());
         assertThat(full.code()).isEqualTo(2);
         assertThat(full.err().strip()).doesNotContain("\n").contains("exists and is not empty");
+    }
+
+    private static String read(Path p) {
+        try {
+            return Files.readString(p);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 }

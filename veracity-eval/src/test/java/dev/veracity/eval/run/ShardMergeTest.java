@@ -41,6 +41,7 @@ class ShardMergeTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final int QUESTIONS = 24;
+    private static final int FAILS = 5;
 
     @TempDir
     Path dir;
@@ -50,7 +51,8 @@ class ShardMergeTest {
 
     /**
      * Question k asks the model k % 3 + 1 times (its costs differ by question) and answers the last reply: "a{k}",
-     * except "wrong" for every third question, so the shards' metric means differ from the whole run's.
+     * except "wrong" for every third question, so the shards' metric means differ from the whole run's; question 5
+     * always fails (a failure record, asked again by a resume).
      */
     private static final QaMethod STEPS = new QaMethod() {
         @Override
@@ -66,6 +68,9 @@ class ShardMergeTest {
         @Override
         public MethodAnswer answer(QaItem item, MethodContext ctx) {
             int k = Integer.parseInt(item.id().substring(1));
+            if (k == FAILS) {
+                throw new IllegalStateException("question " + k + " cannot be answered");
+            }
             String out = "";
             for (int step = 0; step <= k % 3; step++) {
                 out = ctx.llm().call(ctx.role("answerer", step), LlmRequest.user("Q" + step + ": " + item.question())
@@ -233,7 +238,7 @@ class ShardMergeTest {
     @Test
     void threeShardsMergedEqualTheWholeRunEachQuestionAnsweredOnce() throws Exception {
         whole();
-        int wholeCalls = (int) lines(dir.resolve("whole/results.jsonl")).stream().mapToLong(l -> l.get("calls").asLong())
+        int wholeCalls = (int) lines(dir.resolve("whole/results.jsonl")).stream().mapToLong(l -> l.path("calls").asLong())
                 .sum();
         // each question was answered by exactly one shard: the shards together asked the server what the whole run did
         assertThat(served.get()).isEqualTo(2 * wholeCalls);
@@ -241,11 +246,11 @@ class ShardMergeTest {
         int answered = 0;
         for (Path s : shards()) {
             for (JsonNode l : lines(s.resolve("results.jsonl"))) {
-                assertThat(seen.add(l.get("id").asText())).as("answered once: " + l.get("id")).isTrue();
-                answered++;
+                assertThat(seen.add(l.get("id").asText())).as("asked once: " + l.get("id")).isTrue();
+                answered += l.has("failed") ? 0 : 1;
             }
         }
-        assertThat(answered).isEqualTo(QUESTIONS);
+        assertThat(answered).isEqualTo(QUESTIONS - 1);
         // a shard's file in another order (a shard answers questions as they finish): the merge orders by position
         Path s1 = dir.resolve("s1/results.jsonl");
         List<String> reversed = new ArrayList<>(Files.readAllLines(s1));
@@ -256,23 +261,30 @@ class ShardMergeTest {
                 dir.resolve("merged"), ShardMerge.Allow.none());
 
         assertThat(r.shard().whole()).isTrue();
-        assertThat(r.answered()).isEqualTo(QUESTIONS);
+        assertThat(r.answered()).isEqualTo(QUESTIONS - 1);
+        assertThat(r.failed()).isEqualTo(1);
         List<JsonNode> want = lines(dir.resolve("whole/results.jsonl")).stream().map(ShardMergeTest::comparable).toList();
         List<JsonNode> got = lines(dir.resolve("merged/results.jsonl")).stream().map(ShardMergeTest::comparable).toList();
-        assertThat(got).isEqualTo(want); // the same rows in the same order
+        assertThat(got).isEqualTo(want); // the same rows in the same order, the failure record among them
+        assertThat(got.stream().filter(l -> l.has("failed")).map(l -> l.get("id").asText())).containsExactly("q" + FAILS);
         JsonNode wantSummary = comparable(JSON.readTree(dir.resolve("whole/summary.json").toFile()));
         JsonNode gotSummary = comparable(JSON.readTree(dir.resolve("merged/summary.json").toFile()));
         assertThat(gotSummary).isEqualTo(wantSummary);
-        // run.json is the whole run's: an eval into the merged folder resumes it, with nothing left to ask
+        assertThat(gotSummary.get("failed").asInt()).isEqualTo(1);
+        // run.json is the whole run's: an eval into the merged folder resumes it, asking only the failed question
         assertThat(JSON.readTree(dir.resolve("merged/run.json").toFile()))
                 .isEqualTo(JSON.readTree(dir.resolve("whole/run.json").toFile()));
         int before = served.get();
         EvalRunner.Outcome again = run(job(dir.resolve("q.jsonl"), "merged").build());
-        assertThat(again.alreadyDone()).isEqualTo(QUESTIONS);
+        assertThat(again.alreadyDone()).isEqualTo(QUESTIONS - 1);
+        assertThat(again.failures()).singleElement().asString().startsWith("q" + FAILS + ":");
         assertThat(served.get()).isEqualTo(before);
         // the traces of every shard, each question's calls under the trace run its line names
         try (TraceStore store = TraceStore.open(dir.resolve("merged/traces.db"))) {
             for (JsonNode l : lines(dir.resolve("merged/results.jsonl"))) {
+                if (l.has("failed")) {
+                    continue;
+                }
                 assertThat(store.calls(l.get("trace_run").asText(), l.get("id").asText())).hasSize(l.get("calls").asInt());
             }
         }
@@ -281,7 +293,8 @@ class ShardMergeTest {
         RunDir merged = RunDir.load(dir.resolve("merged"));
         assertThat(merged.partial()).isNull();
         assertThat(merged.shard()).isNull();
-        assertThat(merged.answered()).isEqualTo(QUESTIONS);
+        assertThat(merged.answered()).isEqualTo(QUESTIONS - 1);
+        assertThat(merged.failed()).containsExactly("q" + FAILS);
     }
 
     @Test
