@@ -163,7 +163,9 @@ public final class ShardMerge {
                 throw new IllegalArgumentException(first.dir() + " and " + p.dir() + " are shards of different runs ("
                         + String.join("; ", diff) + "): merge the shards of one eval configuration");
             }
-            if (!Objects.equals(first.run().summary().limit(), p.run().summary().limit())) {
+            // (an unfinished shard's summary, when allowed, is folded from its lines and does not know its limit)
+            if (first.run().partial() == null && p.run().partial() == null
+                    && !Objects.equals(first.run().summary().limit(), p.run().summary().limit())) {
                 throw new IllegalArgumentException(first.dir() + " and " + p.dir() + " ran with different --limit ("
                         + text(first.run().summary().limit()) + ", " + text(p.run().summary().limit())
                         + "): shards of one run take the same --limit");
@@ -293,7 +295,9 @@ public final class ShardMerge {
                     ? String.join(",", l.stream().map(String::valueOf).toList()) : String.valueOf(v)));
         }
         List<Metric> metrics = config.metricsOrEmpty().stream().map(n -> Metrics.byName(n, options)).toList();
-        Summary base = parts.getFirst().run().summary();
+        // what the run was, from a finished shard where there is one (an unfinished one's summary has only its identity)
+        Summary base = parts.stream().filter(p -> p.run().partial() == null).findFirst().orElse(parts.getFirst())
+                .run().summary();
         DocumentSource.RetrievalTally retrieval = base.retrieval() == null ? null
                 : DocumentSource.RetrievalTally.like(base.retrieval());
         Truncation.Tally truncation = new Truncation.Tally();

@@ -403,6 +403,11 @@ class ShardMergeTest {
         Files.delete(dir.resolve("unfinished2/summary.json"));
         refused(List.of(s0, s1, dir.resolve("unfinished2")), "m6", ShardMerge.Allow.none(), "is unfinished",
                 "--allow-unfinished");
+        // allowed: what the unfinished shard has
+        ShardMerge.Result partial = ShardMerge.merge(List.of(s0, s1, dir.resolve("unfinished2")), dir.resolve("m6"),
+                new ShardMerge.Allow(false, true, List.of()));
+        assertThat(partial.answered()).isEqualTo(RunDir.load(s0).answered() + RunDir.load(s1).answered()
+                + RunDir.load(s2).answered());
         // an --out that is not empty
         Files.createDirectories(dir.resolve("full"));
         Files.writeString(dir.resolve("full/notes.txt"), "mine");
