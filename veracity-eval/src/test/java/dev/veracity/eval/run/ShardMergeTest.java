@@ -257,8 +257,14 @@ class ShardMergeTest {
         Collections.reverse(reversed);
         Files.write(s1, reversed);
 
+        // the method's side file (its training records), one per shard, is joined too
+        for (Path s : shards()) {
+            Files.writeString(s.resolve("steps-records.jsonl"), "{\"shard\": \"" + s.getFileName() + "\"}\n");
+        }
         ShardMerge.Result r = ShardMerge.merge(List.of(dir.resolve("s2"), dir.resolve("s0"), dir.resolve("s1")),
-                dir.resolve("merged"), ShardMerge.Allow.none());
+                dir.resolve("merged"), new ShardMerge.Allow(false, false, List.of("steps-records.jsonl")));
+        assertThat(Files.readAllLines(dir.resolve("merged/steps-records.jsonl")))
+                .containsExactly("{\"shard\": \"s0\"}", "{\"shard\": \"s1\"}", "{\"shard\": \"s2\"}");
 
         assertThat(r.shard().whole()).isTrue();
         assertThat(r.answered()).isEqualTo(QUESTIONS - 1);
