@@ -13,7 +13,7 @@ public final class BuiltInCommands implements CommandProvider, Plugins.Ordered {
                 RolloutCommand.class, ProbeCommand.class, ProbeDataCommand.class, IndexCommand.class, SearchCommand.class,
                 ServeRetrievalCommand.class, ServeRewardsCommand.class, ServeCommand.class, SimCommand.class,
                 BenchCommand.class, TracesCommand.class, RamdocsCommand.class, ReproduceCommand.class,
-                DatasetsCommand.class);
+                DatasetsCommand.class, MergeCommand.class);
     }
 
     @Override

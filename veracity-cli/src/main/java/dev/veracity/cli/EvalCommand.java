@@ -115,6 +115,23 @@ final class EvalCommand implements Callable<Integer> {
             description = "Indices shuffled (default 0: the file's question count).")
     int sampleRange;
 
+    @Option(names = "--shard", paramLabel = "I/N", converter = ShardConverter.class,
+            description = "Answer only shard I of N of the questions (I is 0-based, as a Kubernetes Indexed Job's"
+                    + " JOB_COMPLETION_INDEX): those whose id hashes to I, after --sample and --limit; the same split on"
+                    + " every machine. Join the shards' --out folders with ./veracity merge.")
+    dev.veracity.eval.run.Shard shard;
+
+    static final class ShardConverter implements picocli.CommandLine.ITypeConverter<dev.veracity.eval.run.Shard> {
+        @Override
+        public dev.veracity.eval.run.Shard convert(String value) {
+            try {
+                return dev.veracity.eval.run.Shard.parse(value);
+            } catch (IllegalArgumentException e) {
+                throw new picocli.CommandLine.TypeConversionException(e.getMessage().replaceFirst("^--shard ", ""));
+            }
+        }
+    }
+
     @Option(names = "--force", description = "Start the run in --out over (its results, summary and traces are deleted)"
             + " instead of refusing a folder that holds a run of another configuration.")
     boolean force;
@@ -144,7 +161,7 @@ final class EvalCommand implements Callable<Integer> {
                 .questionsAtOnce(questionsAtOnce).judge(judgeName).judgePrompt(judgePrompt).judgeModel(judgeModel)
                 .judgeSamples(judgeSamples).truncated(truncated).sample(sampleSize == null ? null
                         : new QuestionSample(sampleSize, sampleSeed, sampleRange))
-                .model(model.resolve(EVAL_DEFAULTS)).documents(retrieval.documents()).preflight(!noPreflight).force(force).build();
+                .model(model.resolve(EVAL_DEFAULTS)).documents(retrieval.documents()).preflight(!noPreflight).force(force).shard(shard).build();
     }
 
     @Override

@@ -311,19 +311,31 @@ public final class TraceStore implements TraceSink {
     }
 
     private List<CallRecord> query(String sql, String... args) {
+        List<CallRecord> out = new ArrayList<>();
+        each(sql, out::add, args);
+        return out;
+    }
+
+    /**
+     * Each call of a run, in submission order, one in memory at a time (a large run's calls copied elsewhere, as
+     * {@code merge} copies its shards'). Flushes first; {@code each} must not use this store.
+     */
+    public void forEachCall(String runId, java.util.function.Consumer<CallRecord> each) {
+        each("SELECT " + COLUMNS + " FROM calls WHERE run_id = ? ORDER BY submitted_us", each, runId);
+    }
+
+    private void each(String sql, java.util.function.Consumer<CallRecord> each, String... args) {
         flush();
         dbLock.lock();
         try (PreparedStatement ps = db.prepareStatement(sql)) {
             for (int i = 0; i < args.length; i++) {
                 ps.setString(i + 1, args[i]);
             }
-            List<CallRecord> out = new ArrayList<>();
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    out.add(read(rs));
+                    each.accept(read(rs));
                 }
             }
-            return out;
         } catch (SQLException e) {
             throw new IllegalStateException("reading traces from " + file + ": " + e.getMessage(), e);
         } finally {

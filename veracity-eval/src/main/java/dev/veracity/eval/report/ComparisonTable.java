@@ -118,9 +118,12 @@ public final class ComparisonTable {
     private final List<PairedComparison.Difference> paired;
     /** Run name to why it is partial ({@link RunDir#partial()}), for the runs that are. */
     private final Map<String, String> partial;
+    /** Run name to its shard ({@link RunDir#shard()}, {@code I/N}), for the runs that answered a share of the questions. */
+    private final Map<String, String> shards;
 
     private ComparisonTable(List<Table> tables, int resamples, long seed, Map<String, List<Failure>> failures,
-                            String baseline, List<PairedComparison.Difference> paired, Map<String, String> partial) {
+                            String baseline, List<PairedComparison.Difference> paired, Map<String, String> partial,
+                            Map<String, String> shards) {
         this.tables = List.copyOf(tables);
         this.resamples = resamples;
         this.seed = seed;
@@ -128,6 +131,7 @@ public final class ComparisonTable {
         this.baseline = baseline;
         this.paired = List.copyOf(paired);
         this.partial = Map.copyOf(partial);
+        this.shards = Map.copyOf(shards);
     }
 
     /** The table of the run folders, with the default resamples and seed. */
@@ -185,6 +189,8 @@ public final class ComparisonTable {
         Map<String, List<Failure>> failures = new LinkedHashMap<>();
         Map<String, String> partial = new LinkedHashMap<>(); // by the row's name, as the notes look it up
         runs.stream().filter(r -> r.partial() != null).forEach(r -> partial.put(names.get(r), r.partial()));
+        Map<String, String> shards = new LinkedHashMap<>();
+        runs.stream().filter(r -> r.shard() != null).forEach(r -> shards.put(names.get(r), r.shard()));
         byDataset.forEach((dataset, group) -> {
             Set<String> metricNames = new LinkedHashSet<>();
             List<Row> rows = new ArrayList<>();
@@ -211,7 +217,7 @@ public final class ComparisonTable {
                 : PairedComparison.against(baseline, runs, names, resamples, seed);
         String baseName = baseline == null ? null : names.entrySet().stream().filter(e -> same(e.getKey(), baseline))
                 .map(Map.Entry::getValue).findFirst().orElse(baseline.name());
-        return new ComparisonTable(tables, resamples, seed, failures, baseName, paired, partial);
+        return new ComparisonTable(tables, resamples, seed, failures, baseName, paired, partial, shards);
     }
 
     private static boolean same(RunDir a, RunDir b) {
@@ -277,6 +283,11 @@ public final class ComparisonTable {
             if (why != null) {
                 out.add(r.run() + ": partial, " + r.questions() + " questions answered so far (" + why
                         + "); run its eval command again to finish it");
+            }
+            String shard = shards.get(r.run());
+            if (shard != null) {
+                out.add(r.run() + ": shard " + shard + " of the questions (eval --shard), not the whole run; join the"
+                        + " shards with veracity merge");
             }
         }
         return out;
@@ -773,6 +784,9 @@ public final class ComparisonTable {
                 rn.put("questions", r.questions());
                 if (partial.containsKey(r.run())) {
                     rn.put("partial", partial.get(r.run()));
+                }
+                if (shards.containsKey(r.run())) {
+                    rn.put("shard", shards.get(r.run()));
                 }
                 ObjectNode mn = rn.putObject("metrics");
                 r.metrics().forEach((k, c) -> cellJson(mn.putObject(k), c, "n"));

@@ -492,6 +492,76 @@ public final class RunDir {
         return c;
     }
 
+    /**
+     * The share of the questions the run answered ({@code eval --shard I/N}, as {@code run.json} records it), or null
+     * for a whole run.
+     */
+    public String shard() {
+        RunConfiguration config = summary.config();
+        if (config == null && Files.isRegularFile(dir.resolve(RUN_CONFIG))) {
+            config = ResultsJson.runConfiguration(dir.resolve(RUN_CONFIG));
+        }
+        return config == null ? null : config.shard();
+    }
+
+    /**
+     * The answered questions' rows in the dataset's order: by their lines' {@code position}, rows whose lines do not
+     * say after them in file order ({@link #line} reads each).
+     */
+    public int[] datasetOrder() {
+        return table.datasetOrder();
+    }
+
+    /** A row's place in the dataset's order (from 0), or -1 when its line does not say. */
+    public int position(int row) {
+        return table.position(row);
+    }
+
+    /** The question id of a row, or null when its line has none. */
+    public String id(int row) {
+        return table.id(row);
+    }
+
+    /**
+     * A reader of rows in any order (each line found by its place in the file, not by reading the lines before it);
+     * close it when done.
+     */
+    public Lines lines() {
+        return new Lines();
+    }
+
+    /** Reads the answered questions' lines by row, in any order ({@link #lines()}). */
+    public final class Lines implements AutoCloseable {
+        private final LineOffsets offsets = LineOffsets.of(dir.resolve("results.jsonl"));
+
+        private Lines() {
+        }
+
+        /** The line of {@code row}, as the table read it. */
+        public ResultLine at(int row) {
+            Path file = dir.resolve("results.jsonl");
+            int lineNo = table.line(row);
+            if (lineNo > offsets.lines()) {
+                throw changed(file, lineNo);
+            }
+            ResultLine line = ResultsJsonl.parse(offsets.line(lineNo), file + ":" + lineNo);
+            if (line == null || !Objects.equals(line.id(), table.id(row))) {
+                throw changed(file, lineNo);
+            }
+            return line;
+        }
+
+        @Override
+        public void close() {
+            offsets.close();
+        }
+    }
+
+    /** The failure records of the questions no later line answered (id, question, reason), in file order. */
+    public List<ResultLine> failureRecords() {
+        return failures(Integer.MAX_VALUE);
+    }
+
     /** The first {@code max} failure records (id, question, reason), read from the file in {@link #failed} order. */
     List<ResultLine> failures(int max) {
         List<Integer> wanted = failed.values().stream().limit(max).toList();

@@ -23,18 +23,35 @@ import java.util.Map;
  * @param proxy         C-3PO's proxy model, when used
  * @param truncated     the policy for answers read from a cut output, when not the default
  * @param judge         the judge, its model, samples and prompt, or {@code none}
+ * @param shard         the share of the questions this folder answers ({@code eval --shard I/N}), when sharded; a
+ *                      resume with another shard is refused, and {@code merge} compares everything else
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 public record RunConfiguration(Integer schemaVersion, String method, Map<String, Object> methodOptions, String dataset,
                                String data, String dataSha256, String sample, List<String> metrics, String model,
                                String llmBaseUrl, String documents, String pages, String proxy, String truncated,
-                               String judge) {
+                               String judge, String shard) {
+
+    /** A configuration without a shard (every question of the run). */
+    public RunConfiguration(Integer schemaVersion, String method, Map<String, Object> methodOptions, String dataset,
+                            String data, String dataSha256, String sample, List<String> metrics, String model,
+                            String llmBaseUrl, String documents, String pages, String proxy, String truncated,
+                            String judge) {
+        this(schemaVersion, method, methodOptions, dataset, data, dataSha256, sample, metrics, model, llmBaseUrl,
+                documents, pages, proxy, truncated, judge, null);
+    }
 
     /** This configuration with {@code schema_version} set to {@code version}. */
     public RunConfiguration withSchemaVersion(Integer version) {
         return new RunConfiguration(version, method, methodOptions, dataset, data, dataSha256, sample, metrics, model,
-                llmBaseUrl, documents, pages, proxy, truncated, judge);
+                llmBaseUrl, documents, pages, proxy, truncated, judge, shard);
+    }
+
+    /** This configuration with {@code shard} set to {@code shard} (null: the whole run). */
+    public RunConfiguration withShard(String shard) {
+        return new RunConfiguration(schemaVersion, method, methodOptions, dataset, data, dataSha256, sample, metrics,
+                model, llmBaseUrl, documents, pages, proxy, truncated, judge, shard);
     }
 
     /** The metric names, or none. */

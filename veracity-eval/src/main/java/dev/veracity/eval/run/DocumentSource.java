@@ -142,20 +142,36 @@ public final class DocumentSource {
 
     /** {@link #summary} folded one result line at a time: constant memory over a file of any length. */
     RetrievalTally tally(QaMethod method, boolean datasetHasDocuments) {
-        return new RetrievalTally(kind(method), datasetHasDocuments);
+        return new RetrievalTally(kind(method), index, corpusSha256, k, mode, datasetHasDocuments);
     }
 
-    final class RetrievalTally {
+    static final class RetrievalTally {
         private final String kind;
+        private final String index;
+        private final String corpusSha256;
+        private final int k;
+        private final String mode;
         private final boolean datasetHasDocuments;
         private long judged;
         private long found;
         private long timed;
         private double ms;
 
-        private RetrievalTally(String kind, boolean datasetHasDocuments) {
+        private RetrievalTally(String kind, String index, String corpusSha256, int k, String mode,
+                               boolean datasetHasDocuments) {
             this.kind = kind;
+            this.index = index;
+            this.corpusSha256 = corpusSha256;
+            this.k = k;
+            this.mode = mode;
             this.datasetHasDocuments = datasetHasDocuments;
+        }
+
+        /** A tally of the same source as a run's recorded one (a shard's, for a merge), its figures folded afresh. */
+        static RetrievalTally like(Summary.Retrieval recorded) {
+            return new RetrievalTally(recorded.source(), recorded.index(), recorded.corpusSha256(),
+                    recorded.k() == null ? 0 : recorded.k(), recorded.mode(),
+                    Boolean.TRUE.equals(recorded.replacesDatasetDocuments()));
         }
 
         void add(ResultLine l) {
@@ -173,7 +189,7 @@ public final class DocumentSource {
         Summary.Retrieval result() {
             boolean index = kind.equals("index");
             Double recall = judged > 0 ? (double) found / judged : null;
-            return new Summary.Retrieval(kind, index ? DocumentSource.this.index : null, index ? corpusSha256 : null,
+            return new Summary.Retrieval(kind, index ? this.index : null, index ? corpusSha256 : null,
                     index ? k : null, index ? mode : null, index ? datasetHasDocuments : null,
                     kind.equals("none") ? "closed-book method: no documents given" : null,
                     index ? null : recall, index ? recall : null, judged > 0 ? judged : null,

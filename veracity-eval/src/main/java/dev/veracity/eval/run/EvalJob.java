@@ -38,11 +38,12 @@ import java.util.Objects;
  * @param serverLabel     what {@code run.json} records as the server instead of its URL (an in-process simulator whose
  *                        port changes with every start), or null
  * @param labels          the summary's labels, or null for the model, server, concurrency, timeout and cache
+ * @param shard           the share of the selected questions this run answers ({@code --shard I/N}), or null for all
  */
 public record EvalJob(QaMethod method, Map<String, String> options, String dataset, Path data, int limit, Path out,
                       List<String> metrics, Integer questionsAtOnce, JudgeSettings judge, Truncation.Policy truncated,
                       QuestionSample sample, VeracityConfig model, JobDocuments documents, boolean preflight,
-                      boolean force, String serverLabel, Map<String, String> labels) {
+                      boolean force, String serverLabel, Map<String, String> labels, Shard shard) {
 
     /**
      * The LLM judge a job scores with.
@@ -116,6 +117,7 @@ public record EvalJob(QaMethod method, Map<String, String> options, String datas
         private boolean force;
         private String serverLabel;
         private Map<String, String> labels;
+        private Shard shard;
 
         private Builder(QaMethod method, String dataset, Path data, Path out) {
             this.method = Objects.requireNonNull(method, "method");
@@ -203,6 +205,12 @@ public record EvalJob(QaMethod method, Map<String, String> options, String datas
             return this;
         }
 
+        /** The share of the selected questions to answer, or null for all. */
+        public Builder shard(Shard share) {
+            this.shard = share;
+            return this;
+        }
+
         public Builder labels(Map<String, String> summaryLabels) {
             this.labels = summaryLabels;
             return this;
@@ -244,7 +252,7 @@ public record EvalJob(QaMethod method, Map<String, String> options, String datas
             }
             return new EvalJob(method, resolved, name, data, limit, out, metrics == null || metrics.isEmpty() ? null : metrics,
                     questionsAtOnce, judgeName == null ? null : new JudgeSettings(judgeName, text, judgeModel, judgeSamples),
-                    truncated, sample, model, documents, preflight, force, serverLabel, labels);
+                    truncated, sample, model, documents, preflight, force, serverLabel, labels, shard);
         }
     }
 }

@@ -149,6 +149,9 @@ public final class EvalJobRunner {
             fields.put("truncated", job.truncated().label()); // recorded only when not the default: earlier runs stay resumable
         }
         fields.put("judge", job.judge() == null ? "none" : job.judge().describe(base.model()));
+        if (job.shard() != null) {
+            fields.put("shard", job.shard().toString()); // only when sharded: a resume with another shard is refused
+        }
         return fields;
     }
 
@@ -188,7 +191,7 @@ public final class EvalJobRunner {
                                     "cache", cfg.cacheMode().name().toLowerCase(Locale.ROOT)),
                             index == null ? null : index.retriever(), embedder, judge,
                             index == null ? DocumentSource.dataset() : index.source(), runConfig.json(), pagesOpen,
-                            job.sample(), job.truncated());
+                            job.sample(), job.truncated(), job.shard());
                     outcome = EvalRunner.run(spec, models.client(), models.clients(), traces, traceRun, watch);
                 }
             }

@@ -84,11 +84,26 @@ public final class EvalRunner {
      * @param pages       a page store for methods whose agents act in a Wikipedia ({@code --pages}), or null
      * @param sample      a paper's random selection of the file's questions, applied before {@code limit}; or null
      * @param truncated   what to do with an answer read from an output its token limit cut ({@link Truncation})
+     * @param shard       the share of the selected questions this run answers ({@link Shard}), or null for all
      */
     public record Spec(QaMethod method, String dataset, Path data, int limit, Path outDir, int concurrency,
                        DatasetProfile profile, Map<String, String> options, Map<String, String> labels,
                        Retriever retriever, Embedder embedder, Judge judge, DocumentSource documents, RunConfiguration config,
-                       PageSource pages, QuestionSample sample, Truncation.Policy truncated) {
+                       PageSource pages, QuestionSample sample, Truncation.Policy truncated, Shard shard) {
+
+        /** A spec over every selected question (no shard). */
+        public Spec(QaMethod method, String dataset, Path data, int limit, Path outDir, int concurrency,
+                    DatasetProfile profile, Map<String, String> options, Map<String, String> labels,
+                    Retriever retriever, Embedder embedder, Judge judge, DocumentSource documents, RunConfiguration config,
+                    PageSource pages, QuestionSample sample, Truncation.Policy truncated) {
+            this(method, dataset, data, limit, outDir, concurrency, profile, options, labels, retriever, embedder, judge,
+                    documents, config, pages, sample, truncated, null);
+        }
+
+        /** Whether the question is among this run's (its shard's, when sharded). */
+        boolean answers(QaItem item) {
+            return shard == null || shard.contains(item.id());
+        }
 
         /** A spec whose answers read from a cut output fail ({@link Truncation.Policy#FAIL}, the default). */
         public Spec(QaMethod method, String dataset, Path data, int limit, Path outDir, int concurrency,
@@ -334,9 +349,12 @@ public final class EvalRunner {
             int already = 0;
             try (Stream<QaItem> s = slice(spec)) {
                 for (Iterator<QaItem> it = s.iterator(); it.hasNext(); ) {
-                    total++;
-                    already += results.isDone(it.next().id()) ? 1 : 0;
-                    progress.accept(Progress.reading(total));
+                    QaItem item = it.next();
+                    if (spec.answers(item)) { // another shard's question: another machine's
+                        total++;
+                        already += results.isDone(item.id()) ? 1 : 0;
+                        progress.accept(Progress.reading(total));
+                    }
                 }
             }
             int items = total;
@@ -365,7 +383,8 @@ public final class EvalRunner {
                 for (Iterator<QaItem> it = s.iterator(); it.hasNext(); ) {
                     QaItem item = it.next();
                     int position = next++; // its place in the dataset's order: lines are written as questions finish
-                    if (results.isDone(item.id())) {
+                    // (in a shard, its place among the whole run's questions: the merged run's rows are the unsharded's)
+                    if (!spec.answers(item) || results.isDone(item.id())) {
                         continue;
                     }
                     boolean stopped = unreachable.get() >= STOP_AFTER_UNREACHABLE;
@@ -546,6 +565,30 @@ public final class EvalRunner {
      */
     static Summary summary(Spec spec, Iterable<ResultLine> lines, List<Metric> metrics, int errors, String traceRun,
                            Instant started, DocumentSource.RetrievalTally retrieval, Truncation.Tally truncation) {
+        Summary.Builder s = fold(lines, metrics, retrieval, truncation);
+        s.method = spec.method().name();
+        s.dataset = spec.dataset();
+        s.data = spec.data().toString();
+        s.sample = spec.sample() == null ? null : spec.sample().describe();
+        labels(s, spec.labels());
+        s.traceRun = traceRun;
+        s.questionsAtOnce = spec.concurrency(); // wall time per question grows with it
+        s.errors = errors;
+        s.started = started.toString();
+        s.finished = Instant.now().toString();
+        s.wallSeconds = Duration.between(started, Instant.now()).toMillis() / 1000.0;
+        return s.build();
+    }
+
+    /**
+     * What {@code summary.json} folds from the result lines, in one pass holding one line at a time: the question
+     * count, each metric's mean and n, the judge's tally, signals, per-question figures, the cache's share, parse
+     * failures, per-role figures and the judge scenarios; the lines go into {@code retrieval} and {@code truncation}
+     * too, when given. Every figure is recomputed from the lines, never combined from other summaries' means: the one
+     * fold of a run and of a merge of its shards ({@link ShardMerge}).
+     */
+    static Summary.Builder fold(Iterable<ResultLine> lines, List<Metric> metrics, DocumentSource.RetrievalTally retrieval,
+                                Truncation.Tally truncation) {
         List<Metric.Tally> tallies = metrics.stream().map(Metric::tally).toList();
         long[] judge = new long[4]; // judged, correct, incorrect, unparseable samples
         String[] judgeName = {null};
@@ -610,12 +653,6 @@ public final class EvalRunner {
         });
         long n = counts[0];
         Summary.Builder s = new Summary.Builder();
-        s.method = spec.method().name();
-        s.dataset = spec.dataset();
-        s.data = spec.data().toString();
-        s.sample = spec.sample() == null ? null : spec.sample().describe();
-        labels(s, spec.labels());
-        s.traceRun = traceRun;
         s.n = n;
         // How many questions each metric counted (a metric may skip some); a metric over none is null, not 0.
         s.metrics = new LinkedHashMap<>();
@@ -659,15 +696,10 @@ public final class EvalRunner {
         s.perQuestionN = partial.isEmpty() ? null : partial;
         // of the samples, those the response cache served
         s.cachedShare = cached[1] > 0 ? cached[0] / cached[1] : null;
-        s.questionsAtOnce = spec.concurrency(); // wall time per question grows with it
         s.parseFailures = counts[1];
         s.roles = roles.result();
         s.judgeScenarios = scenarios == null ? null : scenarios.result();
-        s.errors = errors;
-        s.started = started.toString();
-        s.finished = Instant.now().toString();
-        s.wallSeconds = Duration.between(started, Instant.now()).toMillis() / 1000.0;
-        return s.build();
+        return s;
     }
 
     /** Where an adaptive ({@code auto}) limit of the client went, or null for a fixed one. */
