@@ -169,10 +169,27 @@ class PlaygroundChromiumTest {
             ask(c, "gpt-4o", "Where is the Eiffel Tower?", "The Eiffel Tower is located in Paris.");
             assertThat(text(c, "error")).startsWith("The model `gpt-4o` does not exist").endsWith("(model_not_found)");
 
-            // and it still answers
+            // options that are not JSON: said on the page before anything is sent
+            int sent = c.requests().size();
+            c.eval("document.getElementById('options').value = '{rounds: 1'; true");
+            c.click("#ask-button");
+            waitFor(c, "!document.getElementById('error').hidden");
+            assertThat(text(c, "error")).startsWith("Options are a JSON object, e.g. {\"rounds\": 2}: ");
+            assertThat(c.requests()).hasSize(sent);
+            // an option the method does not have: the server's 400
+            c.eval("document.getElementById('options').value = '{\"roundz\": 1}'; true");
+            ask(c, "madam-rag", "Where is the Eiffel Tower?", "The Eiffel Tower is located in Paris.");
+            assertThat(text(c, "error")).contains("roundz").endsWith("(invalid_option)");
+
+            // and it still answers, with the options given
+            c.eval("document.getElementById('options').value = '{\"rounds\": 1}'; true");
             ask(c, "madam-rag", "Where is the Eiffel Tower?", "The Eiffel Tower is located in Paris.");
             assertThat(c.eval("document.getElementById('error').hidden").asBoolean()).isTrue();
             assertThat(text(c, "answer")).startsWith("All Correct Answers: [\"Paris\"]");
+            assertThat(c.eval("document.querySelectorAll('#panels table')[0].rows[0].cells.length").asInt())
+                    .as("agent column and one round").isEqualTo(2);
+            assertThat(text(c, "option-names")).startsWith("Its options: rounds (int, default 3)");
+            c.screenshot(OUT.resolve("keyed-answer.png"));
             assertOwnOriginOnly(c, s);
         }
     }

@@ -97,6 +97,8 @@
   function describeMethod() {
     const name = $('method').value.trim();
     const m = models.get(name.split('@')[0]);
+    $('option-names').textContent = m && m.options && m.options.length
+      ? 'Its options: ' + m.options.map(o => o.name + ' (' + o.type + ', default ' + o.default + ')').join(', ') : '';
     $('method-info').textContent = m ? m.description + (m.paper ? ' (' + m.paper + (m.section ? ', ' + m.section : '') + ')' : '')
       : models.size ? 'Not a method this server lists; the list has ' + models.size + ' (methods, then compositions).' : '';
   }
@@ -136,6 +138,15 @@
       return;
     }
     const body = { model: method, stream: true, messages: [{ role: 'user', content: question }] };
+    const options = $('options').value.trim();
+    if (options) {
+      try {
+        body.veracity_options = JSON.parse(options);
+      } catch (e) {
+        showError('Options are a JSON object, e.g. {"rounds": 2}: ' + e.message);
+        return;
+      }
+    }
     const docs = documents($('documents').value);
     if (docs.length > 0) {
       body.documents = docs;
@@ -247,6 +258,9 @@
       badges.push(badge(text, kind));
     }
     badges.push(v.abstained ? badge('abstained', 'warn') : badge('answered'));
+    if (v.truncated) {
+      badges.push(badge(v.truncated.answer ? 'answer cut by its token limit' : 'an output cut by its token limit', 'warn'));
+    }
     if (v.calls) {
       badges.push(badge(v.calls.count + ' calls'));
     }
@@ -366,6 +380,12 @@
         Object.entries(c.by_role || {}).map(([role, r]) => [role, el('td', { class: 'num' }, String(r.calls)),
           el('td', { class: 'num' }, String(r.prompt_tokens)), el('td', { class: 'num' }, String(r.completion_tokens)),
           el('td', { class: 'num' }, String(r.latency_ms))])));
+    }
+    if (v.truncated) {
+      const t = v.truncated;
+      out.push(el('p', { id: 'truncated' }, t.samples + ' output' + (t.samples === 1 ? '' : 's') + ' cut by the token limit ('
+        + Object.entries(t.roles).map(([role, n]) => role + ': ' + n).join(', ') + ')'
+        + (t.answer ? '; the answer was read from one, so it may be cut short (the method\'s max-tokens option raises the limit)' : '')));
     }
     if (v.documents) {
       out.push(el('p', { class: 'hint' }, v.documents.count + ' document' + (v.documents.count === 1 ? '' : 's') + ' from the '
