@@ -194,6 +194,73 @@ class PlaygroundChromiumTest {
         }
     }
 
+    @Test
+    void courtC3poAndTruthRlShowTheTrajectoriesTheJudgeTheActionsAndTheAbstentionClass() throws Exception {
+        HeadlessChromium.assumeInstalled();
+        // the simulator's built-in reader answers each method's prompts; the page must draw what the server returned
+        try (Served s = Served.start();
+             HeadlessChromium c = HeadlessChromium.start(tmp.resolve("profile"), 1280, 1000)) {
+            open(c, s);
+            String docs = String.join("\n\n", Served.DOCS.stream().map(d -> d.text()).toList());
+
+            ask(c, "court", Served.QUESTION, docs);
+            c.screenshot(OUT.resolve("court.png"));
+            JsonNode court = expected(s, "court").at("/details/court");
+            String panels = text(c, "panels");
+            assertThat(court.path("trajectories")).hasSize(2).allSatisfy(t -> {
+                assertThat(panels).contains("Trajectory of " + t.path("agent").asText() + ": " + t.path("answer").asText());
+                t.path("steps").forEach(step -> assertThat(panels).contains(step.path("thought").asText(),
+                        step.path("action").asText(), step.path("observation").asText()));
+            });
+            JsonNode judge = court.path("judge");
+            assertThat(text(c, "court-judge")).isEqualTo(switch (judge.path("choice").asText()) {
+                case "selected" -> "The judge selected " + judge.path("agent").asText() + "'s answer: "
+                        + judge.path("answer").asText();
+                case "synthesised" -> "The judge synthesised an answer of its own: " + judge.path("answer").asText();
+                default -> "The judge's output held no usable answer: the agents' majority answer was taken: "
+                        + judge.path("answer").asText();
+            });
+
+            ask(c, "c3po", Served.QUESTION, docs);
+            c.screenshot(OUT.resolve("c3po.png"));
+            JsonNode c3po = expected(s, "c3po").at("/details/c3po");
+            assertThat(text(c, "panels")).contains("C-3PO: the proxy's actions (strategy: " + c3po.path("strategy").asText() + ")");
+            JsonNode actions = c.eval("[...document.querySelectorAll('#panels table')[0].tBodies[0].rows]"
+                    + ".map(r => [...r.cells].map(td => td.textContent))");
+            assertThat(actions).hasSize(c3po.path("actions").size());
+            for (int i = 0; i < actions.size(); i++) {
+                JsonNode a = c3po.path("actions").get(i);
+                assertThat(actions.get(i).get(0).asText()).isEqualTo(a.path("agent").asText());
+                assertThat(actions.get(i).get(2).asText()).isEqualTo(a.path("action").asText());
+            }
+
+            ask(c, "truthrl", Served.QUESTION, docs);
+            c.screenshot(OUT.resolve("truthrl.png"));
+            JsonNode truthrl = expected(s, "truthrl");
+            String klass = truthrl.at("/details/truthrl/class").asText();
+            assertThat(text(c, "truthrl-class")).startsWith("The model " + switch (klass) {
+                case "answer" -> "answered";
+                case "abstain" -> "abstained (I don't know)";
+                case "invalid_premise" -> "called the question's premise invalid";
+                default -> "gave no boxed answer";
+            });
+            assertThat(text(c, "badges")).contains(truthrl.path("abstained").asBoolean() ? "abstained" : "answered");
+
+            // the upstream goes away: the server's error on the page
+            s.sim.close();
+            ask(c, "standard-rag", Served.QUESTION, docs);
+            assertThat(text(c, "error")).endsWith("(upstream_error)");
+            assertOwnOriginOnly(c, s);
+        }
+    }
+
+    /** The {@code veracity} field the server answers the page's request with (the same request, so the same answer). */
+    private static JsonNode expected(Served s, String method) {
+        Http.Reply r = Http.post(s.v1() + "/chat/completions", Http.chat(method, ""));
+        assertThat(r.status()).as(r.body()).isEqualTo(200);
+        return r.json().path("veracity");
+    }
+
     private static void open(HeadlessChromium c, Served s) {
         c.open(URI.create(s.server.baseUrl() + "/"));
         waitFor(c, "document.getElementById('methods').options.length > 0");

@@ -98,7 +98,8 @@
     const name = $('method').value.trim();
     const m = models.get(name.split('@')[0]);
     $('option-names').textContent = m && m.options && m.options.length
-      ? 'Its options: ' + m.options.map(o => o.name + ' (' + o.type + ', default ' + o.default + ')').join(', ') : '';
+      ? 'Its options: ' + m.options.map(o => o.name + ' (' + o.type
+        + (o.default === null || o.default === '' ? '' : ', default ' + o.default) + ')').join(', ') : '';
     $('method-info').textContent = m ? m.description + (m.paper ? ' (' + m.paper + (m.section ? ', ' + m.section : '') + ')' : '')
       : models.size ? 'Not a method this server lists; the list has ' + models.size + ' (methods, then compositions).' : '';
   }
@@ -228,13 +229,19 @@
     }
   }
 
+  /** "1 call", "2 calls". */
+  function count(n, noun) {
+    return n + ' ' + noun + (n === 1 ? '' : 's');
+  }
+
   function badge(text, kind) {
     return el('span', { class: 'badge' + (kind ? ' ' + kind : '') }, text);
   }
 
   function table(head, rows) {
-    return el('table', {}, el('thead', {}, el('tr', {}, head.map(h => el('th', {}, h)))),
-      el('tbody', {}, rows.map(r => el('tr', {}, r.map(c => c instanceof Node && c.tagName === 'TD' ? c : el('td', {}, c))))));
+    // a long unbroken value (a URL in an action) scrolls its table instead of squeezing the short columns
+    return el('div', { class: 'scroll' }, el('table', {}, el('thead', {}, el('tr', {}, head.map(h => el('th', {}, h)))),
+      el('tbody', {}, rows.map(r => el('tr', {}, r.map(c => c instanceof Node && c.tagName === 'TD' ? c : el('td', {}, c)))))));
   }
 
   function answerList(items, cls) {
@@ -262,7 +269,7 @@
       badges.push(badge(v.truncated.answer ? 'answer cut by its token limit' : 'an output cut by its token limit', 'warn'));
     }
     if (v.calls) {
-      badges.push(badge(v.calls.count + ' calls'));
+      badges.push(badge(count(v.calls.count, 'call')));
     }
     $('badges').replaceChildren(...badges);
     const d = v.details || {};
@@ -372,7 +379,7 @@
     const out = [];
     if (v.calls) {
       const c = v.calls;
-      out.push(el('h3', {}, 'Cost'), el('p', { id: 'cost' }, c.count + ' calls (' + c.samples + ' samples), '
+      out.push(el('h3', {}, 'Cost'), el('p', { id: 'cost' }, count(c.count, 'call') + ' (' + count(c.samples, 'sample') + '), '
         + c.prompt_tokens + ' prompt + ' + c.completion_tokens + ' completion tokens, '
         + c.critical_path_ms + ' ms on the critical path' + (v.timing ? ', ' + v.timing.server_ms + ' ms in the server' : '')
         + (c.failed ? ', ' + c.failed + ' failed' : '') + (c.cache_hits ? ', ' + c.cache_hits + ' from the cache' : '')));
@@ -383,12 +390,12 @@
     }
     if (v.truncated) {
       const t = v.truncated;
-      out.push(el('p', { id: 'truncated' }, t.samples + ' output' + (t.samples === 1 ? '' : 's') + ' cut by the token limit ('
+      out.push(el('p', { id: 'truncated' }, count(t.samples, 'output') + ' cut by the token limit ('
         + Object.entries(t.roles).map(([role, n]) => role + ': ' + n).join(', ') + ')'
         + (t.answer ? '; the answer was read from one, so it may be cut short (the method\'s max-tokens option raises the limit)' : '')));
     }
     if (v.documents) {
-      out.push(el('p', { class: 'hint' }, v.documents.count + ' document' + (v.documents.count === 1 ? '' : 's') + ' from the '
+      out.push(el('p', { class: 'hint' }, count(v.documents.count, 'document') + ' from the '
         + v.documents.source + (v.ignored && v.ignored.length ? '; ignored: ' + v.ignored.join(', ') : '')));
     }
     return out;
