@@ -102,7 +102,9 @@ class PlaygroundChromiumTest {
     @Test
     void madamRagShowsTheRoundsAndTheAggregatorsKeptAndDroppedAnswers() throws Exception {
         HeadlessChromium.assumeInstalled();
-        try (Served s = Served.start(SimConfig.builder().rules(MADAM_RULES.toArray(Rule[]::new)).build(), x -> x,
+        List<Rule> rules = new java.util.ArrayList<>(MADAM_RULES);
+        rules.addAll(MARCH_RULES.subList(1, 3)); // MARCH's Proposer and Checker, for the composition
+        try (Served s = Served.start(SimConfig.builder().rules(rules.toArray(Rule[]::new)).build(), x -> x,
                 b -> b, Duration.ofSeconds(30));
              HeadlessChromium c = HeadlessChromium.start(tmp.resolve("profile"), 1280, 1000)) {
             open(c, s);
@@ -132,6 +134,18 @@ class PlaygroundChromiumTest {
                     .isEqualTo("[\"Paris\"]");
             assertThat(c.eval("[...document.querySelectorAll('#panels li.dropped')].map(li => li.textContent)").toString())
                     .isEqualTo("[\"Rome\"]");
+
+            // composed with MARCH and its abstain policy: the Checker contradicts the claim, the answer is withheld, and
+            // the page shows the debate and the verification side by side
+            ask(c, "madam-rag+march+abstain", "When was the Eiffel Tower completed?", """
+                    The Eiffel Tower was completed in 1889.
+
+                    The Eiffel Tower stands in Rome, beside the Colosseum.""");
+            c.screenshot(OUT.resolve("madam-rag+march+abstain.png"));
+            assertThat(text(c, "badges")).contains("verified: failed", "abstained");
+            assertThat(text(c, "march-verdict")).isEqualTo("Verdict: failed: the Checker contradicted 1 of 1 claim");
+            assertThat(text(c, "panels")).contains("MADAM-RAG: one agent per document", "Kept by the aggregator");
+            assertThat(text(c, "withheld")).startsWith("The answer the abstain policy withheld: All Correct Answers: [\"Paris\"]");
             assertOwnOriginOnly(c, s);
         }
     }

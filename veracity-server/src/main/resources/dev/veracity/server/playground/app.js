@@ -277,9 +277,10 @@
     if (v.answers && v.answers.length > 1) {
       panels.push(el('h3', {}, 'Answers'), answerList(v.answers));
     }
-    if (d.march) {
-      panels.push(...march(d.march));
+    if (v.verification && v.verification.abstained_by_policy && v.raw) {
+      panels.push(el('p', { id: 'withheld', class: 'hint' }, 'The answer the abstain policy withheld: ' + v.raw));
     }
+    // in the order the method worked: the base method, then MARCH's verification of its answer
     if (d.madam) {
       panels.push(...madam(d.madam, v.documents, docs));
     }
@@ -294,6 +295,9 @@
     }
     if (d.truthrl) {
       panels.push(...truthrl(d.truthrl));
+    }
+    if (d.march) {
+      panels.push(...march(d.march));
     }
     for (const [name, value] of Object.entries(d)) {
       if (!['march', 'madam', 'court', 'c3po', 'truthrl'].includes(name)) {
