@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.veracity.eval.report.HeadlessChromium;
+import dev.veracity.sim.FaultKind;
+import dev.veracity.sim.FaultPlan;
+import dev.veracity.sim.LatencyModel;
 import dev.veracity.sim.Rule;
 import dev.veracity.sim.SimConfig;
 import java.io.IOException;
@@ -23,8 +26,10 @@ import org.junit.jupiter.api.io.TempDir;
  * The playground ({@code GET /} on serve) in headless Chromium, against serve on a scripted simulator: a user types a
  * method, a question and documents and presses Ask; the page streams the answer from the server's own chat endpoint
  * and draws the {@code veracity} field. Checked in the DOM: MARCH's failed verdict with the claim and the Checker's
- * answer; MADAM-RAG's rounds and the aggregator's kept and dropped answers; the key prompt, a wrong key's error and a
- * request's error shown on the page, which keeps working. Every request the page made went to the server itself, and
+ * answer; MADAM-RAG's rounds and the aggregator's kept and dropped answers, alone and under MARCH's abstain policy;
+ * Reasoning Court's trajectories and judge, C-3PO's actions and TruthRL's class as the server returned them; the key
+ * prompt, a wrong key's error, a request's error (before and after the stream opened) shown on the page, which keeps
+ * working. Every request the page made went to the server itself, and
  * markup in documents and model output stays text. Screenshots stay under {@code target/playground-chromium} to be
  * looked at. Skipped where {@code /usr/bin/chromium} is absent (CI installs it).
  */
@@ -264,6 +269,25 @@ class PlaygroundChromiumTest {
             s.sim.close();
             ask(c, "standard-rag", Served.QUESTION, docs);
             assertThat(text(c, "error")).endsWith("(upstream_error)");
+            assertOwnOriginOnly(c, s);
+        }
+    }
+
+    @Test
+    void aFailureAfterTheStreamOpenedIsShownOnThePage() throws Exception {
+        HeadlessChromium.assumeInstalled();
+        // the three agents answer slowly (the stream opens with keep-alives), then every later call fails
+        FaultKind[] lateFailure = new FaultKind[40];
+        java.util.Arrays.fill(lateFailure, FaultKind.SERVER_ERROR);
+        java.util.Arrays.fill(lateFailure, 0, 3, FaultKind.NONE);
+        try (Served s = Served.start(SimConfig.builder().latency(LatencyModel.ofMillis(150, 0))
+                .faults(FaultPlan.script(lateFailure)).build(), x -> x.withKeepAlive(Duration.ofMillis(50)), b -> b,
+                Duration.ofSeconds(30));
+             HeadlessChromium c = HeadlessChromium.start(tmp.resolve("profile"), 1280, 900)) {
+            open(c, s);
+            ask(c, "madam-rag", Served.QUESTION, String.join("\n\n", Served.DOCS.stream().map(d -> d.text()).toList()));
+            assertThat(text(c, "error")).contains("server error (HTTP 500) after 3 attempts").endsWith("(upstream_error)");
+            assertThat(text(c, "answer")).isEqualTo("No answer.");
             assertOwnOriginOnly(c, s);
         }
     }

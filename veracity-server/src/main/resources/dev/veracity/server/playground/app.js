@@ -153,6 +153,7 @@
       body.documents = docs;
     }
     const answer = $('answer');
+    let ended = false; // the stream's [DONE] or its error event came
     answer.textContent = '';
     answer.classList.remove('empty');
     $('badges').replaceChildren();
@@ -198,15 +199,23 @@
           onEvent(event);
         }
       }
+      if (!ended) {
+        failed('The answer stream broke off before its end: ask again.');
+      }
     }
 
     function onEvent(event) {
       const data = event.split('\n').filter(l => l.startsWith('data:')).map(l => l.slice(5).replace(/^ /, '')).join('\n');
-      if (data === '' || data === '[DONE]') {
-        return; // a keep-alive comment, or the end
+      if (data === '') {
+        return; // a keep-alive comment
+      }
+      if (data === '[DONE]') {
+        ended = true;
+        return;
       }
       const chunk = JSON.parse(data);
       if (chunk.error) {
+        ended = true; // a failure after the stream opened is its last event
         failed(errorText(chunk, { status: 200 }));
         return;
       }
