@@ -196,6 +196,7 @@ final class ServeCommand implements Callable<Integer> {
                 + (keys.isEmpty() ? "" : ", API key: one of the " + keys.size() + " configured"));
         out.println("  documents: 'documents' in the body, a 'Documents:' system message"
                 + (!retrieval.given() ? "" : ", else the top " + retrieval.k + " of " + retrieval.describe()));
+        out.println("  playground: " + server.baseUrl() + "/ (try the methods in a browser)");
         out.println("  health: " + server.baseUrl() + "/healthz  ready: " + server.baseUrl() + "/readyz  metrics: "
                 + server.baseUrl() + "/metrics");
         out.flush();

@@ -90,6 +90,17 @@ public final class JsonCall {
         return events;
     }
 
+    /**
+     * Answers at once with a body that is not JSON (a page, a script, a style sheet) and the given headers; the route
+     * then returns what this returns ({@link JsonReply#streamed()}: nothing more is sent).
+     *
+     * @param contentType the body's media type, e.g. {@code text/html; charset=utf-8}
+     */
+    public JsonReply send(int status, String contentType, byte[] body, Map<String, String> responseHeaders) {
+        exchange.send(status, contentType, body, responseHeaders);
+        return JsonReply.streamed();
+    }
+
     /** The 413's header stating the batch limit, so that a client can split its batch to fit. */
     static final String MAX_BATCH_HEADER = "X-Max-Batch-Items";
 

@@ -8,7 +8,8 @@ import java.util.Objects;
 
 /**
  * A route's answer: a status, a JSON body and response headers. A route that answered through an
- * {@link EventStream} returns {@link #streamed()}; whatever it returns then is not sent.
+ * {@link EventStream}, or with a body that is not JSON ({@link JsonCall#send}), returns {@link #streamed()}; whatever
+ * it returns then is not sent.
  */
 public record JsonReply(int status, JsonNode body, Map<String, String> headers) {
 

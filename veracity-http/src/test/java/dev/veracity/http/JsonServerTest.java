@@ -65,6 +65,19 @@ class JsonServerTest {
     }
 
     @Test
+    void aRouteMayAnswerWithABodyThatIsNotJson() throws Exception {
+        byte[] page = "<!doctype html><p>é</p>".getBytes(StandardCharsets.UTF_8);
+        try (JsonServer s = JsonServer.builder().route("GET", "/", call -> call.send(200, "text/html; charset=utf-8", page,
+                java.util.Map.of("Content-Security-Policy", "default-src 'self'"))).start()) {
+            Reply r = get(s, "/");
+            assertThat(r.status()).isEqualTo(200);
+            assertThat(r.raw().headers().firstValue("Content-Type")).hasValue("text/html; charset=utf-8");
+            assertThat(r.raw().headers().firstValue("Content-Security-Policy")).hasValue("default-src 'self'");
+            assertThat(r.body()).isEqualTo("<!doctype html><p>é</p>");
+        }
+    }
+
+    @Test
     void aRouteAnswersItsJsonAndHealthAndMetricsAreServed() throws Exception {
         try (JsonServer s = echo(ServerLimits.defaults()).start()) {
             Reply r = post(s, "/v1/echo", "{\"items\": [1, 2], \"x\": \"é\"}");

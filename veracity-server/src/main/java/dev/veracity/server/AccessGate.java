@@ -4,17 +4,20 @@ import dev.veracity.http.HttpProblem;
 import dev.veracity.http.RequestGate;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * The door of {@code veracity serve}, before a request's body is read: its API key ({@code Authorization: Bearer
  * KEY}, 401 {@code missing_api_key} / {@code invalid_api_key} otherwise) when keys are configured, then its key's rate
- * and concurrency ({@link KeyLimiter}, 429). The probes ({@code /healthz}, {@code /readyz}) pass freely. Nothing of a
- * presented token is ever echoed or logged.
+ * and concurrency ({@link KeyLimiter}, 429). The probes ({@code /healthz}, {@code /readyz}) and the playground's files
+ * ({@link Playground}) pass freely. Nothing of a presented token is ever echoed or logged.
  */
 final class AccessGate implements RequestGate {
 
-    /** Paths that need no key: health probes carry none. */
-    static final Set<String> OPEN_PATHS = Set.of("/healthz", "/readyz");
+    /** Paths that need no key: health probes carry none; the playground's files hold nothing secret (its API calls do). */
+    static final Set<String> OPEN_PATHS = Stream.concat(Stream.of("/healthz", "/readyz"), Playground.ASSETS.keySet().stream())
+            .collect(Collectors.toUnmodifiableSet());
     static final String ANONYMOUS = "anonymous";
 
     private final ApiKeys keys;

@@ -29,6 +29,7 @@ import java.util.function.Supplier;
  *       {@code GET /v1/models/{id}} ({@link ModelsRoute});</li>
  *   <li>{@code GET /healthz}, {@code GET /readyz} ({@link HealthRoutes}), {@code GET /metrics} (the HTTP metrics and
  *       {@link ServeMetrics}), {@code GET /health} (veracity-http's own);</li>
+ *   <li>{@code GET /}: the web playground ({@link Playground});</li>
  *   <li>API keys and per-key limits before the body is read ({@link AccessGate}).</li>
  * </ul>
  * <pre>{@code
@@ -190,15 +191,17 @@ public final class ChatServer implements AutoCloseable {
             KeyLimiter limiter = new KeyLimiter(new KeyLimiter.Limits(settings.requestsPerMinute(),
                     settings.maxInFlightPerKey()));
             try {
-                JsonServer http = JsonServer.builder().name("veracity-serve").host(settings.host()).port(settings.port())
+                JsonServer.Builder builder = JsonServer.builder().name("veracity-serve").host(settings.host()).port(settings.port())
                         .limits(settings.limits()).metrics(serverMetrics).log(log)
                         .gate(new AccessGate(settings.keys(), limiter, metrics))
                         .route("POST", "/v1/chat/completions", chat)
                         .route("GET", "/v1/models", models::list)
                         .routePrefix("GET", ModelsRoute.PREFIX, models::one)
                         .route("GET", "/healthz", health::healthz)
-                        .route("GET", "/readyz", health::readyz)
-                        .start();
+                        .route("GET", "/readyz", health::readyz);
+                Playground playground = new Playground();
+                Playground.ASSETS.keySet().forEach(path -> builder.route("GET", path, playground::serve));
+                JsonServer http = builder.start();
                 self.set(http);
                 return new ChatServer(http, workers, upstream, traces);
             } catch (IOException | RuntimeException e) {

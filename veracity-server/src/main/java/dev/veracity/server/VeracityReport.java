@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.veracity.eval.run.Truncation;
 import dev.veracity.method.MethodAnswer;
 import dev.veracity.methods.march.Verification;
 import dev.veracity.qa.Document;
@@ -23,7 +24,10 @@ import java.util.Map;
  * "veracity": {"method": "madam-rag+march+abstain", "upstream_model": "qwen", "answers": ["Paris"],
  *   "abstained": false, "verification": {"verdict": "passed", "claims": 1, "abstained_by_policy": false},
  *   "signals": {...}, "parse_failures": [], "raw": "...",
- *   (the method's details by name, as in results.jsonl: "candidates": [...] for Reasoning Court's agents)
+ *   (the method's details by name, as in results.jsonl: "candidates": [...] for Reasoning Court's agents, the others
+ *    under "details": "march" (claims, Checker answers, verdicts), "madam" (rounds, kept, dropped), "court"
+ *    (trajectories, judge), "c3po" (actions), "truthrl" (box, class), a plug-in's own)
+ *   "truncated": {"samples": 1, "roles": {"solver": 1}, "answer": true}   (only when a token limit cut an output)
  *   "documents": {"source": "request", "count": 2, "ids": ["1", "2"]}, "options": {...}, "ignored": ["temperature"],
  *   "calls": {"count": 6, "samples": 6, "failed": 0, "retries": 0, "cache_hits": 0, "cached_samples": 0,
  *             "prompt_tokens": 812, "completion_tokens": 95, "cached_tokens": 0,
@@ -37,7 +41,8 @@ final class VeracityReport {
     /** Answers in a header are JSON with non-ASCII escaped, so the header stays ASCII; past this length they are cut. */
     static final int MAX_ANSWERS_HEADER = 2000;
 
-    private static final ObjectWriter ASCII_JSON = new ObjectMapper().writer()
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectWriter ASCII_JSON = JSON.writer()
             .with(JsonWriteFeature.ESCAPE_NON_ASCII);
 
     private VeracityReport() {
@@ -79,6 +84,12 @@ final class VeracityReport {
         if (!a.raw().isEmpty() && !a.raw().equals(a.prediction())) {
             v.put("raw", a.raw());
         }
+        // outputs a token limit cut (finish reason length), as the result line's "truncated": whether the answer itself
+        // was read from one, so a reader knows it may be cut short; absent when none was cut
+        Truncation cut = Truncation.of(o.calls(), a);
+        if (cut.any()) {
+            v.set("truncated", JSON.valueToTree(cut.json()));
+        }
         ObjectNode docs = v.putObject("documents");
         List<Document> given = o.prepared().item().documents();
         docs.put("source", o.prepared().documentSource());
@@ -86,7 +97,7 @@ final class VeracityReport {
         ArrayNode ids = docs.putArray("ids");
         given.forEach(d -> ids.add(d.id()));
         // typed as the method declares them: numbers as numbers, booleans as booleans
-        v.set("options", new ObjectMapper().valueToTree(o.prepared().method().spec().typed(o.prepared().options())));
+        v.set("options", JSON.valueToTree(o.prepared().method().spec().typed(o.prepared().options())));
         ArrayNode ignored = v.putArray("ignored");
         o.prepared().ignored().forEach(ignored::add);
         v.set("calls", calls(o.calls(), o.stats()));

@@ -16,7 +16,9 @@
  *   <li>safety: {@link dev.veracity.server.ApiKeys}, {@link dev.veracity.server.KeyLimiter},
  *       {@link dev.veracity.server.AccessGate};</li>
  *   <li>operations: {@link dev.veracity.server.ModelsRoute}, {@link dev.veracity.server.HealthRoutes},
- *       {@link dev.veracity.server.UpstreamProbe}, {@link dev.veracity.server.ServeMetrics}.</li>
+ *       {@link dev.veracity.server.UpstreamProbe}, {@link dev.veracity.server.ServeMetrics};</li>
+ *   <li>people: {@link dev.veracity.server.Playground} (the web page at {@code GET /} that asks this API and draws the
+ *       {@code veracity} field).</li>
  * </ul>
  */
 package dev.veracity.server;

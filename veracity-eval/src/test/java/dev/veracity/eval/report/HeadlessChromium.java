@@ -114,9 +114,14 @@ public final class HeadlessChromium implements AutoCloseable {
 
     /** Opens {@code page} and waits for its load event (its scripts have run). */
     public void open(Path page) {
+        open(page.toUri());
+    }
+
+    /** Opens the page at {@code url} (a server's, e.g. {@code http://127.0.0.1:PORT/}) and waits for its load event. */
+    public void open(URI url) {
         CompletableFuture<Void> load = new CompletableFuture<>();
         loaded.set(load);
-        send("Page.navigate", JSON.createObjectNode().put("url", page.toUri().toString()));
+        send("Page.navigate", JSON.createObjectNode().put("url", url.toString()));
         load.orTimeout(TIMEOUT_SECONDS, TimeUnit.SECONDS).join();
     }
 
