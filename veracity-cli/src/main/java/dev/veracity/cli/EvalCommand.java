@@ -86,12 +86,12 @@ final class EvalCommand implements Callable<Integer> {
             description = "An answer read from an output its token limit cut (finish_reason length): fail records the"
                     + " question as failed (kind TRUNCATED), keep scores it as the method read it; either way the line"
                     + " is marked and summary.json counts it (default ${DEFAULT-VALUE}).")
-    dev.veracity.eval.run.Truncation.Policy truncated;
+    dev.veracity.method.Truncation.Policy truncated;
 
-    static final class TruncationPolicyConverter implements picocli.CommandLine.ITypeConverter<dev.veracity.eval.run.Truncation.Policy> {
+    static final class TruncationPolicyConverter implements picocli.CommandLine.ITypeConverter<dev.veracity.method.Truncation.Policy> {
         @Override
-        public dev.veracity.eval.run.Truncation.Policy convert(String value) {
-            for (dev.veracity.eval.run.Truncation.Policy p : dev.veracity.eval.run.Truncation.Policy.values()) {
+        public dev.veracity.method.Truncation.Policy convert(String value) {
+            for (dev.veracity.method.Truncation.Policy p : dev.veracity.method.Truncation.Policy.values()) {
                 if (p.label().equals(value.strip().toLowerCase(java.util.Locale.ROOT))) {
                     return p;
                 }

@@ -14,6 +14,7 @@ import dev.langchain4j.exception.UnsupportedFeatureException;
 import dev.langchain4j.model.ModelProvider;
 import dev.langchain4j.model.chat.ChatModel;
 import dev.langchain4j.model.chat.request.ChatRequest;
+import dev.langchain4j.model.chat.request.ChatRequestParameters;
 import dev.langchain4j.model.chat.request.ResponseFormatType;
 import dev.langchain4j.model.chat.response.ChatResponse;
 import dev.langchain4j.model.output.FinishReason;
@@ -34,6 +35,7 @@ import dev.veracity.llm.langchain4j.LangChain4jBackend;
 import dev.veracity.llm.openai.OpenAiCompatibleBackend;
 import dev.veracity.method.Capability;
 import dev.veracity.method.MethodAnswer;
+import dev.veracity.method.Truncation;
 import dev.veracity.method.MethodContext;
 import dev.veracity.method.QaMethod;
 import dev.veracity.methods.Methods;
@@ -151,18 +153,21 @@ public final class VeracityChatModel implements ChatModel, AutoCloseable {
             calls = traces.end(requestId);
         }
         CallStats stats = CallStats.ofQuestion(calls);
+        Truncation cut = Truncation.of(calls, answer);
         VeracityResponseMetadata metadata = VeracityResponseMetadata.builder()
                 .id(requestId)
                 .modelName(method.name())
                 .tokenUsage(new TokenUsage(Math.toIntExact(Math.min(Integer.MAX_VALUE, stats.usedPromptTokens())),
                         Math.toIntExact(Math.min(Integer.MAX_VALUE, stats.usedCompletionTokens()))))
-                .finishReason(FinishReason.STOP)
+                .finishReason(cut.answer() ? FinishReason.LENGTH : FinishReason.STOP)
                 .method(method.name())
                 .upstreamModel(client.backend().defaultModel())
                 .answer(answer)
                 .documentIds(docs.stream().map(Document::id).toList())
                 .calls(stats)
                 .options(typedOptions)
+                .truncation(cut)
+                .ignored(ignored(request))
                 .build();
         return ChatResponse.builder().aiMessage(AiMessage.from(answer.prediction())).metadata(metadata).build();
     }
@@ -185,6 +190,40 @@ public final class VeracityChatModel implements ChatModel, AutoCloseable {
         throw new InvalidRequestException("no user message: VeracityChatModel answers the last user message's question");
     }
 
+    /**
+     * What of the request the method does not use, as {@code serve} says it in {@code veracity.ignored}: the other
+     * messages (a chat memory's history, a system message) and sampling parameters.
+     */
+    private static List<String> ignored(ChatRequest request) {
+        List<String> out = new ArrayList<>();
+        int others = request.messages().size() - 1;
+        if (others > 0) {
+            out.add(others + (others == 1 ? " other message" : " other messages")
+                    + " (a method answers the last user message alone)");
+        }
+        ChatRequestParameters p = request.parameters();
+        List<String> sampling = new ArrayList<>();
+        if (p != null) {
+            Map<String, Object> set = new java.util.LinkedHashMap<>();
+            set.put("temperature", p.temperature());
+            set.put("top_p", p.topP());
+            set.put("top_k", p.topK());
+            set.put("max_output_tokens", p.maxOutputTokens());
+            set.put("frequency_penalty", p.frequencyPenalty());
+            set.put("presence_penalty", p.presencePenalty());
+            set.put("stop_sequences", p.stopSequences() == null || p.stopSequences().isEmpty() ? null : p.stopSequences());
+            set.forEach((name, value) -> {
+                if (value != null) {
+                    sampling.add(name);
+                }
+            });
+        }
+        if (!sampling.isEmpty()) {
+            out.add(String.join(", ", sampling) + " (each method samples as its paper says; set its options instead)");
+        }
+        return out;
+    }
+
     /** The retriever's contents for the question, as documents: ids and titles from the segment's metadata. */
     private List<Document> retrieve(String question) {
         List<Content> found;
@@ -197,8 +236,9 @@ public final class VeracityChatModel implements ChatModel, AutoCloseable {
         List<Document> out = new ArrayList<>();
         for (Content c : found) {
             TextSegment s = c.textSegment();
-            String id = s.metadata() == null ? null : s.metadata().getString("id");
-            String title = s.metadata() == null ? null : s.metadata().getString("title");
+            // another retriever may store a number as the id: any value is read as text, never thrown over
+            String id = s.metadata() == null ? null : Objects.toString(s.metadata().toMap().get("id"), null);
+            String title = s.metadata() == null ? null : Objects.toString(s.metadata().toMap().get("title"), null);
             out.add(Document.of(id == null ? Integer.toString(out.size() + 1) : id, title == null ? "" : title, s.text()));
         }
         return out;
@@ -213,7 +253,7 @@ public final class VeracityChatModel implements ChatModel, AutoCloseable {
         if (llm == null) {
             return e instanceof IllegalArgumentException ? new InvalidRequestException(method.name() + ": " + e.getMessage(), e)
                     : e instanceof LangChain4jException ? e
-                    : new LangChain4jException(method.name() + " failed: " + e, e);
+                    : new LangChain4jException(method.name() + " failed: " + firstLine(e), e);
         }
         int attempts = llm instanceof LlmCallFailedException f ? f.attempts().size() : 1;
         String message = "the upstream model failed (" + llm.kind().name().toLowerCase(Locale.ROOT).replace('_', ' ')
@@ -231,6 +271,11 @@ public final class VeracityChatModel implements ChatModel, AutoCloseable {
             case CONNECTION, MALFORMED_RESPONSE, EMPTY_RESPONSE, TRUNCATED -> new RetriableException(message, e);
             case CANCELLED, INTERNAL -> new LangChain4jException(message, e);
         };
+    }
+
+    private static String firstLine(Throwable e) {
+        String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+        return m.lines().findFirst().orElse(m);
     }
 
     /** Closes the model client, and the backend when this model made it ({@link Builder#baseUrl}, a ChatModel). */

@@ -2,6 +2,7 @@ package dev.veracity.langchain4j;
 
 import dev.langchain4j.model.chat.response.ChatResponseMetadata;
 import dev.veracity.method.MethodAnswer;
+import dev.veracity.method.Truncation;
 import dev.veracity.methods.march.MarchDetail;
 import dev.veracity.methods.march.Verification;
 import dev.veracity.trace.CallStats;
@@ -27,6 +28,8 @@ public final class VeracityResponseMetadata extends ChatResponseMetadata {
     private final List<String> documentIds;
     private final CallStats calls;
     private final Map<String, Object> options;
+    private final Truncation truncation;
+    private final List<String> ignored;
 
     private VeracityResponseMetadata(Builder b) {
         super(b);
@@ -36,6 +39,8 @@ public final class VeracityResponseMetadata extends ChatResponseMetadata {
         this.documentIds = b.documentIds == null ? List.of() : List.copyOf(b.documentIds);
         this.calls = Objects.requireNonNull(b.calls, "calls");
         this.options = b.options == null ? Map.of() : Map.copyOf(b.options);
+        this.truncation = b.truncation == null ? new Truncation(0, Map.of(), false, "", null) : b.truncation;
+        this.ignored = b.ignored == null ? List.of() : List.copyOf(b.ignored);
     }
 
     /** The method that answered, e.g. {@code standard-rag+march+abstain}. */
@@ -131,6 +136,24 @@ public final class VeracityResponseMetadata extends ChatResponseMetadata {
         return calls.criticalPath();
     }
 
+    /**
+     * The outputs a token limit cut (finish reason length): {@link Truncation#answer()} when the answer itself was
+     * read from one, which the response's finish reason then says ({@code LENGTH}), as {@code serve}'s
+     * {@code truncated} does.
+     */
+    public Truncation truncation() {
+        return truncation;
+    }
+
+    /**
+     * What of the request the method did not use, each with the reason: the other messages of a chat (a method answers
+     * the last user message alone: a chat memory's history, a system message), sampling parameters (each method samples
+     * as its paper says). Empty when it used all of it.
+     */
+    public List<String> ignored() {
+        return ignored;
+    }
+
     /** All the call statistics. */
     public CallStats callStats() {
         return calls;
@@ -139,19 +162,21 @@ public final class VeracityResponseMetadata extends ChatResponseMetadata {
     @Override
     public Builder toBuilder() {
         return ((Builder) super.toBuilder(new Builder())).method(method).upstreamModel(upstreamModel).answer(answer)
-                .documentIds(documentIds).calls(calls).options(options);
+                .documentIds(documentIds).calls(calls).options(options).truncation(truncation).ignored(ignored);
     }
 
     @Override
     public boolean equals(Object o) {
         return o instanceof VeracityResponseMetadata v && super.equals(o) && method.equals(v.method)
                 && Objects.equals(upstreamModel, v.upstreamModel) && answer.equals(v.answer)
-                && documentIds.equals(v.documentIds) && calls.equals(v.calls) && options.equals(v.options);
+                && documentIds.equals(v.documentIds) && calls.equals(v.calls) && options.equals(v.options)
+                && truncation.equals(v.truncation) && ignored.equals(v.ignored);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(super.hashCode(), method, upstreamModel, answer, documentIds, calls, options);
+        return Objects.hash(super.hashCode(), method, upstreamModel, answer, documentIds, calls, options, truncation,
+                ignored);
     }
 
     @Override
@@ -173,6 +198,8 @@ public final class VeracityResponseMetadata extends ChatResponseMetadata {
         private List<String> documentIds;
         private CallStats calls;
         private Map<String, Object> options;
+        private Truncation truncation;
+        private List<String> ignored;
 
         public Builder method(String method) {
             this.method = method;
@@ -201,6 +228,16 @@ public final class VeracityResponseMetadata extends ChatResponseMetadata {
 
         public Builder options(Map<String, Object> options) {
             this.options = options;
+            return this;
+        }
+
+        public Builder truncation(Truncation truncation) {
+            this.truncation = truncation;
+            return this;
+        }
+
+        public Builder ignored(List<String> ignored) {
+            this.ignored = ignored;
             return this;
         }
 

@@ -7,12 +7,16 @@ import dev.langchain4j.data.message.UserMessage;
 import dev.langchain4j.data.segment.TextSegment;
 import dev.langchain4j.exception.InvalidRequestException;
 import dev.langchain4j.exception.RetriableException;
+import dev.langchain4j.memory.chat.MessageWindowChatMemory;
+import dev.langchain4j.model.chat.request.ChatRequest;
 import dev.langchain4j.model.chat.response.ChatResponse;
+import dev.langchain4j.model.output.FinishReason;
 import dev.langchain4j.model.openai.OpenAiChatModel;
 import dev.langchain4j.rag.content.Content;
 import dev.langchain4j.rag.content.retriever.ContentRetriever;
 import dev.langchain4j.service.AiServices;
 import dev.langchain4j.service.Result;
+import dev.langchain4j.service.SystemMessage;
 import dev.veracity.llm.client.RetrySettings;
 import dev.veracity.methods.march.MarchDetail;
 import dev.veracity.sim.Rule;
@@ -91,6 +95,42 @@ class VeracityChatModelTest {
             assertThat(m.tokenUsage().inputTokenCount()).isEqualTo((int) m.promptTokens()).isPositive();
             assertThat(m.tokenUsage().outputTokenCount()).isEqualTo((int) m.completionTokens()).isPositive();
             assertThat(m.upstreamModel()).isEqualTo("sim-model");
+        }
+    }
+
+    /** A chat with a system message and a memory, as an assistant that keeps a conversation is written. */
+    interface Conversation {
+        @SystemMessage("Answer in one sentence.")
+        Result<String> chat(String message);
+    }
+
+    @Test
+    void aChatsOtherMessagesAndSamplingParametersAreSaidToBeIgnoredAndACutAnswerEndsWithLength() {
+        try (SimServer sim = SimServer.start(SimConfig.builder().rules(Rule.of("(?s).*",
+                "The Eiffel Tower was completed in 1889 on the Champ de Mars in Paris.")).build());
+             VeracityChatModel model = VeracityChatModel.builder().method("no-rag").baseUrl(sim.baseUrl())
+                     .modelName("sim-model").build();
+             VeracityChatModel cut = VeracityChatModel.builder().method("no-rag").option("max-tokens", "4")
+                     .baseUrl(sim.baseUrl()).modelName("sim-model").build()) {
+            Conversation chat = AiServices.builder(Conversation.class).chatModel(model)
+                    .chatMemory(MessageWindowChatMemory.withMaxMessages(10)).build();
+            VeracityResponseMetadata first = (VeracityResponseMetadata) chat.chat(QUESTION).finalResponse().metadata();
+            assertThat(first.ignored()).containsExactly("1 other message (a method answers the last user message alone)");
+            Result<String> second = chat.chat("And where is it?");
+            VeracityResponseMetadata m = (VeracityResponseMetadata) second.finalResponse().metadata();
+            // the system message, the first question and its answer: the method saw the last question alone
+            assertThat(m.ignored()).containsExactly("3 other messages (a method answers the last user message alone)");
+            assertThat(second.finishReason()).isEqualTo(FinishReason.STOP);
+            assertThat(m.truncation().any()).isFalse();
+
+            ChatResponse r = cut.chat(ChatRequest.builder().messages(UserMessage.from(QUESTION)).temperature(0.2)
+                    .maxOutputTokens(64).build());
+            VeracityResponseMetadata c = (VeracityResponseMetadata) r.metadata();
+            assertThat(r.finishReason()).isEqualTo(FinishReason.LENGTH);
+            assertThat(c.truncation().answer()).isTrue();
+            assertThat(c.truncation().samples()).isEqualTo(1);
+            assertThat(c.ignored()).containsExactly("temperature, max_output_tokens (each method samples as its paper"
+                    + " says; set its options instead)");
         }
     }
 

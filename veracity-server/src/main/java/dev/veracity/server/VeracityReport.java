@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.veracity.eval.run.Truncation;
+import dev.veracity.method.Truncation;
 import dev.veracity.method.MethodAnswer;
 import dev.veracity.methods.march.Verification;
 import dev.veracity.qa.Document;
@@ -88,7 +88,7 @@ final class VeracityReport {
         // was read from one, so a reader knows it may be cut short; absent when none was cut
         Truncation cut = Truncation.of(o.calls(), a);
         if (cut.any()) {
-            v.set("truncated", JSON.valueToTree(cut.json()));
+            v.set("truncated", JSON.valueToTree(dev.veracity.eval.results.ResultLine.Cut.of(cut)));
         }
         ObjectNode docs = v.putObject("documents");
         List<Document> given = o.prepared().item().documents();

@@ -128,6 +128,13 @@ public record ResultLine(Integer schemaVersion, String id, Integer position, Str
 
     /** The outputs of the question a token limit cut: samples, per role, and whether the answer was read from one. */
     public record Cut(long samples, Map<String, Long> roles, boolean answer) {
+
+        /** The line's {@code truncated} object for {@code t}: {@code {"samples", "roles": {role: n}, "answer"}}. */
+        public static Cut of(dev.veracity.method.Truncation t) {
+            Map<String, Long> r = new java.util.LinkedHashMap<>();
+            new java.util.TreeMap<>(t.roles()).forEach((k, v) -> r.put(k, v.longValue()));
+            return new Cut(t.samples(), r, t.answer());
+        }
     }
 
     /** An answer the method chose among: the agent that gave it, its steps, whether it was forced, a note. */

@@ -6,6 +6,7 @@ import dev.veracity.eval.judge.JudgePrompt;
 import dev.veracity.eval.judge.Judges;
 import dev.veracity.method.Capability;
 import dev.veracity.method.QaMethod;
+import dev.veracity.method.Truncation;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;

@@ -8,6 +8,7 @@ import dev.veracity.eval.judge.JudgeOptions;
 import dev.veracity.eval.judge.Judges;
 import dev.veracity.method.QaMethod;
 import dev.veracity.method.TrainingRecords;
+import dev.veracity.method.Truncation;
 import dev.veracity.retrieval.Embedder;
 import dev.veracity.retrieval.PageSource;
 import dev.veracity.trace.TraceStore;

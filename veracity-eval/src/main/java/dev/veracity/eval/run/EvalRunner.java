@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.veracity.eval.data.Datasets;
 import dev.veracity.eval.judge.Judge;
 import dev.veracity.eval.metrics.Aggregate;
+import dev.veracity.method.Truncation;
 import dev.veracity.qa.AnswerSetParser;
 import dev.veracity.eval.metrics.LineScores;
 import dev.veracity.eval.metrics.Metric;
@@ -438,7 +439,7 @@ public final class EvalRunner {
             }
             traces.flush();
             DocumentSource.RetrievalTally retrieval = spec.documents().tally(spec.method(), datasetHasDocuments);
-            Truncation.Tally truncation = new Truncation.Tally();
+            TruncationTally truncation = new TruncationTally();
             Summary.Builder summary = summary(spec, results.answered(), metrics, failures.size(), traceRun, started,
                     retrieval, truncation).toBuilder();
             // every question of this run's slice whose last record is a failure (this run's and earlier runs' alike)
@@ -547,7 +548,7 @@ public final class EvalRunner {
                 (long) (stats.cachedPromptTokens() + stats.cachedCompletionTokens()),
                 millis(stats.wall()), millis(stats.criticalPath()),
                 stats.modelTime().map(EvalRunner::millis).orElse(null), // absent: a cache entry without its latency
-                traceRun, RoleStats.ofQuestion(made), cut.any() ? cut.json() : null, candidates,
+                traceRun, RoleStats.ofQuestion(made), cut.any() ? ResultLine.Cut.of(cut) : null, candidates,
                 spec.documents().resultLine(spec.method(), prepared, item.goldForms()),
                 answer.parseFailures(), answer.signals().isEmpty() ? null : answer.signals(),
                 spec.judge() != null ? scored.judge() : null, null, null, null, details.isEmpty() ? null : details);
@@ -564,7 +565,7 @@ public final class EvalRunner {
      * lines are folded into {@code retrieval} and {@code truncation} too, when given, for the caller's objects.
      */
     static Summary summary(Spec spec, Iterable<ResultLine> lines, List<Metric> metrics, int errors, String traceRun,
-                           Instant started, DocumentSource.RetrievalTally retrieval, Truncation.Tally truncation) {
+                           Instant started, DocumentSource.RetrievalTally retrieval, TruncationTally truncation) {
         Summary.Builder s = fold(lines, metrics, retrieval, truncation);
         s.method = spec.method().name();
         s.dataset = spec.dataset();
@@ -588,7 +589,7 @@ public final class EvalRunner {
      * fold of a run and of a merge of its shards ({@link ShardMerge}).
      */
     static Summary.Builder fold(Iterable<ResultLine> lines, List<Metric> metrics, DocumentSource.RetrievalTally retrieval,
-                                Truncation.Tally truncation) {
+                                TruncationTally truncation) {
         List<Metric.Tally> tallies = metrics.stream().map(Metric::tally).toList();
         long[] judge = new long[4]; // judged, correct, incorrect, unparseable samples
         String[] judgeName = {null};

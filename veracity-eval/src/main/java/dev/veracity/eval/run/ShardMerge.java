@@ -7,6 +7,7 @@ import dev.veracity.eval.results.ResultLine;
 import dev.veracity.eval.results.ResultsJson;
 import dev.veracity.eval.results.RunConfiguration;
 import dev.veracity.eval.results.Summary;
+import dev.veracity.method.Truncation;
 import dev.veracity.trace.TraceStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -300,7 +301,7 @@ public final class ShardMerge {
                 .run().summary();
         DocumentSource.RetrievalTally retrieval = base.retrieval() == null ? null
                 : DocumentSource.RetrievalTally.like(base.retrieval());
-        Truncation.Tally truncation = new Truncation.Tally();
+        TruncationTally truncation = new TruncationTally();
         Summary.Builder s = EvalRunner.fold(results.answered(), metrics, retrieval, truncation);
         // what the run was: the same in every shard (their configurations are equal)
         s.method = base.method();

@@ -15,6 +15,7 @@ import dev.veracity.method.MethodAnswer;
 import dev.veracity.method.MethodContext;
 import dev.veracity.method.MethodSpec;
 import dev.veracity.method.QaMethod;
+import dev.veracity.method.Truncation;
 import dev.veracity.qa.QaItem;
 import dev.veracity.trace.InMemoryTraces;
 import java.nio.file.Files;

@@ -27,13 +27,20 @@ public final class VerifiedAssistant {
     private VerifiedAssistant() {
     }
 
-    /** The assistant: {@code method} over the OpenAI-compatible server at {@code baseUrl}, documents from {@code documents}. */
-    public static Assistant create(ContentRetriever documents, String baseUrl, String model, String method) {
-        VeracityChatModel chat = VeracityChatModel.builder()
+    /**
+     * The chat model: {@code method} over the OpenAI-compatible server at {@code baseUrl}, documents from
+     * {@code documents}. It holds an HTTP client: close it when the application is done with it.
+     */
+    public static VeracityChatModel model(ContentRetriever documents, String baseUrl, String model, String method) {
+        return VeracityChatModel.builder()
                 .method(method)                      // any method, or METHOD+march[+abstain]
                 .baseUrl(baseUrl).modelName(model)   // or .backend(anyLangChain4jChatModel), .backend(LlmBackend)
                 .retriever(documents)                // the method's documents: the top passages for the question
                 .build();
+    }
+
+    /** The assistant over {@code chat}. */
+    public static Assistant create(VeracityChatModel chat) {
         return AiServices.builder(Assistant.class).chatModel(chat).build();
     }
 
@@ -57,8 +64,9 @@ public final class VerifiedAssistant {
         }
         String question = String.join(" ", java.util.Arrays.asList(args).subList(3, args.length));
         try (VeracityContentRetriever index = VeracityContentRetriever.builder().index(Path.of(args[0])).maxResults(3)
-                .build()) {
-            ask(create(index, args[1], args[2], "standard-rag+march+abstain"), question, System.out);
+                .build();
+             VeracityChatModel chat = model(index, args[1], args[2], "standard-rag+march+abstain")) {
+            ask(create(chat), question, System.out);
         } catch (dev.langchain4j.exception.LangChain4jException e) { // bad input or the model down: the one-line reason
             System.err.println("error: " + e.getMessage());
             System.exit(e instanceof dev.langchain4j.exception.InvalidRequestException ? 2 : 1);

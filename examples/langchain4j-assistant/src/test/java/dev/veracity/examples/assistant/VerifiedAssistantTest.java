@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.langchain4j.exception.InvalidRequestException;
+import dev.veracity.langchain4j.VeracityChatModel;
 import dev.veracity.langchain4j.VeracityContentRetriever;
 import dev.veracity.langchain4j.VeracityResponseMetadata;
 import dev.veracity.retrieval.corpus.Document;
@@ -54,9 +55,10 @@ class VerifiedAssistantTest {
     void aWrongYearIsWithdrawnAndTheMetadataSaysWhy() throws Exception {
         ByteArrayOutputStream printed = new ByteArrayOutputStream();
         try (SimServer sim = model("It was completed in 1899.");
-             VeracityContentRetriever docs = VeracityContentRetriever.builder().index(index()).maxResults(2).build()) {
-            VerifiedAssistant.Assistant assistant = VerifiedAssistant.create(docs, sim.baseUrl(), "sim-model",
-                    "standard-rag+march+abstain");
+             VeracityContentRetriever docs = VeracityContentRetriever.builder().index(index()).maxResults(2).build();
+             VeracityChatModel chat = VerifiedAssistant.model(docs, sim.baseUrl(), "sim-model",
+                     "standard-rag+march+abstain")) {
+            VerifiedAssistant.Assistant assistant = VerifiedAssistant.create(chat);
 
             VeracityResponseMetadata m = VerifiedAssistant.ask(assistant, "When was the Eiffel Tower completed?",
                     new PrintStream(printed, true, StandardCharsets.UTF_8));
@@ -79,9 +81,11 @@ class VerifiedAssistantTest {
     @Test
     void aRightYearPasses() throws Exception {
         try (SimServer sim = model("It was completed in 1889.");
-             VeracityContentRetriever docs = VeracityContentRetriever.builder().index(index()).build()) {
-            VeracityResponseMetadata m = VerifiedAssistant.ask(VerifiedAssistant.create(docs, sim.baseUrl(), "sim-model",
-                    "standard-rag+march+abstain"), "When was the Eiffel Tower completed?", new PrintStream(
+             VeracityContentRetriever docs = VeracityContentRetriever.builder().index(index()).build();
+             VeracityChatModel chat = VerifiedAssistant.model(docs, sim.baseUrl(), "sim-model",
+                     "standard-rag+march+abstain")) {
+            VeracityResponseMetadata m = VerifiedAssistant.ask(VerifiedAssistant.create(chat),
+                    "When was the Eiffel Tower completed?", new PrintStream(
                     new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
             assertThat(m.verdict()).contains("passed");
             assertThat(m.abstained()).isFalse();
@@ -92,7 +96,7 @@ class VerifiedAssistantTest {
     @Test
     void anUnknownMethodIsRefusedWithTheReason() throws Exception {
         try (VeracityContentRetriever docs = VeracityContentRetriever.builder().index(index()).build()) {
-            assertThatThrownBy(() -> VerifiedAssistant.create(docs, "http://localhost:1/v1", "m", "marsh"))
+            assertThatThrownBy(() -> VerifiedAssistant.model(docs, "http://localhost:1/v1", "m", "marsh"))
                     .isInstanceOf(InvalidRequestException.class).hasMessageContaining("unknown method 'marsh'");
         }
     }

@@ -1,13 +1,10 @@
-package dev.veracity.eval.run;
+package dev.veracity.method;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.veracity.eval.results.ResultLine;
-import dev.veracity.eval.results.Summary;
 import dev.veracity.llm.ErrorKind;
 import dev.veracity.llm.FinishReason;
 import dev.veracity.llm.LlmException;
-import dev.veracity.method.MethodAnswer;
 import dev.veracity.trace.CallRecord;
 import java.io.IOException;
 import java.util.List;
@@ -19,9 +16,10 @@ import java.util.TreeMap;
  * The outputs of one question that a token limit cut (finish reason {@code length}), read from its calls' trace
  * records. A sample the server cut below the request's own {@code max_tokens} never gets here: the client asks again
  * ({@link ErrorKind#TRUNCATED}). What remains was cut by the method's own limit (or, for a request without one, by
- * the server's), so asking again would give the same text: the run marks the question ({@code truncated} in its
+ * the server's), so asking again would give the same text: {@code eval} marks the question ({@code truncated} in its
  * result line), counts it in {@code summary.json}, and, when the answer itself was read from a cut output, records
- * the question as failed ({@link Policy#FAIL}, the default) or scores it as the method read it ({@link Policy#KEEP}).
+ * the question as failed ({@link Policy#FAIL}, the default) or scores it as the method read it ({@link Policy#KEEP});
+ * {@code serve} reports it in its {@code veracity} field, the LangChain4j model as finish reason {@code LENGTH}.
  *
  * @param samples   samples of the question's calls that ended with finish reason length
  * @param roles     those samples per agent role (sorted)
@@ -81,13 +79,6 @@ public record Truncation(int samples, Map<String, Integer> roles, boolean answer
         return samples > 0;
     }
 
-    /** The result line's {@code truncated} object: {@code {"samples", "roles": {role: n}, "answer"}}. */
-    public ResultLine.Cut json() {
-        Map<String, Long> r = new java.util.LinkedHashMap<>();
-        new TreeMap<>(roles).forEach((k, v) -> r.put(k, v.longValue()));
-        return new ResultLine.Cut(samples, r, answer);
-    }
-
     /**
      * The failure of a question whose answer was read from a cut output ({@link Policy#FAIL}): one line that says
      * which role's output and what to do.
@@ -106,32 +97,6 @@ public record Truncation(int samples, Map<String, Integer> roles, boolean answer
             return n.canConvertToInt() ? n.asInt() : null;
         } catch (IOException e) {
             return null;
-        }
-    }
-
-    /** summary.json's {@code truncated}, folded one result line at a time. */
-    static final class Tally {
-        private long questions;
-        private long samples;
-        private long answers;
-
-        void add(ResultLine line) {
-            ResultLine.Cut t = line.truncated();
-            if (t != null) {
-                questions++;
-                samples += t.samples();
-                answers += t.answer() ? 1 : 0;
-            }
-        }
-
-        /**
-         * {@code {"questions", "samples", "answers", "failed", "policy"}}: answered questions with a cut output, the
-         * cut samples, the answers scored although read from a cut output ({@link Policy#KEEP}), and the questions
-         * recorded as failed for a cut ({@code failed}, kind TRUNCATED: their answer's or, after every retry, a
-         * server's cut).
-         */
-        Summary.Truncated result(long failed, Policy policy) {
-            return new Summary.Truncated(questions, samples, answers, failed, policy.label());
         }
     }
 }
