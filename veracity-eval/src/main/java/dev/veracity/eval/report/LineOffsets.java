@@ -1,6 +1,5 @@
 package dev.veracity.eval.report;
 
-import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -37,31 +36,39 @@ final class LineOffsets implements AutoCloseable {
         MappedArray starts = new MappedArray(8, 1024);
         int lines = 0;
         long at = 0;
-        try (InputStream in = new BufferedInputStream(Files.newInputStream(file), 1 << 16)) {
+        try (InputStream in = Files.newInputStream(file)) {
             long lineStart = 0;
             boolean open = false; // bytes since the last line end
             boolean afterCr = false;
-            for (int b; (b = in.read()) >= 0; at++) {
-                if (b == '\n' && afterCr) {
+            byte[] block = new byte[1 << 16];
+            for (int n; (n = in.read(block)) >= 0; ) {
+                for (int i = 0; i < n; i++, at++) {
+                    byte b = block[i];
+                    if (b == '\n' && afterCr) {
+                        afterCr = false;
+                        lineStart = at + 1;
+                        continue; // the \n of a \r\n: the line ended at the \r
+                    }
                     afterCr = false;
-                    lineStart = at + 1;
-                    continue; // the \n of a \r\n: the line ended at the \r
-                }
-                afterCr = false;
-                if (b == '\n' || b == '\r') {
-                    starts.putLong(lines++, lineStart);
-                    lineStart = at + 1;
-                    open = false;
-                    afterCr = b == '\r';
-                } else {
-                    open = true;
+                    if (b == '\n' || b == '\r') {
+                        starts.putLong(lines++, lineStart);
+                        lineStart = at + 1;
+                        open = false;
+                        afterCr = b == '\r';
+                    } else {
+                        open = true;
+                    }
                 }
             }
             if (open) {
                 starts.putLong(lines++, lineStart);
             }
         } catch (IOException e) {
+            starts.seal(); // closes its file: the mapping goes with the array
             throw new UncheckedIOException("reading " + file + ": " + e.getMessage(), e);
+        } catch (RuntimeException | Error e) {
+            starts.seal(); // closes its file: the mapping goes with the array
+            throw e;
         }
         starts.putLong(lines, at);
         starts.seal();

@@ -11,8 +11,11 @@ import dev.veracity.method.Truncation;
 import dev.veracity.trace.TraceStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -87,7 +90,31 @@ public final class ShardMerge {
 
     /** Checks the shards and writes their merge into {@code out}; throws {@link IllegalArgumentException} on a refusal. */
     public static Result merge(List<Path> dirs, Path out, Allow allow) {
-        List<Part> parts = check(dirs, out, allow);
+        List<RunLock> shardLocks = new ArrayList<>();
+        try {
+            // no eval resumes into a shard while it is read (a folder that is no run is refused by check, unlocked)
+            for (Path dir : dirs.stream().map(d -> d.toAbsolutePath().normalize()).distinct().toList()) {
+                if (Files.isRegularFile(dir.resolve(RunConfig.FILE))) {
+                    shardLocks.add(RunLock.acquire(dir));
+                }
+            }
+            List<Part> parts = check(dirs, out, allow);
+            try {
+                return write(parts, out, allow);
+            } catch (RuntimeException | Error e) {
+                clear(out); // checked empty (or absent) before: all it holds now is this merge's, torn
+                throw e;
+            }
+        } finally {
+            shardLocks.forEach(RunLock::close);
+        }
+    }
+
+    /**
+     * Writes the merge; {@code run.json} last, so that a merge that fails midway never leaves a folder {@code eval}
+     * would take for a run to resume.
+     */
+    private static Result write(List<Part> parts, Path out, Allow allow) {
         Shard covered = parts.stream().map(Part::shard).reduce(Shard::union).orElseThrow();
         try {
             Files.createDirectories(out);
@@ -97,8 +124,8 @@ public final class ShardMerge {
         try (RunLock lock = RunLock.acquire(out)) { // no eval resumes into it while it is written
             RunConfiguration config = parts.getFirst().config().withSchemaVersion(null)
                     .withShard(covered.whole() ? null : covered.toString());
-            ResultsJson.write(out.resolve(RunConfig.FILE), config);
             long failed;
+            Result result;
             try (ResultsFile results = ResultsFile.open(out.resolve("results.jsonl"))) {
                 writeLines(parts, results);
                 failed = results.failures().size();
@@ -106,8 +133,47 @@ public final class ShardMerge {
                 ResultsJson.write(out.resolve("summary.json"), summary);
                 long traces = mergeTraces(parts, out);
                 joinSideFiles(parts, out, allow.sideFiles());
-                return new Result(covered, summary.n(), failed, traces, summary);
+                result = new Result(covered, summary.n(), failed, traces, summary);
             }
+            ResultsJson.write(out.resolve(RunConfig.FILE), config);
+            return result;
+        }
+    }
+
+    /** Just after the file's last line end: its size when it ends with one, else where its torn last line begins. */
+    private static long endOfLastLine(FileChannel r) throws IOException {
+        ByteBuffer block = ByteBuffer.allocate(8192);
+        for (long to = r.size(); to > 0; ) {
+            long from = Math.max(0, to - block.capacity());
+            block.clear().limit((int) (to - from));
+            while (block.hasRemaining() && r.read(block, from + block.position()) >= 0) {
+                // read the whole block
+            }
+            for (int i = (int) (to - from) - 1; i >= 0; i--) {
+                if (block.get(i) == '\n') {
+                    return from + i + 1;
+                }
+            }
+            to = from;
+        }
+        return 0;
+    }
+
+    /** Deletes what a failed merge wrote into {@code out} (and {@code out}), best effort. */
+    private static void clear(Path out) {
+        if (!Files.isDirectory(out)) {
+            return;
+        }
+        try (var walk = Files.walk(out)) {
+            walk.sorted(Comparator.reverseOrder()).forEach(p -> {
+                try {
+                    Files.deleteIfExists(p);
+                } catch (IOException ignored) {
+                    // best effort: the error that stopped the merge is the one to report
+                }
+            });
+        } catch (IOException | UncheckedIOException ignored) {
+            // as above
         }
     }
 
@@ -122,6 +188,10 @@ public final class ShardMerge {
                 empty = entries != null && entries.findAny().isEmpty();
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot read " + out + ": " + e.getMessage(), e);
+            }
+            if (!Files.isDirectory(out)) {
+                throw new IllegalArgumentException("--out " + out + " is a file, not a folder: merge writes a new run"
+                        + " folder; name another --out");
             }
             if (!empty) {
                 throw new IllegalArgumentException("--out " + out + " exists and is not empty: merge writes a new run"
@@ -141,7 +211,7 @@ public final class ShardMerge {
                         + " has no shard): merge joins the --out folders of eval --shard I/N");
             }
             Shard shard = Shard.parse(config.shard());
-            RunLock.requireFree(dir); // an eval still writing it
+            // an eval still writing it: merge holds the shard's lock (taken before this check) until it is done
             RunDir run = RunDir.load(dir);
             String unfinished = run.partial() != null ? run.partial()
                     : run.summary().stopped() != null ? "it stopped early: " + run.summary().stopped() : null;
@@ -321,15 +391,16 @@ public final class ShardMerge {
         s.config = config;
         // how the shards went: counts summed, times spanned
         List<Summary> summaries = parts.stream().map(p -> p.run().summary()).toList();
+        // as instants, not text: Instant.toString() writes as many fraction digits as it needs
         Summary last = summaries.stream().filter(x -> x.finished() != null)
-                .max(Comparator.comparing(Summary::finished)).orElse(base);
+                .max(Comparator.comparing((Summary x) -> Instant.parse(x.finished()))).orElse(base);
         s.traceRun = last.traceRun();
         s.errors = summaries.stream().mapToInt(x -> x.errors() == null ? 0 : x.errors()).sum();
         s.failed = results.failures().size();
         s.questions = summaries.stream().allMatch(x -> x.questions() != null)
                 ? summaries.stream().mapToInt(Summary::questions).sum() : null;
-        String started = summaries.stream().map(Summary::started).filter(Objects::nonNull).min(Comparator.naturalOrder())
-                .orElse(null);
+        String started = summaries.stream().map(Summary::started).filter(Objects::nonNull)
+                .min(Comparator.comparing(Instant::parse)).orElse(null);
         s.started = started;
         s.finished = last.finished();
         s.wallSeconds = started == null || last.finished() == null ? null
@@ -410,9 +481,17 @@ public final class ShardMerge {
             if (files.isEmpty()) {
                 continue;
             }
-            try (var w = Files.newOutputStream(out.resolve(name))) {
+            try (FileChannel w = FileChannel.open(out.resolve(name), StandardOpenOption.CREATE_NEW,
+                    StandardOpenOption.WRITE)) {
                 for (Path f : files) {
-                    Files.copy(f, w); // JSON lines, each ended: a concatenation is the union
+                    // JSON lines: a concatenation is the union, once a torn last line (a shard killed while it
+                    // wrote, let through by --allow-unfinished) is left out
+                    try (FileChannel r = FileChannel.open(f, StandardOpenOption.READ)) {
+                        long end = endOfLastLine(r);
+                        for (long at = 0; at < end; ) {
+                            at += r.transferTo(at, end - at, w);
+                        }
+                    }
                 }
             } catch (IOException e) {
                 throw new UncheckedIOException("joining " + name + " into " + out + ": " + e.getMessage(), e);

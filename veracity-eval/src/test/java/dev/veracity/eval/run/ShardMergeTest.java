@@ -261,6 +261,8 @@ class ShardMergeTest {
         for (Path s : shards()) {
             Files.writeString(s.resolve("steps-records.jsonl"), "{\"shard\": \"" + s.getFileName() + "\"}\n");
         }
+        // a shard killed while it wrote a record leaves a torn last line: it is left out, not run into the next file
+        Files.writeString(dir.resolve("s0/steps-records.jsonl"), "{\"torn\": ", java.nio.file.StandardOpenOption.APPEND);
         ShardMerge.Result r = ShardMerge.merge(List.of(dir.resolve("s2"), dir.resolve("s0"), dir.resolve("s1")),
                 dir.resolve("merged"), new ShardMerge.Allow(false, false, List.of("steps-records.jsonl")));
         assertThat(Files.readAllLines(dir.resolve("merged/steps-records.jsonl")))
@@ -420,6 +422,19 @@ class ShardMergeTest {
         refused(shards(), "full", ShardMerge.Allow.none(), "exists and is not empty");
         assertThat(Files.readString(dir.resolve("full/notes.txt"))).isEqualTo("mine");
         assertThat(dir.resolve("full")).isDirectoryNotContaining(p -> !p.getFileName().toString().equals("notes.txt"));
+
+        // an --out that is a file
+        Files.writeString(dir.resolve("afile"), "mine");
+        refused(shards(), "afile", ShardMerge.Allow.none(), "is a file, not a folder");
+        // a merge that fails once it has begun writing (a shard's traces unreadable) leaves no folder behind that
+        // eval would take for a run to resume
+        for (Path s : shards()) {
+            copy(s, dir.resolve("t" + s.getFileName()));
+        }
+        Files.writeString(dir.resolve("ts1/traces.db"), "not a database, ".repeat(512));
+        assertThatThrownBy(() -> ShardMerge.merge(List.of(dir.resolve("ts0"), dir.resolve("ts1"), dir.resolve("ts2")),
+                dir.resolve("torn"), ShardMerge.Allow.none())).isNotInstanceOf(IllegalArgumentException.class);
+        assertThat(dir.resolve("torn")).doesNotExist();
 
         // allowed: a subset, recorded as the shards it covers
         ShardMerge.Result some = ShardMerge.merge(List.of(s0, s2), dir.resolve("some"),
