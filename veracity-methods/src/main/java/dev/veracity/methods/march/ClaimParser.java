@@ -66,24 +66,35 @@ public final class ClaimParser {
     }
 
     /**
-     * The markers that begin a pair: the first, one that begins its line (after a bullet or numbering), and one that
-     * follows an answer (pairs on one line). A "Question:" in the middle of a question that has no answer yet is
-     * part of that question: a Proposer quoting the verified text ("In the statement \"Question: ... Answer: ...\",
-     * what is the year? [Answer: 1889]"), as the authors' non-greedy regex reads it. One scan of the text in all.
+     * The markers that begin a pair: every "Question:" but one inside a quotation that opened after the last pair's
+     * marker, before that pair has its answer, and not at the start of a line. That one is part of the question: a
+     * Proposer quoting the verified text ("In the statement \"Question: ... Answer: ...\", what is the year?
+     * [Answer: 1889]"), as the authors' non-greedy regex reads it. One scan of the text in all.
      */
     private static List<int[]> questionMarkers(String text) {
-        List<int[]> all = candidateMarkers(text);
         List<int[]> out = new ArrayList<>();
         boolean answered = false; // whether the text since the last kept marker's body holds an answer
+        int straight = 0; // '"' since then, mod 2
+        int curly = 0; // opening minus closing curly double quotes since then
         int scanned = 0;
-        for (int[] m : all) {
-            if (!out.isEmpty() && !answered) {
-                answered = ParseText.firstAnswer(text, scanned, m[0]) != null;
+        for (int[] m : candidateMarkers(text)) {
+            if (!out.isEmpty()) {
+                if (!answered) {
+                    answered = ParseText.firstAnswer(text, scanned, m[0]) != null;
+                }
+                for (int i = scanned; i < m[0]; i++) {
+                    char c = text.charAt(i);
+                    straight ^= c == '"' ? 1 : 0;
+                    curly += c == '\u201C' ? 1 : c == '\u201D' ? -1 : 0;
+                }
             }
             scanned = m[0];
-            if (out.isEmpty() || answered || beginsLine(text, m[0])) {
+            boolean quoted = straight == 1 || curly > 0;
+            if (out.isEmpty() || answered || !quoted || beginsLine(text, m[0])) {
                 out.add(m);
                 answered = false;
+                straight = 0;
+                curly = 0;
                 scanned = m[1];
             }
         }

@@ -60,6 +60,15 @@ class ParsersTest {
         var missing = ClaimParser.parse("Question: first, unanswered\n2. Question: second? [Answer: 2]");
         assertThat(missing.claims()).extracting(Claim::question).containsExactly("second?");
         assertThat(missing.problems()).hasSize(1).first().asString().contains("without an answer");
+        // and so is one on the same line outside a quotation: the pair before it is the one without an answer
+        var sameLine = ClaimParser.parse("Question: How many floors? (not stated) Question: How tall? [Answer: 300]");
+        assertThat(sameLine.claims()).extracting(Claim::question).containsExactly("How tall?");
+        assertThat(sameLine.problems()).hasSize(1).first().asString().contains("without an answer");
+        // curly quotes as straight ones
+        var curly = ClaimParser.parse("- Question: In \u201CQuestion: When? Answer: in what number\u201D, what is the"
+                + " number? [Answer: 1889]");
+        assertThat(curly.claims()).extracting(Claim::answer).containsExactly("1889");
+        assertThat(curly.problems()).isEmpty();
     }
 
     @Test

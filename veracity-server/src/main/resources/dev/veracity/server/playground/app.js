@@ -191,7 +191,8 @@
         if (done) {
           break;
         }
-        buffer += decoder.decode(value, { stream: true }).replace(/\r\n/g, '\n');
+        // line ends are unified on the whole buffer: a \r\n may be split across two reads
+        buffer = (buffer + decoder.decode(value, { stream: true })).replace(/\r\n/g, '\n');
         let end;
         while ((end = buffer.indexOf('\n\n')) >= 0) {
           const event = buffer.slice(0, end);
@@ -213,7 +214,14 @@
         ended = true;
         return;
       }
-      const chunk = JSON.parse(data);
+      let chunk;
+      try {
+        chunk = JSON.parse(data);
+      } catch (e) {
+        ended = true;
+        failed('The server sent an event the page cannot read (' + e.message + '): ask again.');
+        return;
+      }
       if (chunk.error) {
         ended = true; // a failure after the stream opened is its last event
         failed(errorText(chunk, { status: 200 }));
