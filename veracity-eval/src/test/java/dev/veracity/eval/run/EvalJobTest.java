@@ -9,22 +9,17 @@ import dev.veracity.config.VeracityConfig;
 import dev.veracity.llm.ChatMessage;
 import dev.veracity.llm.LlmRequest;
 import dev.veracity.llm.ScriptedBackend;
-import dev.veracity.llm.client.LlmClient;
 import dev.veracity.method.AgentRecord;
 import dev.veracity.method.MethodAnswer;
 import dev.veracity.method.MethodContext;
 import dev.veracity.method.QaMethod;
 import dev.veracity.method.TrainingRecords;
 import dev.veracity.qa.QaItem;
-import dev.veracity.retrieval.Embedder;
-import dev.veracity.retrieval.PageSource;
-import dev.veracity.trace.TraceSink;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Test;
@@ -39,94 +34,13 @@ class EvalJobTest {
     Path dir;
 
     /** A scripted environment that counts what a job asked of it: server checks, clients opened, model calls. */
-    private static final class Scripted implements JobEnvironment {
-        final AtomicInteger preflights = new AtomicInteger();
-        final AtomicInteger opened = new AtomicInteger();
-        final ScriptedBackend backend = ScriptedBackend.perSample((r, i) ->
-                r.promptText().contains("france") ? "Paris" : r.promptText().contains("italy") ? "Rome" : "Madrid");
-
-        @Override
-        public void preflight(VeracityConfig model) {
-            preflights.incrementAndGet();
-        }
-
-        @Override
-        public String proxy(VeracityConfig model) {
-            return null;
-        }
-
-        @Override
-        public Models models(VeracityConfig config, TraceSink traces) {
-            opened.incrementAndGet();
-            LlmClient client = LlmClient.builder(backend).traces(traces).build();
-            return new Models() {
-                @Override
-                public LlmClient client() {
-                    return client;
-                }
-
-                @Override
-                public Map<String, LlmClient> clients() {
-                    return Map.of();
-                }
-
-                @Override
-                public void close() {
-                    client.close();
-                }
-            };
-        }
-
-        @Override
-        public Watch watch(EvalJob job) {
-            return new Watch() {
-                @Override
-                public void accept(EvalRunner.Progress p) {
-                }
-
-                @Override
-                public void close() {
-                }
-            };
+    private static final class Scripted extends ScriptedJobEnvironment {
+        Scripted() {
+            super(ScriptedBackend.perSample((r, i) -> r.promptText().contains("france") ? "Paris"
+                    : r.promptText().contains("italy") ? "Rome" : "Madrid"));
         }
     }
 
-    /** The dataset's own passages, no index, no pages, no embedder. */
-    private static final JobDocuments OWN = new JobDocuments() {
-        @Override
-        public boolean indexed() {
-            return false;
-        }
-
-        @Override
-        public void validate() {
-        }
-
-        @Override
-        public PageSource openPages(QaMethod method) {
-            return null;
-        }
-
-        @Override
-        public String describe() {
-            return "dataset";
-        }
-
-        @Override
-        public String describePages(PageSource open) {
-            return "none";
-        }
-
-        @Override
-        public Embedder embedder(QaMethod method) {
-            return null;
-        }
-
-        @Override
-        public Index openIndex(Embedder embedder) {
-            return null;
-        }
-    };
 
     /** Answers with the model's reply to the bare question (closed book unless told it reads documents). */
     private static class Echo implements QaMethod {
@@ -204,7 +118,7 @@ class EvalJobTest {
     }
 
     private EvalJob.Builder job(QaMethod method, Path out) throws Exception {
-        return EvalJob.builder(method, "nq-open", nq(), out).model(model()).documents(OWN);
+        return EvalJob.builder(method, "nq-open", nq(), out).model(model()).documents(ScriptedJobEnvironment.OWN_DOCUMENTS);
     }
 
     @Test
@@ -219,9 +133,9 @@ class EvalJobTest {
         mistakes.add(() -> job(new Echo(false), out).judgePrompt("paper").build());
         mistakes.add(() -> job(new Echo(false), out).judge("crag").judgePrompt("mine").build());
         mistakes.add(() -> job(new Echo(false), out).metrics(List.of("bleu-9")).build());
-        mistakes.add(() -> EvalJob.builder(new Echo(false), "no-such-dataset", nq(), out).model(model()).documents(OWN).build());
+        mistakes.add(() -> EvalJob.builder(new Echo(false), "no-such-dataset", nq(), out).model(model()).documents(ScriptedJobEnvironment.OWN_DOCUMENTS).build());
         mistakes.add(() -> EvalJob.builder(new Echo(false), "nq-open", dir.resolve("missing.jsonl"), out).model(model())
-                .documents(OWN).build());
+                .documents(ScriptedJobEnvironment.OWN_DOCUMENTS).build());
         for (ThrowingCallable m : mistakes) {
             assertThatThrownBy(m).isInstanceOf(IllegalArgumentException.class)
                     .satisfies(e -> assertThat(e.getMessage()).isNotBlank().doesNotContain("\n"));

@@ -11,15 +11,11 @@ import dev.veracity.eval.report.ComparisonTable;
 import dev.veracity.eval.report.RunDir;
 import dev.veracity.llm.LlmRequest;
 import dev.veracity.llm.ScriptedBackend;
-import dev.veracity.llm.client.LlmClient;
 import dev.veracity.method.MethodAnswer;
 import dev.veracity.method.MethodContext;
 import dev.veracity.method.MethodSpec;
 import dev.veracity.method.QaMethod;
 import dev.veracity.qa.QaItem;
-import dev.veracity.retrieval.Embedder;
-import dev.veracity.retrieval.PageSource;
-import dev.veracity.trace.TraceSink;
 import dev.veracity.trace.TraceStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -81,93 +77,17 @@ class ShardMergeTest {
     };
 
     /** The scripted server: "a{k}" for question k, "wrong" for k divisible by 3. */
-    private final class Scripted implements JobEnvironment {
-        final ScriptedBackend backend = ScriptedBackend.perSample((r, i) -> {
-            served.incrementAndGet();
-            String p = r.promptText();
-            int k = Integer.parseInt(p.substring(p.lastIndexOf(' ') + 1));
-            return k % 3 == 0 ? "wrong" : "a" + k;
-        });
-
-        @Override
-        public void preflight(VeracityConfig model) {
-        }
-
-        @Override
-        public String proxy(VeracityConfig model) {
-            return null;
-        }
-
-        @Override
-        public Models models(VeracityConfig config, TraceSink traces) {
-            LlmClient client = LlmClient.builder(backend).traces(traces).build();
-            return new Models() {
-                @Override
-                public LlmClient client() {
-                    return client;
-                }
-
-                @Override
-                public Map<String, LlmClient> clients() {
-                    return Map.of();
-                }
-
-                @Override
-                public void close() {
-                    client.close();
-                }
-            };
-        }
-
-        @Override
-        public Watch watch(EvalJob job) {
-            return new Watch() {
-                @Override
-                public void accept(EvalRunner.Progress p) {
-                }
-
-                @Override
-                public void close() {
-                }
-            };
+    private final class Scripted extends ScriptedJobEnvironment {
+        Scripted() {
+            super(ScriptedBackend.perSample((r, i) -> {
+                served.incrementAndGet();
+                String p = r.promptText();
+                int k = Integer.parseInt(p.substring(p.lastIndexOf(' ') + 1));
+                return k % 3 == 0 ? "wrong" : "a" + k;
+            }));
         }
     }
 
-    private static final JobDocuments OWN = new JobDocuments() {
-        @Override
-        public boolean indexed() {
-            return false;
-        }
-
-        @Override
-        public void validate() {
-        }
-
-        @Override
-        public PageSource openPages(QaMethod method) {
-            return null;
-        }
-
-        @Override
-        public String describe() {
-            return "dataset";
-        }
-
-        @Override
-        public String describePages(PageSource open) {
-            return "none";
-        }
-
-        @Override
-        public Embedder embedder(QaMethod method) {
-            return null;
-        }
-
-        @Override
-        public Index openIndex(Embedder embedder) {
-            return null;
-        }
-    };
 
     /** Questions q0..q23 ("question k", gold "a{k}"), in file order or reversed. */
     private Path data(String name, boolean reversed) throws Exception {
@@ -187,7 +107,7 @@ class ShardMergeTest {
     }
 
     private EvalJob.Builder job(Path data, String out) {
-        return EvalJob.builder(STEPS, "nq-open", data, dir.resolve(out)).model(model("scripted")).documents(OWN)
+        return EvalJob.builder(STEPS, "nq-open", data, dir.resolve(out)).model(model("scripted")).documents(ScriptedJobEnvironment.OWN_DOCUMENTS)
                 .questionsAtOnce(1).preflight(false);
     }
 
