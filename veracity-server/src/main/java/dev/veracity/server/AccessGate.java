@@ -11,7 +11,7 @@ import java.util.function.Function;
  * and concurrency ({@link KeyLimiter}, 429). The probes ({@code /healthz}, {@code /readyz}) pass freely. Nothing of a
  * presented token is ever echoed or logged.
  */
-final class AccessGate implements RequestGate {
+public final class AccessGate implements RequestGate {
 
     /** Paths that need no key: health probes carry none. */
     static final Set<String> OPEN_PATHS = Set.of("/healthz", "/readyz");
@@ -25,6 +25,15 @@ final class AccessGate implements RequestGate {
         this.keys = keys;
         this.limiter = limiter;
         this.metrics = metrics;
+    }
+
+    /**
+     * Serve's door for another HTTP server ({@code veracity mcp --port}): the settings' keys and per-key limits, with
+     * metrics of its own.
+     */
+    public static RequestGate of(ServeSettings settings) {
+        return new AccessGate(settings.keys(), new KeyLimiter(new KeyLimiter.Limits(settings.requestsPerMinute(),
+                settings.maxInFlightPerKey())), new ServeMetrics(new dev.veracity.http.ServerMetrics()));
     }
 
     @Override
