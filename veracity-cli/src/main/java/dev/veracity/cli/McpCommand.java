@@ -119,7 +119,8 @@ final class McpCommand implements Callable<Integer> {
             // search as veracity search does: the index's retriever for the mode asked
             Function<String, Retriever> search = index == null ? null : mode -> index.retriever(mode,
                     mode.equals("bm25") ? null : denseEmbedder != null ? denseEmbedder : retrieval.embedder());
-            VeracityMcp mcp = VeracityMcp.builder(service).search(search).runs(runs).build();
+            VeracityMcp mcp = VeracityMcp.builder(service).search(search).runs(runs)
+                    .version(dev.veracity.config.BuildInfo.current().version()).build();
             if (stdio) {
                 System.err.println("veracity mcp: serving MCP on stdio over " + cfg.model() + " at " + cfg.llmBaseUrl());
                 try {
