@@ -30,8 +30,9 @@ final class Progress implements Consumer<CallRecord> {
         return token == null || exchange == null ? r -> { } : new Progress(exchange, token);
     }
 
+    /** Counts and sends under one lock: calls end on several threads at once, and progress must only increase. */
     @Override
-    public void accept(CallRecord record) {
+    public synchronized void accept(CallRecord record) {
         int n = calls.incrementAndGet();
         try {
             exchange.progressNotification(new McpSchema.ProgressNotification(token, n, null,

@@ -166,6 +166,20 @@ class McpHttpTest {
     }
 
     @Test
+    void anUpstreamThatIsDownIsAToolErrorAndToolsWithoutItStillWork() throws Exception {
+        try (McpServed down = McpServed.start(null, false)) {
+            down.sim.close();
+            try (McpSyncClient c = down.client(null, p -> { })) {
+                String reason = errorText(c.callTool(call("ask", Map.of("question", "Where is the Eiffel Tower?",
+                        "method", "standard-rag", "documents", List.of("The Eiffel Tower is in Paris.")), null)));
+                assertThat(reason).containsIgnoringCase("upstream").doesNotContain("\n");
+                assertThat(structured(c.callTool(call("score", Map.of("prediction", "a", "gold", "a", "metric", "em"),
+                        null))).get("score").asDouble()).isEqualTo(1.0);
+            }
+        }
+    }
+
+    @Test
     void runSummariesAreListedAndReadable() {
         List<McpSchema.Resource> resources = client.listResources().resources();
         assertThat(resources).extracting(McpSchema.Resource::uri).containsExactly("veracity://runs/march-run/summary.json");

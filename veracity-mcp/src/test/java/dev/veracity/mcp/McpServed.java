@@ -4,6 +4,7 @@ import dev.veracity.http.ServerLog;
 import dev.veracity.llm.cache.CacheMode;
 import dev.veracity.llm.cache.ResponseCache;
 import dev.veracity.llm.client.LlmClient;
+import dev.veracity.llm.client.RetrySettings;
 import dev.veracity.llm.openai.OpenAiCompatibleBackend;
 import dev.veracity.methods.march.AppendixC;
 import dev.veracity.qa.Document;
@@ -82,7 +83,8 @@ final class McpServed implements AutoCloseable {
         LuceneIndex index = LuceneIndex.inMemory(CORPUS, null);
         MethodService service = MethodService.builder()
                 .upstream(backend, List.of("sim-model"), (pinned, traces) -> LlmClient.builder(pinned).concurrency(16)
-                        .timeout(Duration.ofSeconds(30)).cache(ResponseCache.NONE, CacheMode.OFF).traces(traces).build())
+                        .timeout(Duration.ofSeconds(30)).retry(new RetrySettings(2, Duration.ofMillis(5),
+                                Duration.ofMillis(20), 2.0, 0.0, Duration.ofMillis(50))).cache(ResponseCache.NONE, CacheMode.OFF).traces(traces).build())
                 .log(ServerLog.none()).build();
         VeracityMcp mcp = VeracityMcp.builder(service).search(mode -> index.retriever(mode, null)).runs(runs).build();
         ServeSettings settings = ServeSettings.defaults();
