@@ -13,18 +13,22 @@ import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.handler.QoSHandler;
 import org.eclipse.jetty.util.Callback;
 
 /**
  * {@code veracity mcp --port N}: the server on the SDK's streamable HTTP transport at {@code /mcp}, a servlet on
  * Jetty (the project's server), behind {@code veracity serve}'s door ({@link AccessGate}: API keys as
  * {@code Authorization: Bearer KEY}, 401 otherwise; per-key rate and requests in flight, 429). Without keys it
- * listens on a loopback address only, unless {@link ServeSettings#insecureListen()}. An open event stream
- * ({@code GET /mcp}) holds one of its key's places in flight while it is open.
+ * listens on a loopback address only, unless {@link ServeSettings#insecureListen()}. At most the limits' requests
+ * are handled at once (more wait the queue wait, then get 429). An open event stream ({@code GET /mcp}) holds one of
+ * its key's places in flight, and one of the server's, while it is open.
  */
 public final class McpHttpServer implements AutoCloseable {
 
@@ -56,7 +60,13 @@ public final class McpHttpServer implements AutoCloseable {
                 .build();
         McpSyncServer mcp = veracity.serve(transport);
         Server jetty = new Server();
-        ServerConnector connector = new ServerConnector(jetty);
+        HttpConfiguration http = new HttpConfiguration();
+        http.setSendServerVersion(false); // as serve: nothing about the server's software in its answers
+        ServerConnector connector = new ServerConnector(jetty, new HttpConnectionFactory(http));
+        // a tool call's answer stream is silent while the method works (no progress token): it may stay so for the
+        // request deadline, not only the idle time of a connection that sends nothing
+        connector.setIdleTimeout(Math.max(settings.limits().idleTimeout().toMillis(),
+                settings.limits().requestDeadline().toMillis()));
         connector.setHost(settings.host());
         connector.setPort(settings.port());
         jetty.addConnector(connector);
@@ -64,7 +74,12 @@ public final class McpHttpServer implements AutoCloseable {
         ServletHolder holder = new ServletHolder(transport);
         holder.setAsyncSupported(true);
         context.addServlet(holder, ENDPOINT);
-        jetty.setHandler(new Gated(AccessGate.of(settings), context));
+        // requests at once (--max-concurrent-requests): more wait up to the queue wait, then get 429, as serve's do
+        QoSHandler places = new QoSHandler(context);
+        places.setMaxRequestCount(settings.limits().maxConcurrentRequests());
+        places.setMaxSuspend(settings.limits().queueWait());
+        places.setRejectStatusCode(429);
+        jetty.setHandler(new Gated(AccessGate.of(settings), places));
         try {
             jetty.start();
         } catch (IOException e) {

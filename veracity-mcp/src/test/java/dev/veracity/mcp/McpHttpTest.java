@@ -166,6 +166,44 @@ class McpHttpTest {
     }
 
     @Test
+    void aKeyOverItsRequestsInFlightGets429WhileItsEventStreamIsOpen() throws Exception {
+        try (McpServed keyed = McpServed.start(null, true, s -> s.withMaxInFlightPerKey(1))) {
+            HttpClient http = HttpClient.newHttpClient();
+            String url = keyed.server.url();
+            HttpResponse<String> init = http.send(post(url, null, "{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\":"
+                    + " \"initialize\", \"params\": {\"protocolVersion\": \"2025-06-18\", \"capabilities\": {},"
+                    + " \"clientInfo\": {\"name\": \"raw\", \"version\": \"1\"}}}"), HttpResponse.BodyHandlers.ofString());
+            assertThat(init.statusCode()).as(init.body()).isEqualTo(200);
+            String session = init.headers().firstValue("Mcp-Session-Id").orElseThrow();
+            // the session's event stream: open until closed (its headers come with its first event), holding the key's
+            // one place once the server has admitted it
+            var stream = http.sendAsync(HttpRequest.newBuilder(URI.create(url))
+                    .header("Authorization", "Bearer " + McpServed.KEY).header("Accept", "text/event-stream")
+                    .header("Mcp-Session-Id", session).GET().build(), HttpResponse.BodyHandlers.ofInputStream());
+            HttpResponse<String> over = null;
+            for (int tries = 0; tries < 500 && (over == null || over.statusCode() != 429); tries++) {
+                Thread.sleep(10); // until the stream has reached the server: a guard, not a measure
+                over = http.send(post(url, session, "{\"jsonrpc\": \"2.0\", \"id\": " + (tries + 2)
+                        + ", \"method\": \"ping\"}"), HttpResponse.BodyHandlers.ofString());
+            }
+            assertThat(over.statusCode()).as(over.body()).isEqualTo(429);
+            assertThat(over.body()).contains("too_many_concurrent_requests");
+            assertThat(over.headers().firstValue("Retry-After")).contains("1");
+            stream.cancel(true);
+        }
+    }
+
+    private static HttpRequest post(String url, String session, String body) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).header("Authorization", "Bearer " + McpServed.KEY)
+                .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
+                .POST(HttpRequest.BodyPublishers.ofString(body));
+        if (session != null) {
+            b.header("Mcp-Session-Id", session);
+        }
+        return b.build();
+    }
+
+    @Test
     void anUpstreamThatIsDownIsAToolErrorAndToolsWithoutItStillWork() throws Exception {
         try (McpServed down = McpServed.start(null, false)) {
             down.sim.close();
@@ -198,6 +236,7 @@ class McpHttpTest {
             assertThat(r.statusCode()).isEqualTo(401);
             assertThat(r.headers().firstValue("WWW-Authenticate")).contains("Bearer");
             assertThat(r.body()).contains("missing_api_key");
+            assertThat(r.headers().firstValue("Server")).isEmpty();
             try (McpSyncClient c = keyed.client(McpServed.KEY, p -> { })) {
                 assertThat(c.listTools().tools()).hasSize(4);
             }

@@ -77,6 +77,11 @@ final class McpServed implements AutoCloseable {
 
     /** @param keys whether the server needs {@link #KEY} */
     static McpServed start(Path runs, boolean keys) throws IOException {
+        return start(runs, keys, s -> s);
+    }
+
+    static McpServed start(Path runs, boolean keys, java.util.function.UnaryOperator<ServeSettings> change)
+            throws IOException {
         SimServer sim = SimServer.start(SimConfig.builder().rules(appendixCRules().toArray(Rule[]::new)).build());
         OpenAiCompatibleBackend backend = OpenAiCompatibleBackend.builder().baseUrl(sim.baseUrl()).model("sim-model")
                 .build();
@@ -94,7 +99,7 @@ final class McpServed implements AutoCloseable {
             settings = settings.withKeys(ApiKeys.load(f, null));
             Files.delete(f);
         }
-        return new McpServed(sim, backend, service, index, McpHttpServer.start(mcp, settings));
+        return new McpServed(sim, backend, service, index, McpHttpServer.start(mcp, change.apply(settings)));
     }
 
     /** The SDK's client over streamable HTTP, initialized; progress notifications go to the consumer. */

@@ -16,7 +16,9 @@
  *   <li>safety: {@link dev.veracity.server.ApiKeys}, {@link dev.veracity.server.KeyLimiter},
  *       {@link dev.veracity.server.AccessGate};</li>
  *   <li>operations: {@link dev.veracity.server.ModelsRoute}, {@link dev.veracity.server.HealthRoutes},
- *       {@link dev.veracity.server.UpstreamProbe}, {@link dev.veracity.server.ServeMetrics}.</li>
+ *       {@link dev.veracity.server.UpstreamProbe}, {@link dev.veracity.server.ServeMetrics};</li>
+ *   <li>other doors: {@link dev.veracity.server.MethodService} (the pipeline, the upstream clients and the report
+ *       without the chat endpoint, for {@code veracity mcp}), {@link dev.veracity.server.AccessGate#of}.</li>
  * </ul>
  */
 package dev.veracity.server;
