@@ -140,7 +140,8 @@ final class ToolArgs {
         for (Map.Entry<?, ?> e : m.entrySet()) {
             Object x = e.getValue();
             if (x instanceof Map || x instanceof List || x == null) {
-                throw new ToolError("option '" + cut(String.valueOf(e.getKey())) + "' must be a string, number or boolean");
+                throw new ToolError("'" + name + "': option '" + cut(String.valueOf(e.getKey()))
+                        + "' must be a string, number or boolean");
             }
             out.put(String.valueOf(e.getKey()), x instanceof Double d && d == Math.rint(d) && !d.isInfinite()
                     ? Long.toString(d.longValue()) : String.valueOf(x));
