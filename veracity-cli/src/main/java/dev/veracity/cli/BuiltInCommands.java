@@ -11,7 +11,7 @@ public final class BuiltInCommands implements CommandProvider, Plugins.Ordered {
         return List.of(DemoCommand.class, AskCommand.class, EvalCommand.class, MethodsCommand.class, ScoreCommand.class,
                 ReportCommand.class, CompareCommand.class, VerifyCommand.class, RewardCommand.class, RlCommand.class,
                 RolloutCommand.class, ProbeCommand.class, ProbeDataCommand.class, IndexCommand.class, SearchCommand.class,
-                ServeRetrievalCommand.class, ServeRewardsCommand.class, ServeCommand.class, SimCommand.class,
+                ServeRetrievalCommand.class, ServeRewardsCommand.class, ServeCommand.class, McpCommand.class, SimCommand.class,
                 BenchCommand.class, TracesCommand.class, RamdocsCommand.class, ReproduceCommand.class,
                 DatasetsCommand.class, MergeCommand.class);
     }

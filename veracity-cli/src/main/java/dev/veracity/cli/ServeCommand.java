@@ -7,9 +7,6 @@ import dev.veracity.config.VeracityConfig;
 import dev.veracity.eval.run.DocumentSource;
 import dev.veracity.http.ServerLimits;
 import dev.veracity.http.ServerLog;
-import dev.veracity.llm.cache.CacheMode;
-import dev.veracity.llm.client.LlmClient;
-import dev.veracity.llm.client.RetrySettings;
 import dev.veracity.methods.Methods;
 import dev.veracity.retrieval.Retriever;
 import dev.veracity.retrieval.lucene.LuceneIndex;
@@ -21,7 +18,6 @@ import dev.veracity.server.UpstreamProbe;
 import dev.veracity.trace.TraceSink;
 import dev.veracity.trace.TraceStore;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -48,30 +44,11 @@ final class ServeCommand implements Callable<Integer> {
     @Mixin
     ServerOptions http = new ServerOptions(8080, 300, 30);
 
-    @Option(names = "--upstream-base-url", paramLabel = "URL", description = "The OpenAI-compatible server the methods"
-            + " call, e.g. http://127.0.0.1:8000/v1 (the same as --llm-base-url).")
-    String upstreamBaseUrl;
+    @Mixin
+    UpstreamOptions upstream;
 
-    @Option(names = "--upstream-models", split = ",", paramLabel = "NAME", description = "Other upstream models a request"
-            + " may name as METHOD@NAME (the default is --model).")
-    List<String> upstreamModels = new ArrayList<>();
-
-    @Option(names = "--api-keys-file", paramLabel = "FILE", description = "Keys clients must send as Authorization: Bearer"
-            + " KEY, one per line (KEY or KEY LABEL; # comments). Also VERACITY_SERVE_API_KEYS (comma-separated). A --host"
-            + " other than this machine needs them, or --insecure-listen.")
-    Path apiKeysFile;
-
-    @Option(names = "--insecure-listen", description = "Listen on a non-loopback --host without API keys: anyone who"
-            + " reaches the port can use the upstream model.")
-    boolean insecureListen;
-
-    @Option(names = "--rate-limit", defaultValue = "0", paramLabel = "N", description = "Requests per minute per key"
-            + " (without keys: for everyone together), bursts of 10 s worth; 0 for none (default).")
-    int rateLimit;
-
-    @Option(names = "--max-in-flight-per-key", defaultValue = "0", paramLabel = "N",
-            description = "Requests per key at once; 0 for none (default).")
-    int maxInFlightPerKey;
+    @Mixin
+    KeyOptions access;
 
     @Option(names = "--max-items", defaultValue = "256", paramLabel = "N",
             description = "Most messages, and most documents, in one request, else 413 (default ${DEFAULT-VALUE}).")
@@ -109,12 +86,7 @@ final class ServeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (upstreamBaseUrl != null) {
-            if (model.baseUrl != null && !model.baseUrl.equals(upstreamBaseUrl)) {
-                throw new IllegalArgumentException("give the upstream once: --upstream-base-url or --llm-base-url");
-            }
-            model.baseUrl = upstreamBaseUrl;
-        }
+        upstream.applyTo(model);
         if (model.cache == null && System.getenv("VERACITY_CACHE") == null) {
             model.cache = "off"; // as CacheOffByDefault says in the help
         }
@@ -123,15 +95,12 @@ final class ServeCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--keep-alive-seconds must be positive, got " + keepAliveSeconds);
         }
         ServerLimits limits = http.limits("--max-items", maxItems);
-        ApiKeys keys = ApiKeys.load(apiKeysFile, System.getenv("VERACITY_SERVE_API_KEYS"));
-        ServeSettings settings = ServeSettings.defaults().withHost(http.host).withPort(http.port).withKeys(keys)
-                .withInsecureListen(insecureListen).withRequestsPerMinute(rateLimit).withMaxInFlightPerKey(maxInFlightPerKey)
+        ServeSettings settings = access.applyTo(ServeSettings.defaults().withHost(http.host).withPort(http.port))
                 .withKeepAlive(seconds(keepAliveSeconds))
                 .withLimits(limits);
+        ApiKeys keys = settings.keys();
         VeracityConfig cfg = model.resolve();
-        List<String> models = new ArrayList<>();
-        models.add(cfg.model());
-        upstreamModels.stream().map(String::strip).filter(m -> !m.isEmpty() && !models.contains(m)).forEach(models::add);
+        List<String> models = upstream.models(cfg);
 
         // What the server holds, closed in reverse order after it stops.
         List<AutoCloseable> held = new ArrayList<>();
@@ -160,12 +129,8 @@ final class ServeCommand implements Callable<Integer> {
             }
             Stack stack = built(building);
             held.add(stack);
-            RetrySettings retry = RetrySettings.DEFAULT.withMaxAttempts(cfg.maxAttempts());
             server = ChatServer.builder(settings)
-                    .upstream(stack.backend, models, (pinned, sink) -> LlmClient.builder(pinned)
-                            .concurrency(cfg.concurrency()).timeout(cfg.timeout()).retry(retry)
-                            .cache(stack.cache, cfg.cacheMode() == CacheMode.OFF ? CacheMode.OFF : cfg.cacheMode())
-                            .replayUnparseable(cfg.cacheReplayUnparseable()).traces(sink).build())
+                    .upstream(stack.backend, models, UpstreamOptions.clients(cfg, stack))
                     .probe(UpstreamProbe.models(cfg.llmBaseUrl(), cfg.apiKey().orElse(null), Duration.ofSeconds(5)))
                     .traces(traces)
                     .index(source, retriever)

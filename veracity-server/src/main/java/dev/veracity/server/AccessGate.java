@@ -13,7 +13,7 @@ import java.util.stream.Stream;
  * and concurrency ({@link KeyLimiter}, 429). The probes ({@code /healthz}, {@code /readyz}) and the playground's files
  * ({@link Playground}) pass freely. Nothing of a presented token is ever echoed or logged.
  */
-final class AccessGate implements RequestGate {
+public final class AccessGate implements RequestGate {
 
     /** Paths that need no key: health probes carry none; the playground's files hold nothing secret (its API calls do). */
     static final Set<String> OPEN_PATHS = Stream.concat(Stream.of("/healthz", "/readyz"), Playground.ASSETS.keySet().stream())
@@ -28,6 +28,15 @@ final class AccessGate implements RequestGate {
         this.keys = keys;
         this.limiter = limiter;
         this.metrics = metrics;
+    }
+
+    /**
+     * Serve's door for another HTTP server ({@code veracity mcp --port}): the settings' keys and per-key limits, with
+     * metrics of its own.
+     */
+    public static RequestGate of(ServeSettings settings) {
+        return new AccessGate(settings.keys(), new KeyLimiter(new KeyLimiter.Limits(settings.requestsPerMinute(),
+                settings.maxInFlightPerKey())), new ServeMetrics(new dev.veracity.http.ServerMetrics()));
     }
 
     @Override

@@ -12,8 +12,6 @@ import dev.veracity.retrieval.Retriever;
 import dev.veracity.trace.RequestTraces;
 import dev.veracity.trace.TraceSink;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ExecutorService;
@@ -170,11 +168,7 @@ public final class ChatServer implements AutoCloseable {
             if (backend == null) {
                 throw new IllegalStateException("no upstream: call upstream(...) first");
             }
-            if (settings.keys().isEmpty() && !settings.insecureListen() && !loopback(settings.host())) {
-                throw new IllegalArgumentException("no API keys are configured, so the server listens on this machine only:"
-                        + " give keys (--api-keys-file FILE or VERACITY_SERVE_API_KEYS) to listen on " + settings.host()
-                        + ", or pass --insecure-listen to let anyone who reaches it use the upstream model");
-            }
+            settings.requireSafeListen();
             ServerMetrics serverMetrics = new ServerMetrics();
             ServeMetrics metrics = new ServeMetrics(serverMetrics);
             RequestTraces traces = new RequestTraces(durable);
@@ -211,15 +205,7 @@ public final class ChatServer implements AutoCloseable {
             }
         }
 
-        private static boolean loopback(String host) {
-            try {
-                return InetAddress.getByName(host).isLoopbackAddress();
-            } catch (UnknownHostException e) {
-                throw new IllegalArgumentException("cannot resolve the address to listen on: " + host);
-            }
-        }
-
-        private static <T> Supplier<T> memoized(Supplier<T> s) {
+        static <T> Supplier<T> memoized(Supplier<T> s) {
             return new Supplier<>() {
                 private volatile T value;
 

@@ -43,6 +43,28 @@ public record ServeSettings(String host, int port, ServerLimits limits, Duration
                 .withRequestDeadline(Duration.ofSeconds(300)), Duration.ofSeconds(5), ApiKeys.none(), 0, 0, false);
     }
 
+    /**
+     * Refuses a non-loopback address without API keys, unless {@link #insecureListen()}: anyone who reaches the port
+     * could use the upstream model.
+     *
+     * @throws IllegalArgumentException saying what to give instead
+     */
+    public void requireSafeListen() {
+        if (keys.isEmpty() && !insecureListen && !loopback(host)) {
+            throw new IllegalArgumentException("no API keys are configured, so the server listens on this machine only:"
+                    + " give keys (--api-keys-file FILE or VERACITY_SERVE_API_KEYS) to listen on " + host
+                    + ", or pass --insecure-listen to let anyone who reaches it use the upstream model");
+        }
+    }
+
+    private static boolean loopback(String host) {
+        try {
+            return java.net.InetAddress.getByName(host).isLoopbackAddress();
+        } catch (java.net.UnknownHostException e) {
+            throw new IllegalArgumentException("cannot resolve the address to listen on: " + host);
+        }
+    }
+
     public ServeSettings withHost(String h) {
         return new ServeSettings(h, port, limits, keepAlive, keys, requestsPerMinute, maxInFlightPerKey, insecureListen);
     }

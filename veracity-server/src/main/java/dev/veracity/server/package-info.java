@@ -18,7 +18,9 @@
  *   <li>operations: {@link dev.veracity.server.ModelsRoute}, {@link dev.veracity.server.HealthRoutes},
  *       {@link dev.veracity.server.UpstreamProbe}, {@link dev.veracity.server.ServeMetrics};</li>
  *   <li>people: {@link dev.veracity.server.Playground} (the web page at {@code GET /} that asks this API and draws the
- *       {@code veracity} field).</li>
+ *       {@code veracity} field);</li>
+ *   <li>other doors: {@link dev.veracity.server.MethodService} (the pipeline, the upstream clients and the report
+ *       without the chat endpoint, for {@code veracity mcp}), {@link dev.veracity.server.AccessGate#of}.</li>
  * </ul>
  */
 package dev.veracity.server;
