@@ -68,6 +68,12 @@ class McpStdioTest {
                 assertThat(v.get("status").asText()).isEqualTo("failed");
                 assertThat(v.at("/claims/3/verdict").asText()).isEqualTo("fault");
                 assertThat(v.at("/claims/3/checker_answers/0/answer").asText()).isEqualTo("80");
+                // the client hands notifications on a thread of its own: the last may come after the result
+                long until = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+                while (progress.stream().filter(p -> "p1".equals(p.progressToken())).count() < 4
+                        && System.nanoTime() < until) {
+                    java.util.concurrent.locks.LockSupport.parkNanos(5_000_000);
+                }
                 assertThat(progress).filteredOn(p -> "p1".equals(p.progressToken())).hasSize(4);
 
                 McpSchema.CallToolResult bad = client.callTool(new McpSchema.CallToolRequest("ask",

@@ -68,6 +68,19 @@ class McpHttpTest {
         return progress.stream().filter(p -> token.equals(p.progressToken())).toList();
     }
 
+    /**
+     * The token's notifications once {@code expected} of them came. The server sends each before the result, but the
+     * client hands notifications to the consumer on a thread of its own, so the last may reach it after the result
+     * has; the wait (bounded: a broken server fails the assertion that follows) is not timed.
+     */
+    static List<McpSchema.ProgressNotification> progressOf(String token, int expected) {
+        long until = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+        while (progressOf(token).size() < expected && System.nanoTime() < until) {
+            java.util.concurrent.locks.LockSupport.parkNanos(5_000_000);
+        }
+        return progressOf(token);
+    }
+
     @Test
     void listsTheFourToolsEachWithInputAndOutputSchemas() {
         List<McpSchema.Tool> tools = client.listTools().tools();
@@ -101,7 +114,7 @@ class McpHttpTest {
         assertThat(j.at("/calls/total").asInt()).isEqualTo(4);
         assertThat(j.at("/documents/source").asText()).isEqualTo("request");
         // one progress notification per model call answered: the Proposer, then three Checker samples
-        List<McpSchema.ProgressNotification> p = progressOf("verify-1");
+        List<McpSchema.ProgressNotification> p = progressOf("verify-1", 4);
         assertThat(p).hasSize(4);
         assertThat(p).extracting(McpSchema.ProgressNotification::progress).containsExactly(1.0, 2.0, 3.0, 4.0);
     }
@@ -118,7 +131,7 @@ class McpHttpTest {
         assertThat(v.at("/documents/source").asText()).isEqualTo("request");
         int calls = v.at("/calls/count").asInt();
         assertThat(calls).isEqualTo(5); // Solver, Proposer, three Checker samples
-        assertThat(progressOf("ask-1")).hasSize(calls);
+        assertThat(progressOf("ask-1", calls)).hasSize(calls);
 
         JsonNode failed = structured(client.callTool(call("ask", Map.of("question", AppendixC.QUESTION,
                 "method", "march", "documents", documents(McpServed.CHANGED_DOCS)), null)));
