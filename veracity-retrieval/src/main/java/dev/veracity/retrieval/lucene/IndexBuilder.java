@@ -223,7 +223,7 @@ public final class IndexBuilder implements AutoCloseable {
             throw new IllegalStateException("IndexBuilder is closed");
         }
         // add is called by one thread, so the digest follows the corpus order exactly
-        corpusDigest.update((d.id() + "\t" + d.title() + "\t" + d.text() + "\n").getBytes(StandardCharsets.UTF_8));
+        corpusDigest.update(IndexFields.checksumLine(d));
         seen++;
         if (seen <= resumeAt) { // already in the index: hashed only
             if (seen == resumeAt) {

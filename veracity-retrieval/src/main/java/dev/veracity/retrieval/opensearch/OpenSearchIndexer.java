@@ -1,0 +1,296 @@
+package dev.veracity.retrieval.opensearch;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.veracity.retrieval.corpus.Document;
+import dev.veracity.retrieval.lucene.IndexFields;
+import dev.veracity.retrieval.lucene.PassageVectors;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Set;
+import java.util.function.LongConsumer;
+
+/**
+ * Loads a corpus into an OpenSearch index through the bulk API, resumably.
+ *
+ * <p>Resume: every passage's {@code _id} is its corpus id, and before a batch is sent (or embedded) a realtime
+ * {@code _mget} asks which of its ids the index already holds; only the others are sent. A load killed at any
+ * point, even inside a bulk request, is finished by running it again on the same corpus: nothing is sent twice, and
+ * the node's {@code _version} of every passage stays 1. Only {@link #finish} marks the index complete
+ * ({@code _meta.veracity.complete}); searching an unfinished index is refused.
+ *
+ * <p>Back-pressure: a bulk answered 429 as a whole, or with items rejected 429 (the write queue full), is resent
+ * (only the rejected items) after a wait that doubles from {@value #FIRST_WAIT_MS} ms up to {@value #MAX_WAIT_MS} ms,
+ * at most {@value #MAX_RETRIES} times, then fails with one line. Any other item failure fails the load at once. One
+ * thread calls {@link #add}; batches are sent one at a time (a request in flight is the back-pressure).
+ */
+public final class OpenSearchIndexer implements AutoCloseable {
+
+    public static final int DEFAULT_BATCH = 500;
+    static final long FIRST_WAIT_MS = 100;
+    static final long MAX_WAIT_MS = 5_000;
+    static final int MAX_RETRIES = 10;
+
+    private final OpenSearchCluster cluster;
+    private final String index;
+    private final PassageVectors vectors;
+    private final int batchSize;
+    private final LongConsumer progress;
+    private final MessageDigest digest;
+    private final List<Document> batch = new ArrayList<>();
+    private long seen;
+    private long sent;
+    private long skipped;
+    private long retries;
+    private boolean finished;
+
+    private OpenSearchIndexer(OpenSearchCluster cluster, PassageVectors vectors, int batchSize, LongConsumer progress) {
+        this.cluster = cluster;
+        this.index = cluster.location().index();
+        this.vectors = vectors;
+        this.batchSize = batchSize;
+        this.progress = progress == null ? n -> { } : progress;
+        try {
+            this.digest = MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * Connects, checks the cluster is not red, and creates the index, or takes up an unfinished one whose mapping
+     * matches (same BM25 parameters, same vector dimension and model). {@code vectors} null for BM25 only.
+     */
+    public static OpenSearchIndexer open(OpenSearchLocation location, PassageVectors vectors, int batchSize, int shards,
+                                         LongConsumer progress) {
+        if (batchSize < 1 || shards < 1) {
+            throw new IllegalArgumentException("the batch size and the number of shards must be >= 1");
+        }
+        OpenSearchCluster cluster = new OpenSearchCluster(location);
+        try {
+            cluster.requireHealthy();
+            String model = vectors == null ? null : vectors.model();
+            int dimension = vectors == null ? 0 : vectors.dimension();
+            OpenSearchCluster.Reply exists = cluster.get("/" + location.index() + "/_mapping");
+            if (exists.status() == 404) {
+                OpenSearchCluster.Reply created = cluster.json("PUT", "/" + location.index(),
+                        OpenSearchSchema.create(model, dimension, shards));
+                if (!created.ok()) {
+                    throw new OpenSearchException("OpenSearch refused to create index " + location + ": " + created.reason()
+                            + (dimension > 0 ? " (k-NN needs the opensearch-knn plugin)" : ""));
+                }
+            } else if (exists.ok()) {
+                JsonNode mapping = exists.body().path(location.index()).path("mappings");
+                JsonNode settings = cluster.get("/" + location.index() + "/_settings").body().path(location.index())
+                        .path("settings");
+                String why = OpenSearchSchema.mismatch(settings, mapping, model, dimension);
+                if (why != null) {
+                    throw new OpenSearchException("index " + location + " exists and " + why
+                            + ": delete it or index into another name");
+                }
+                if (OpenSearchSchema.metadata(mapping) != null) {
+                    throw new OpenSearchException("index " + location + " is already built: search it, or delete it"
+                            + " to build it again");
+                }
+            } else {
+                throw new OpenSearchException("OpenSearch at " + location.baseUrl() + " could not look up index "
+                        + location.index() + ": " + exists.reason());
+            }
+            return new OpenSearchIndexer(cluster, vectors, batchSize, progress);
+        } catch (RuntimeException e) {
+            cluster.close();
+            throw e;
+        }
+    }
+
+    /** Adds one passage (sent with its batch). */
+    public void add(Document d) {
+        if (finished) {
+            throw new IllegalStateException("the load is finished");
+        }
+        digest.update(IndexFields.checksumLine(d));
+        seen++;
+        batch.add(d);
+        if (batch.size() >= batchSize) {
+            flush();
+        }
+    }
+
+    public void addAll(Iterable<Document> docs) {
+        for (Document d : docs) {
+            add(d);
+        }
+    }
+
+    /** Passages sent to the node by this load. */
+    public long sent() {
+        return sent;
+    }
+
+    /** Passages found already indexed (by an earlier, interrupted load) and not sent again. */
+    public long skipped() {
+        return skipped;
+    }
+
+    /** Bulk requests (or items) resent after a 429. */
+    public long retries() {
+        return retries;
+    }
+
+    /**
+     * Sends the last batch, refreshes, and marks the index complete with its metadata; returns the number of
+     * passages the index holds (fewer than read when the corpus repeats ids).
+     */
+    public long finish() {
+        flush();
+        OpenSearchCluster.Reply refreshed = cluster.json("POST", "/" + index + "/_refresh", null);
+        if (!refreshed.ok()) {
+            throw new OpenSearchException("refreshing " + cluster.location() + " failed: " + refreshed.reason());
+        }
+        long count = cluster.get("/" + index + "/_count").body().path("count").asLong(-1);
+        ObjectNode meta = OpenSearchCluster.JSON.createObjectNode();
+        ObjectNode veracity = meta.putObject("_meta").putObject(OpenSearchSchema.META);
+        veracity.put("k1", dev.veracity.retrieval.lucene.Bm25Retriever.K1).put("b", dev.veracity.retrieval.lucene.Bm25Retriever.B)
+                .put("embeddingModel", vectors == null ? null : vectors.model())
+                .put("dimension", vectors == null ? 0 : vectors.dimension()).put("passages", count)
+                .put("corpusSha256", HexFormat.of().formatHex(digest.digest())).put("complete", true);
+        OpenSearchCluster.Reply put = cluster.json("PUT", "/" + index + "/_mapping", meta);
+        if (!put.ok()) {
+            throw new OpenSearchException("writing the metadata of " + cluster.location() + " failed: " + put.reason());
+        }
+        if (vectors != null) {
+            vectors.finish(seen);
+        }
+        finished = true;
+        progress.accept(seen);
+        return count;
+    }
+
+    private void flush() {
+        if (batch.isEmpty()) {
+            return;
+        }
+        long first = seen - batch.size();
+        Set<String> present = present(batch);
+        List<Document> missing = new ArrayList<>();
+        List<Long> missingPositions = new ArrayList<>();
+        List<float[]> missingVectors = new ArrayList<>();
+        if (present.size() < batch.size()) {
+            List<float[]> all = vectors == null ? null : vectors.vectors(first, List.copyOf(batch));
+            for (int i = 0; i < batch.size(); i++) {
+                if (!present.contains(batch.get(i).id())) {
+                    missing.add(batch.get(i));
+                    missingPositions.add(first + i);
+                    missingVectors.add(all == null ? null : all.get(i));
+                }
+            }
+            send(missing, missingPositions, missingVectors);
+        }
+        skipped += batch.size() - missing.size();
+        sent += missing.size();
+        batch.clear();
+        progress.accept(seen);
+    }
+
+    /** The ids of the batch the index already holds (realtime: no refresh needed). */
+    private Set<String> present(List<Document> docs) {
+        ObjectNode body = OpenSearchCluster.JSON.createObjectNode();
+        var ids = body.putArray("ids");
+        docs.forEach(d -> ids.add(d.id()));
+        OpenSearchCluster.Reply reply = cluster.json("POST", "/" + index + "/_mget?_source=false", body);
+        if (!reply.ok()) {
+            throw new OpenSearchException("checking which passages " + cluster.location() + " holds failed: "
+                    + reply.reason());
+        }
+        Set<String> found = new HashSet<>();
+        for (JsonNode doc : reply.body().path("docs")) {
+            if (doc.path("found").asBoolean(false)) {
+                found.add(doc.path("_id").asText());
+            }
+        }
+        return found;
+    }
+
+    private void send(List<Document> docs, List<Long> positions, List<float[]> docVectors) {
+        List<Integer> pending = new ArrayList<>();
+        for (int i = 0; i < docs.size(); i++) {
+            pending.add(i);
+        }
+        long wait = FIRST_WAIT_MS;
+        for (int attempt = 0; ; attempt++) {
+            OpenSearchCluster.Reply reply = cluster.ndjson("/" + index + "/_bulk", bulkBody(docs, positions, docVectors, pending));
+            List<Integer> rejected = new ArrayList<>();
+            if (reply.status() == 429) {
+                rejected = pending;
+            } else if (!reply.ok()) {
+                throw new OpenSearchException("bulk indexing into " + cluster.location() + " failed: " + reply.reason());
+            } else if (reply.body().path("errors").asBoolean(false)) {
+                JsonNode items = reply.body().path("items");
+                for (int j = 0; j < pending.size(); j++) {
+                    JsonNode item = items.path(j).path("index");
+                    int status = item.path("status").asInt(500);
+                    if (status == 429) {
+                        rejected.add(pending.get(j));
+                    } else if (status / 100 != 2) {
+                        throw new OpenSearchException("OpenSearch refused passage " + docs.get(pending.get(j)).id()
+                                + " in " + cluster.location() + ": " + item.path("error").path("reason")
+                                .asText(item.path("error").asText("HTTP " + status)));
+                    }
+                }
+            }
+            if (rejected.isEmpty()) {
+                return;
+            }
+            if (attempt >= MAX_RETRIES) {
+                throw new OpenSearchException("OpenSearch at " + cluster.location().baseUrl() + " kept refusing writes"
+                        + " (429, queue full) after " + MAX_RETRIES + " retries: give the cluster more capacity or"
+                        + " index with a smaller --batch; rerunning resumes");
+            }
+            retries++;
+            sleep(wait);
+            wait = Math.min(MAX_WAIT_MS, wait * 2);
+            pending = rejected;
+        }
+    }
+
+    private static byte[] bulkBody(List<Document> docs, List<Long> positions, List<float[]> docVectors,
+                                   List<Integer> which) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try {
+            for (int i : which) {
+                ObjectNode action = OpenSearchCluster.JSON.createObjectNode();
+                action.putObject("index").put("_id", docs.get(i).id());
+                out.write(OpenSearchCluster.JSON.writeValueAsBytes(action));
+                out.write('\n');
+                out.write(OpenSearchCluster.JSON.writeValueAsBytes(OpenSearchSchema.source(docs.get(i), positions.get(i),
+                        docVectors.get(i))));
+                out.write('\n');
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out.toByteArray();
+    }
+
+    private static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new OpenSearchException("bulk indexing interrupted while waiting out a 429; rerunning resumes");
+        }
+    }
+
+    /** Closes the connection; an unfinished load stays resumable. */
+    @Override
+    public void close() {
+        cluster.close();
+    }
+}
