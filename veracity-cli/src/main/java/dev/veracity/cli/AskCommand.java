@@ -1,5 +1,6 @@
 package dev.veracity.cli;
 
+import dev.veracity.retrieval.SearchIndex;
 import dev.veracity.config.VeracityConfig;
 import dev.veracity.eval.run.DocumentSource;
 import dev.veracity.method.Capability;
@@ -10,7 +11,6 @@ import dev.veracity.methods.Methods;
 import dev.veracity.qa.Document;
 import dev.veracity.qa.QaItem;
 import dev.veracity.retrieval.Retriever;
-import dev.veracity.retrieval.lucene.LuceneIndex;
 import dev.veracity.trace.CallContext;
 import dev.veracity.trace.CallRecord;
 import dev.veracity.trace.InMemoryTraces;
@@ -98,7 +98,7 @@ final class AskCommand implements Callable<Integer> {
         dev.veracity.retrieval.Embedder embedder = retrieval.embedder(m);
         long t0 = System.nanoTime();
         MethodAnswer answer;
-        try (LuceneIndex searchIndex = retrieval.open();
+        try (SearchIndex searchIndex = retrieval.open();
              dev.veracity.retrieval.react.PageStore pagesOpen = pageStore;
              TraceStore store = TraceStore.open(cfg.traceFile());
              Stack stack = new Stack(cfg, TraceSink.all(store, calls))) {

@@ -8,7 +8,7 @@ import dev.veracity.retrieval.Embedder;
 import dev.veracity.retrieval.LocalEmbedders;
 import dev.veracity.retrieval.PageSource;
 import dev.veracity.retrieval.Retriever;
-import dev.veracity.retrieval.lucene.LuceneIndex;
+import dev.veracity.retrieval.SearchIndex;
 import java.nio.file.Path;
 import picocli.CommandLine.Option;
 
@@ -18,10 +18,11 @@ import picocli.CommandLine.Option;
  */
 final class RetrievalOptions {
 
-    @Option(names = "--index", paramLabel = "DIR",
-            description = "A retrieval index (./veracity index): a question's documents are its top --k passages,"
-                    + " replacing the dataset's own passages when it has some (closed-book methods get none).")
-    Path index;
+    @Option(names = "--index", paramLabel = "DIR|URL",
+            description = "A retrieval index (./veracity index), a folder or an OpenSearch index (opensearch://HOST:9200/NAME):"
+                    + " a question's documents are its top --k passages, replacing the dataset's own passages when it"
+                    + " has some (closed-book methods get none).")
+    String index;
 
     @Option(names = "--k", defaultValue = "" + DocumentSource.DEFAULT_K, paramLabel = "N",
             description = "Passages retrieved per question with --index (default ${DEFAULT-VALUE}, FlashRAG's retrieval_topk).")
@@ -100,7 +101,7 @@ final class RetrievalOptions {
         String model = embedding.model;
         if (model == null && index != null) {
             try {
-                model = dev.veracity.retrieval.lucene.IndexMetadata.read(index).embeddingModel();
+                model = SearchIndex.metadata(index).embeddingModel();
             } catch (java.io.IOException e) {
                 throw new java.io.UncheckedIOException(e);
             }
@@ -162,7 +163,7 @@ final class RetrievalOptions {
 
         @Override
         public Index openIndex(Embedder embedder) throws java.io.IOException {
-            LuceneIndex open = open();
+            SearchIndex open = open();
             if (open == null) {
                 return null;
             }
@@ -194,23 +195,28 @@ final class RetrievalOptions {
         }
     }
 
-    /** The index, open, or null without {@code --index}. */
-    LuceneIndex open() throws java.io.IOException {
-        return index == null ? null : LuceneIndex.open(index);
+    /** The index (a folder or an OpenSearch index), open, or null without {@code --index}. */
+    SearchIndex open() throws java.io.IOException {
+        return index == null ? null : SearchIndex.open(index);
     }
 
-    Retriever retriever(LuceneIndex open, Embedder embedder) {
+    Retriever retriever(SearchIndex open, Embedder embedder) {
         return open == null ? null : open.retriever(searchMode, embedder);
     }
 
     /** Where the documents come from: the index (recorded with its corpus checksum, k and mode) or the dataset. */
-    DocumentSource source(LuceneIndex open, Retriever retriever) {
+    DocumentSource source(SearchIndex open, Retriever retriever) {
         return retriever == null ? DocumentSource.dataset() : DocumentSource.index(retriever,
-                index.toAbsolutePath().normalize(), open.metadata().corpusSha256(), k, searchMode);
+                open.location(), open.metadata().corpusSha256(), k, searchMode);
+    }
+
+    /** The index as a run records it: a folder's absolute path, or the OpenSearch URL (never credentials). */
+    private String location() {
+        return SearchIndex.isOpenSearch(index) ? index : Path.of(index).toAbsolutePath().normalize().toString();
     }
 
     /** How a run records it in {@code run.json}. */
     String describe() {
-        return index == null ? "dataset" : index.toAbsolutePath().normalize() + " k=" + k + " " + searchMode;
+        return index == null ? "dataset" : location() + " k=" + k + " " + searchMode;
     }
 }

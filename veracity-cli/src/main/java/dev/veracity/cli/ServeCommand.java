@@ -3,6 +3,7 @@ package dev.veracity.cli;
 import static dev.veracity.cli.ServerCommands.closeAll;
 import static dev.veracity.cli.ServerCommands.seconds;
 
+import dev.veracity.retrieval.SearchIndex;
 import dev.veracity.config.VeracityConfig;
 import dev.veracity.eval.run.DocumentSource;
 import dev.veracity.http.ServerLimits;
@@ -12,7 +13,6 @@ import dev.veracity.llm.client.LlmClient;
 import dev.veracity.llm.client.RetrySettings;
 import dev.veracity.methods.Methods;
 import dev.veracity.retrieval.Retriever;
-import dev.veracity.retrieval.lucene.LuceneIndex;
 import dev.veracity.retrieval.react.PageStore;
 import dev.veracity.server.ApiKeys;
 import dev.veracity.server.ChatServer;
@@ -146,7 +146,7 @@ final class ServeCommand implements Callable<Integer> {
                 held.add(store);
                 traces = store;
             }
-            LuceneIndex index = retrieval.open();
+            SearchIndex index = retrieval.open();
             if (index != null) {
                 held.add(index);
             }

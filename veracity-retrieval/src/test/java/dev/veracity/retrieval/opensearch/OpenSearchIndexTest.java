@@ -13,6 +13,7 @@ import dev.veracity.retrieval.corpus.Document;
 import dev.veracity.retrieval.lucene.IndexBuilder;
 import dev.veracity.retrieval.lucene.LuceneIndex;
 import dev.veracity.retrieval.lucene.PassageVectors;
+import dev.veracity.opensearch.node.OpenSearchTestNode;
 import dev.veracity.testing.Shared;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;

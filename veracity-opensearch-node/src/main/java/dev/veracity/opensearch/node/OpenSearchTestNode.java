@@ -1,4 +1,4 @@
-package dev.veracity.retrieval.opensearch;
+package dev.veracity.opensearch.node;
 
 import java.io.BufferedReader;
 import java.io.File;
@@ -21,14 +21,15 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
- * A real single-node OpenSearch 2.19.1 with the k-NN plugin, started by the tests in a child JVM
- * ({@code dev.veracity.opensearch.node.OpenSearchNodeMain} from the veracity-opensearch-node module, on the class path
- * that module lists: OpenSearch brings Lucene 9.12, ours is 10). Free ports, a temporary home, a 512 MB heap. The child
+ * A real single-node OpenSearch 2.19.1 with the k-NN plugin, started by a test in a child JVM ({@link OpenSearchNodeMain}
+ * on the class path this module lists: OpenSearch brings Lucene 9.12, ours is 10). Uses only the JDK, so a test puts
+ * this module's jar alone on its class path (a dependency excluding all of this module's own). Free ports, a temporary home, a 512 MB heap. The child
  * serves until its standard input closes, so it ends with {@link #close} or with the test JVM, whatever kills it.
  */
-final class OpenSearchTestNode implements AutoCloseable {
+public final class OpenSearchTestNode implements AutoCloseable {
 
     private static final String CLASSPATH = "opensearch-node.classpath";
+    // by name: loading the class here would need OpenSearch on this class path
     private static final String MAIN = "dev.veracity.opensearch.node.OpenSearchNodeMain";
 
     private final Process process;
@@ -44,7 +45,7 @@ final class OpenSearchTestNode implements AutoCloseable {
         this.port = port;
     }
 
-    static OpenSearchTestNode start() throws Exception {
+    public static OpenSearchTestNode start() throws Exception {
         URL list = OpenSearchTestNode.class.getClassLoader().getResource(CLASSPATH);
         if (list == null) {
             throw new IllegalStateException(CLASSPATH + " is not on the test class path: build with -am so that"
@@ -92,7 +93,7 @@ final class OpenSearchTestNode implements AutoCloseable {
         return node;
     }
 
-    long startMillis() {
+    public long startMillis() {
         return startMillis;
     }
 
@@ -105,22 +106,22 @@ final class OpenSearchTestNode implements AutoCloseable {
         }
     }
 
-    String tail() {
+    public String tail() {
         synchronized (output) {
             return String.join("\n", output);
         }
     }
 
-    int port() {
+    public int port() {
         return port;
     }
 
-    long pid() {
+    public long pid() {
         return process.pid();
     }
 
     /** The {@code --index} URL of an index on this node. */
-    String url(String index) {
+    public String url(String index) {
         return "opensearch://127.0.0.1:" + port + "/" + index;
     }
 
@@ -143,7 +144,7 @@ final class OpenSearchTestNode implements AutoCloseable {
         }
     }
 
-    static int freePort() throws IOException {
+    public static int freePort() throws IOException {
         try (ServerSocket s = new ServerSocket(0)) {
             return s.getLocalPort();
         }
