@@ -24,7 +24,8 @@ import java.util.Objects;
  * <ul>
  * <li>BM25: the query analysed here by {@link AnseriniAnalyzer} into Anserini's bag of words, sent as {@code term}
  * queries boosted by their counts on {@code contents} (BM25 k1 = 0.9, b = 0.4 in the index's settings), with
- * {@code dfs_query_then_fetch} so several shards score with the whole index's statistics, as one Lucene index does.</li>
+ * {@code dfs_query_then_fetch} when the index has several shards, so they score with the whole index's statistics, as
+ * one Lucene index does.</li>
  * <li>dense: the query embedded here, then a {@code knn} query on {@code vector} (HNSW, lucene engine).</li>
  * <li>hybrid: both lists fused on our side by reciprocal rank fusion (k = 60), as {@link HybridRetriever} does.</li>
  * </ul>
@@ -41,11 +42,15 @@ public final class OpenSearchIndex implements SearchIndex {
 
     private final OpenSearchCluster cluster;
     private final IndexMetadata metadata;
+    private final String bm25Endpoint;
     private final AnseriniAnalyzer analyzer = new AnseriniAnalyzer();
 
-    private OpenSearchIndex(OpenSearchCluster cluster, IndexMetadata metadata) {
+    private OpenSearchIndex(OpenSearchCluster cluster, IndexMetadata metadata, int shards) {
         this.cluster = cluster;
         this.metadata = metadata;
+        // one shard holds the whole index's statistics; several need the extra round of dfs_query_then_fetch
+        this.bm25Endpoint = "/" + cluster.location().index() + "/_search"
+                + (shards > 1 ? "?search_type=dfs_query_then_fetch" : "");
     }
 
     /**
@@ -77,10 +82,28 @@ public final class OpenSearchIndex implements SearchIndex {
                 throw new OpenSearchException("index " + location + " is unfinished (its load was interrupted): run the"
                         + " same ./veracity index command again to resume it");
             }
-            return new OpenSearchIndex(cluster, meta);
+            return new OpenSearchIndex(cluster, meta, settings.path("index").path("number_of_shards").asInt(1));
         } catch (RuntimeException e) {
             cluster.close();
             throw e;
+        }
+    }
+
+    /** Whether the index exists (finished or not); the cluster must answer and not be red. */
+    public static boolean exists(OpenSearchLocation location) {
+        try (OpenSearchCluster cluster = new OpenSearchCluster(location)) {
+            cluster.requireHealthy();
+            return cluster.get("/" + location.index() + "/_mapping").status() != 404;
+        }
+    }
+
+    /** Deletes the index (a benchmark's own); a missing one is fine. */
+    public static void delete(OpenSearchLocation location) {
+        try (OpenSearchCluster cluster = new OpenSearchCluster(location)) {
+            OpenSearchCluster.Reply reply = cluster.json("DELETE", "/" + location.index(), null);
+            if (!reply.ok() && reply.status() != 404) {
+                throw new OpenSearchException("deleting " + location + " failed: " + reply.reason());
+            }
         }
     }
 
@@ -134,8 +157,7 @@ public final class OpenSearchIndex implements SearchIndex {
         var should = body.putObject("query").putObject("bool").putArray("should");
         terms.forEach((term, n) -> should.addObject().putObject("term").putObject(IndexFields.CONTENTS)
                 .put("value", term).put("boost", n));
-        return hits(cluster.json("POST", "/" + cluster.location().index()
-                + "/_search?search_type=dfs_query_then_fetch", body), "BM25 search");
+        return hits(cluster.json("POST", bm25Endpoint, body), "BM25 search");
     }
 
     /** The k nearest passages of an embedded query by inner product (= cosine on unit vectors). */

@@ -20,10 +20,12 @@ import java.util.function.LongConsumer;
 /**
  * Loads a corpus into an OpenSearch index through the bulk API, resumably.
  *
- * <p>Resume: every passage's {@code _id} is its corpus id, and before a batch is sent (or embedded) a realtime
- * {@code _mget} asks which of its ids the index already holds; only the others are sent. A load killed at any
- * point, even inside a bulk request, is finished by running it again on the same corpus: nothing is sent twice, and
- * the node's {@code _version} of every passage stays 1. Only {@link #finish} marks the index complete
+ * <p>Resume: every passage's {@code _id} is its corpus id. Loading into an unfinished index, before a batch is sent
+ * (or embedded) a realtime {@code _mget} asks which of its ids the index already holds; only the others are sent.
+ * Batches go one at a time in corpus order, so once a batch finds none of its ids, none of the later ones can be there
+ * and the checks stop (a new index is never checked). A load killed at any point, even inside a bulk request, is
+ * finished by running it again on the same corpus: nothing is sent twice, and the node's {@code _version} of every
+ * passage stays 1. Only {@link #finish} marks the index complete
  * ({@code _meta.veracity.complete}); searching an unfinished index is refused.
  *
  * <p>Back-pressure: a bulk answered 429 as a whole, or with items rejected 429 (the write queue full), is resent
@@ -50,9 +52,13 @@ public final class OpenSearchIndexer implements AutoCloseable {
     private long skipped;
     private long retries;
     private boolean finished;
+    /** Resuming an unfinished index, up to the first batch none of whose passages it holds. */
+    private boolean checking;
 
-    private OpenSearchIndexer(OpenSearchCluster cluster, PassageVectors vectors, int batchSize, LongConsumer progress) {
+    private OpenSearchIndexer(OpenSearchCluster cluster, PassageVectors vectors, int batchSize, LongConsumer progress,
+                              boolean resuming) {
         this.cluster = cluster;
+        this.checking = resuming;
         this.index = cluster.location().index();
         this.vectors = vectors;
         this.batchSize = batchSize;
@@ -103,7 +109,7 @@ public final class OpenSearchIndexer implements AutoCloseable {
                 throw new OpenSearchException("OpenSearch at " + location.baseUrl() + " could not look up index "
                         + location.index() + ": " + exists.reason());
             }
-            return new OpenSearchIndexer(cluster, vectors, batchSize, progress);
+            return new OpenSearchIndexer(cluster, vectors, batchSize, progress, exists.ok());
         } catch (RuntimeException e) {
             cluster.close();
             throw e;
@@ -178,7 +184,8 @@ public final class OpenSearchIndexer implements AutoCloseable {
             return;
         }
         long first = seen - batch.size();
-        Set<String> present = present(batch);
+        Set<String> present = checking ? present(batch) : Set.of();
+        checking = checking && !present.isEmpty();
         List<Document> missing = new ArrayList<>();
         List<Long> missingPositions = new ArrayList<>();
         List<float[]> missingVectors = new ArrayList<>();

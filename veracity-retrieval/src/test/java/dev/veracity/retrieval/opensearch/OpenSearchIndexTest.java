@@ -86,9 +86,9 @@ class OpenSearchIndexTest {
         }
     }
 
-    private long load(String name, PassageVectors vectors, int batch) {
-        try (OpenSearchIndexer load = OpenSearchIndexer.open(OpenSearchLocation.parse(node.url(name)), vectors, batch, 1,
-                null)) {
+    private long load(String name, PassageVectors vectors, int batch, int shards) {
+        try (OpenSearchIndexer load = OpenSearchIndexer.open(OpenSearchLocation.parse(node.url(name)), vectors, batch,
+                shards, null)) {
             load.addAll(corpus);
             return load.finish();
         }
@@ -107,37 +107,41 @@ class OpenSearchIndexTest {
 
     @Test
     void bm25TopTenAgreesWithOurLuceneIndex(@TempDir Path dir) throws Exception {
-        assertThat(load("bm25", null, 100)).isEqualTo(corpus.size());
+        assertThat(load("bm25", null, 100, 1)).isEqualTo(corpus.size());
+        // three shards: dfs_query_then_fetch scores with the whole index's statistics
+        assertThat(load("bm25-3", null, 100, 3)).isEqualTo(corpus.size());
         try (LuceneIndex ours = lucene(dir, null);
-             SearchIndex theirs = SearchIndex.open(node.url("bm25"))) {
+             SearchIndex theirs = SearchIndex.open(node.url("bm25"));
+             SearchIndex sharded = SearchIndex.open(node.url("bm25-3"))) {
             assertThat(theirs.metadata().corpusSha256()).isEqualTo(ours.metadata().corpusSha256());
             assertThat(theirs.metadata().passages()).isEqualTo(corpus.size());
-            int overlap = 0;
-            int sameOrder = 0;
-            for (String q : queries) {
-                List<Passage> a = ours.bm25().search(q, 10);
-                List<Passage> b = theirs.retriever("bm25", null).search(q, 10);
-                Set<String> common = new HashSet<>(ids(a));
-                common.retainAll(ids(b));
-                overlap += common.size();
-                sameOrder += ids(a).equals(ids(b)) ? 1 : 0;
-                // OpenSearch 2.x scores with LegacyBM25Similarity: Lucene's BM25 times (k1 + 1)
-                assertThat(b.getFirst().score() / a.getFirst().score()).as(q).isCloseTo(1.9, org.assertj.core.data.Offset.offset(1e-3));
-                for (int i = 0; i < Math.min(a.size(), b.size()); i++) {
-                    assertThat(b.get(i).score()).as(q + " rank " + (i + 1)).isCloseTo(a.get(i).score() * 1.9,
-                            org.assertj.core.data.Offset.offset(1e-3 * a.get(i).score()));
+            for (SearchIndex index : List.of(theirs, sharded)) {
+                int overlap = 0;
+                int sameOrder = 0;
+                for (String q : queries) {
+                    List<Passage> a = ours.bm25().search(q, 10);
+                    List<Passage> b = index.retriever("bm25", null).search(q, 10);
+                    Set<String> common = new HashSet<>(ids(a));
+                    common.retainAll(ids(b));
+                    overlap += common.size();
+                    sameOrder += ids(a).equals(ids(b)) ? 1 : 0;
+                    // OpenSearch 2.x scores with LegacyBM25Similarity: Lucene's BM25 times (k1 + 1)
+                    for (int i = 0; i < Math.min(a.size(), b.size()); i++) {
+                        assertThat(b.get(i).score()).as(q + " rank " + (i + 1)).isCloseTo(a.get(i).score() * 1.9,
+                                org.assertj.core.data.Offset.offset(1e-3 * a.get(i).score()));
+                    }
                 }
+                System.out.printf("BM25 top 10, Lucene vs OpenSearch (%s): %d of %d shared, %d of %d queries in the"
+                        + " same order%n", index.location(), overlap, 10 * queries.size(), sameOrder, queries.size());
+                assertThat(overlap).isGreaterThanOrEqualTo(10 * queries.size() * 98 / 100);
             }
-            System.out.printf("BM25 top 10, Lucene vs OpenSearch: %d of %d shared, %d of %d queries in the same order%n",
-                    overlap, 10 * queries.size(), sameOrder, queries.size());
-            assertThat(overlap).isGreaterThanOrEqualTo(10 * queries.size() * 98 / 100);
         }
     }
 
     @Test
     void knnReturnsTheNearestVectorsAndHybridFusesAsLuceneDoes(@TempDir Path dir) throws Exception {
         PassageVectors vectors = PassageVectors.embedded(embedder);
-        load("dense", vectors, 100);
+        load("dense", vectors, 100, 1);
         try (LuceneIndex ours = lucene(dir, vectors);
              OpenSearchIndex theirs = (OpenSearchIndex) SearchIndex.open(node.url("dense"))) {
             assertThat(theirs.metadata().embeddingModel()).isEqualTo(embedder.name());
