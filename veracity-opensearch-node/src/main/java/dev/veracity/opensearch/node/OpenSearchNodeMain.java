@@ -5,7 +5,9 @@ import java.nio.file.Path;
 import org.codelibs.opensearch.runner.OpenSearchRunner;
 
 /**
- * A single OpenSearch node for tests, run as a child JVM: {@code OpenSearchNodeMain HOME HTTP_PORT TRANSPORT_PORT}.
+ * A single OpenSearch node for tests, run as a child JVM:
+ * {@code OpenSearchNodeMain HOME HTTP_PORT TRANSPORT_PORT [KEY=VALUE ...]} (the last are node settings, e.g. a small
+ * write queue).
  * Prints {@code READY <port>} once the cluster is at least yellow, then serves until its standard input closes (the
  * parent exited or closed the pipe), so a test that dies leaves no node behind.
  */
@@ -37,6 +39,10 @@ public final class OpenSearchNodeMain {
             // a nearly full test disk must not turn indexes read-only
             settings.put("cluster.routing.allocation.disk.threshold_enabled", false);
             settings.put("action.auto_create_index", false);
+            for (int i = 3; i < args.length; i++) {
+                int eq = args[i].indexOf('=');
+                settings.put(args[i].substring(0, eq), args[i].substring(eq + 1));
+            }
         }).build(OpenSearchRunner.newConfigs().basePath(home.toString()).numOfNode(1).clusterName("veracity-test")
                 .moduleTypes(MODULES).pluginTypes(KNN).disableESLogger());
         runner.ensureYellow();

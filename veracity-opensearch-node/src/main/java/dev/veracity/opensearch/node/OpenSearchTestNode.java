@@ -46,6 +46,11 @@ public final class OpenSearchTestNode implements AutoCloseable {
     }
 
     public static OpenSearchTestNode start() throws Exception {
+        return start(List.of());
+    }
+
+    /** A node with these node settings besides ours ({@code key=value}, e.g. {@code thread_pool.write.queue_size=1}). */
+    public static OpenSearchTestNode start(List<String> settings) throws Exception {
         URL list = OpenSearchTestNode.class.getClassLoader().getResource(CLASSPATH);
         if (list == null) {
             throw new IllegalStateException(CLASSPATH + " is not on the test class path: build with -am so that"
@@ -63,10 +68,12 @@ public final class OpenSearchTestNode implements AutoCloseable {
         int port = freePort();
         String java = ProcessHandle.current().info().command().orElse("java");
         long t0 = System.nanoTime();
-        Process p = new ProcessBuilder(java, "-Xms256m", "-Xmx512m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-                "--enable-native-access=ALL-UNNAMED", "-cp", String.join(File.pathSeparator, classPath), MAIN,
-                home.toString(), String.valueOf(port), String.valueOf(freePort()))
-                .redirectErrorStream(true).start();
+        List<String> command = new ArrayList<>(List.of(java, "-Xms256m", "-Xmx512m", "-XX:+UseSerialGC",
+                "-XX:TieredStopAtLevel=1", "--enable-native-access=ALL-UNNAMED", "-cp",
+                String.join(File.pathSeparator, classPath), MAIN, home.toString(), String.valueOf(port),
+                String.valueOf(freePort())));
+        command.addAll(settings);
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
         OpenSearchTestNode node = new OpenSearchTestNode(p, home, port);
         Runtime.getRuntime().addShutdownHook(new Thread(p::destroyForcibly));
         CountDownLatch ready = new CountDownLatch(1);

@@ -221,21 +221,21 @@ public final class OpenSearchIndex implements SearchIndex {
      */
     static List<Passage> fuse(List<List<Hit>> lists, int k) {
         Map<String, Hit> first = new LinkedHashMap<>();
-        Map<String, Float> score = new LinkedHashMap<>(); // float sums, as Lucene's, so ties fall the same way
+        Map<String, Double> score = new LinkedHashMap<>(); // double sums as Lucene's, so ties fall the same way
         for (List<Hit> list : lists) {
             for (int rank = 1; rank <= list.size(); rank++) {
                 Hit h = list.get(rank - 1);
                 first.putIfAbsent(h.passage().id(), h);
-                score.merge(h.passage().id(), 1f / (HybridRetriever.RRF_K + rank), Float::sum);
+                score.merge(h.passage().id(), 1.0 / (HybridRetriever.RRF_K + rank), Double::sum);
             }
         }
         return score.entrySet().stream()
-                .sorted(Comparator.<Map.Entry<String, Float>>comparingDouble(Map.Entry::getValue).reversed()
+                .sorted(Comparator.<Map.Entry<String, Double>>comparingDouble(Map.Entry::getValue).reversed()
                         .thenComparingLong(e -> first.get(e.getKey()).position()))
                 .limit(k)
                 .map(e -> {
                     Passage p = first.get(e.getKey()).passage();
-                    return new Passage(p.id(), p.title(), p.text(), e.getValue());
+                    return new Passage(p.id(), p.title(), p.text(), (float) e.getValue().doubleValue()); // as a ScoreDoc
                 })
                 .toList();
     }

@@ -50,7 +50,7 @@ public final class OpenSearchIndexer implements AutoCloseable {
     private long seen;
     private long sent;
     private long skipped;
-    private long retries;
+    private volatile long retries; // read by other threads (a test watching for back-pressure)
     private boolean finished;
     /** Resuming an unfinished index, up to the first batch none of whose passages it holds. */
     private boolean checking;

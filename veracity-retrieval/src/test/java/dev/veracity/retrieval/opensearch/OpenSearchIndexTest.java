@@ -30,6 +30,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -73,7 +75,8 @@ class OpenSearchIndexTest {
         for (String line : Files.readAllLines(Shared.data("ramdocs/RAMDocs_test.jsonl")).subList(0, QUESTIONS)) {
             queries.add(JSON.readTree(line).path("question").asText());
         }
-        node = OpenSearchTestNode.start();
+        // one write thread and a one-request queue: concurrent bulks get 429, for the back-pressure test
+        node = OpenSearchTestNode.start(List.of("thread_pool.write.size=1", "thread_pool.write.queue_size=1"));
         System.out.println("OpenSearch test node started in " + node.startMillis() + " ms (pid " + node.pid() + ")");
     }
 
@@ -165,9 +168,15 @@ class OpenSearchIndexTest {
                 List<String> b = ids(theirs.hybrid(embedder).search(q, 10));
                 sameHybrid += new HashSet<>(a).equals(new HashSet<>(b)) ? 1 : 0;
             }
+            // the fusion itself is Lucene's (OpenSearchFusionTest); what differs is the dense lists 100 deep, each from
+            // its own HNSW graph (approximate), so only most queries agree: 52 to 58 of 60 in our runs
             System.out.printf("hybrid top 10, Lucene vs OpenSearch: the same set for %d of %d queries%n", sameHybrid,
                     queries.size());
-            assertThat(sameHybrid).isGreaterThanOrEqualTo(queries.size() * 9 / 10);
+            assertThat(sameHybrid).isGreaterThanOrEqualTo(queries.size() * 3 / 4);
+            for (String q : queries.subList(0, 10)) { // on the node: the fusion of the node's own two lists
+                assertThat(theirs.hybrid(embedder).search(q, 10)).isEqualTo(OpenSearchIndex.fuse(List.of(
+                        theirs.searchBm25(q, 100), theirs.searchVector(embedder.embedQuery(q), 100)), 10));
+            }
         }
     }
 
@@ -223,6 +232,55 @@ class OpenSearchIndexTest {
         try (SearchIndex resumed = SearchIndex.open(url)) {
             assertThat(resumed.metadata().passages()).isEqualTo(corpus.size());
             assertThat(resumed.retriever("bm25", null).search(queries.getFirst(), 3)).hasSize(3);
+        }
+    }
+
+    @Test
+    void a429IsWaitedOutAndTheRejectedPassagesResent() throws Exception {
+        http("PUT", "/noise", JSON.readTree("{\"settings\":{\"index\":{\"number_of_replicas\":0}}}"));
+        StringBuilder noise = new StringBuilder();
+        for (int i = 0; i < 200; i++) {
+            noise.append("{\"index\":{}}\n{\"text\":\"noise ").append(i).append("\"}\n");
+        }
+        AtomicReference<OpenSearchIndexer> watched = new AtomicReference<>();
+        AtomicBoolean stop = new AtomicBoolean();
+        List<Thread> flooders = new ArrayList<>();
+        for (int t = 0; t < 3; t++) { // keep the one write thread busy and its queue full until we are refused
+            flooders.add(Thread.ofVirtual().start(() -> {
+                while (!stop.get() && (watched.get() == null || watched.get().retries() == 0)) {
+                    try {
+                        http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + node.port() + "/noise/_bulk"))
+                                .header("Content-Type", "application/x-ndjson")
+                                .POST(HttpRequest.BodyPublishers.ofString(noise.toString())).build(),
+                                HttpResponse.BodyHandlers.discarding());
+                    } catch (Exception e) {
+                        return;
+                    }
+                }
+            }));
+        }
+        long count;
+        long retries;
+        try (OpenSearchIndexer load = OpenSearchIndexer.open(OpenSearchLocation.parse(node.url("pressure")), null, 10, 1,
+                null)) {
+            watched.set(load);
+            load.addAll(corpus);
+            count = load.finish();
+            retries = load.retries();
+        } finally {
+            stop.set(true);
+            for (Thread t : flooders) {
+                t.join();
+            }
+        }
+        System.out.println("bulk loading under a full write queue: " + retries + " retries after 429");
+        assertThat(retries).as("OpenSearch refused some bulk with 429").isPositive();
+        assertThat(count).isEqualTo(corpus.size());
+        JsonNode hits = http("POST", "/pressure/_search", JSON.createObjectNode().put("size", 1000).put("version", true)
+                .put("_source", false)).path("hits").path("hits");
+        assertThat(hits.size()).isEqualTo(corpus.size());
+        for (JsonNode hit : hits) {
+            assertThat(hit.path("_version").asInt()).as(hit.path("_id").asText()).isEqualTo(1);
         }
     }
 
