@@ -82,7 +82,7 @@ final class AskCommand implements Callable<Integer> {
             throw new IllegalArgumentException("give documents with --docs or --index, not both");
         }
         retrieval.validate();
-        dev.veracity.retrieval.react.PageStore pageStore = retrieval.openPages(m); // a bad --pages stops here
+        dev.veracity.retrieval.PageSource pageStore = retrieval.openPages(m); // a bad --pages stops here
         if (m.needs(Capability.DOCUMENTS) && docs == null && !retrieval.given() && pageStore == null) {
             throw new IllegalArgumentException("method " + method + " needs documents: pass --docs FILE (JSONL) or --index DIR"
                     + " [--k N --search-mode bm25|dense|hybrid], or use a closed-book method (no-rag, cot, cot-sc)");
@@ -99,7 +99,7 @@ final class AskCommand implements Callable<Integer> {
         long t0 = System.nanoTime();
         MethodAnswer answer;
         try (SearchIndex searchIndex = retrieval.open();
-             dev.veracity.retrieval.react.PageStore pagesOpen = pageStore;
+             dev.veracity.retrieval.PageSource pagesOpen = pageStore;
              TraceStore store = TraceStore.open(cfg.traceFile());
              Stack stack = new Stack(cfg, TraceSink.all(store, calls))) {
             Retriever retriever = retrieval.retriever(searchIndex, embedder);

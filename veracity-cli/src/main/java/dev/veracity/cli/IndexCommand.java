@@ -14,6 +14,7 @@ import dev.veracity.retrieval.lucene.PrecomputedVectors;
 import dev.veracity.retrieval.lucene.IndexBuilder;
 import dev.veracity.retrieval.opensearch.OpenSearchIndexer;
 import dev.veracity.retrieval.opensearch.OpenSearchLocation;
+import dev.veracity.retrieval.opensearch.OpenSearchPageStore;
 import dev.veracity.retrieval.react.PageFormat;
 import dev.veracity.retrieval.react.PageReader;
 import dev.veracity.retrieval.react.PageStoreBuilder;
@@ -44,7 +45,8 @@ final class IndexCommand implements Callable<Integer> {
                     + " wiki-pages), jsonl ({title, text}), dataset (the dataset's paragraphs, e.g. HotpotQA's).")
     String format;
 
-    @Option(names = "--pages", description = "Build a page store for ReAct agents (eval --pages DIR) instead of a retrieval index.")
+    @Option(names = "--pages", description = "Build a page store for ReAct agents (eval --pages DIR|URL) instead of a retrieval"
+            + " index; --out may be an OpenSearch URL (an earlier page store there is replaced).")
     boolean pages;
 
     @Option(names = "--dataset", paramLabel = "NAME",
@@ -110,9 +112,6 @@ final class IndexCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         if (pages) {
-            if (SearchIndex.isOpenSearch(out)) {
-                throw new IllegalArgumentException("a page store is a folder: give --pages a --out DIR, not an OpenSearch URL");
-            }
             return buildPages();
         }
         CorpusFormat f = CorpusFormat.parse(format);
@@ -253,7 +252,6 @@ final class IndexCommand implements Callable<Integer> {
 
     /** The page store: pages read from the dump (or grouped from the dataset's paragraphs), with a progress bar. */
     private int buildPages() throws Exception {
-        Path out = outDir();
         PageFormat f = PageFormat.parse(format);
         if (dense || onnxModel != null || embedding.remote()) {
             throw new IllegalArgumentException("--dense, --onnx-model and --embedder are for retrieval indexes, not --pages");
@@ -267,18 +265,16 @@ final class IndexCommand implements Callable<Integer> {
         if (!java.nio.file.Files.exists(corpus)) {
             throw new IllegalArgumentException("no corpus at " + corpus + ": check the path");
         }
+        if (SearchIndex.isOpenSearch(out)) {
+            return loadPages(f);
+        }
+        Path out = outDir();
         long start = System.nanoTime();
         long count;
         try (TaskProgress bar = TaskProgress.start("Pages", "pages", -1);
              PageStoreBuilder builder = PageStoreBuilder.create(out, f, corpus.toAbsolutePath().normalize(), bar::stepTo)) {
             try {
-                if (f == PageFormat.DATASET) {
-                    java.util.List<Document> paragraphs = new java.util.ArrayList<>();
-                    readDataset(dataset, corpus, paragraphs::add);
-                    PageReader.group(paragraphs).forEach(builder::add);
-                } else {
-                    PageReader.read(corpus, f, builder::add);
-                }
+                readPages(f, builder::add);
             } catch (Exception | Error e) {
                 builder.abandon(); // a bad record or a failed read must not leave a page store that opens
                 throw e;
@@ -300,6 +296,39 @@ final class IndexCommand implements Callable<Integer> {
      * Every question's passages through the dataset's loader, each distinct (title, text) once. Gold answers are not
      * needed: an unlabelled test split is indexed as well.
      */
+    /** Reads the pages (or groups the dataset's paragraphs into pages) into {@code sink}. */
+    private void readPages(PageFormat f, java.util.function.Consumer<dev.veracity.retrieval.PageSource.Page> sink)
+            throws Exception {
+        if (f == PageFormat.DATASET) {
+            java.util.List<Document> paragraphs = new java.util.ArrayList<>();
+            readDataset(dataset, corpus, paragraphs::add);
+            PageReader.group(paragraphs).forEach(sink);
+        } else {
+            PageReader.read(corpus, f, sink);
+        }
+    }
+
+    /** The page store in OpenSearch: replaces an earlier page store of that name; marked complete only at the end. */
+    private int loadPages(PageFormat f) throws Exception {
+        OpenSearchLocation location = OpenSearchLocation.parse(out);
+        long start = System.nanoTime();
+        long count;
+        long stored;
+        try (TaskProgress bar = TaskProgress.start("Pages", "pages", -1);
+             OpenSearchPageStore.Loader load = OpenSearchPageStore.Loader.create(location, f.cliName(),
+                     corpus.toAbsolutePath().normalize().toString(), batch, shards, bar::stepTo)) {
+            readPages(f, load::add);
+            stored = load.finish();
+            count = load.count();
+        }
+        double s = (System.nanoTime() - start) / 1e9;
+        int width = Terminal.columns();
+        System.out.print(dev.veracity.eval.report.TextTable.wrap(String.format("Stored %,d pages from %s (%s) into %s"
+                + " in %.1f s (%,.0f pages/s)", stored, corpus, f, location, s, count / Math.max(s, 1e-9)), width, "", "  "));
+        System.out.println("  ./veracity eval --method court --pages " + location);
+        return 0;
+    }
+
     static void readDataset(String name, Path file, java.util.function.Consumer<Document> sink) {
         java.util.Set<String> seen = new java.util.HashSet<>();
         try (java.util.stream.Stream<QaItem> items = Datasets.stream(name, file, GoldFields.OPTIONAL)) {

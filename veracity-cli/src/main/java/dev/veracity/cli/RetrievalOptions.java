@@ -32,11 +32,11 @@ final class RetrievalOptions {
             description = "bm25, dense or hybrid (default ${DEFAULT-VALUE}).")
     String searchMode;
 
-    @Option(names = "--pages", paramLabel = "DIR",
+    @Option(names = "--pages", paramLabel = "DIR|URL",
             description = "A page store (./veracity index --pages) for methods whose ReAct agents search a Wikipedia"
                     + " (court, react, ...): Search[entity] and Lookup[keyword] read its pages instead of the question's"
-                    + " own paragraphs (MuSiQue always reads its own).")
-    Path pages;
+                    + " own paragraphs (MuSiQue always reads its own). Or a page store in OpenSearch, opensearch://HOST:9200/NAME.")
+    String pages;
 
     boolean given() {
         return index != null;
@@ -46,7 +46,7 @@ final class RetrievalOptions {
      * The page store, open, or null without {@code --pages}; a folder that is none stops here, before any model call,
      * and so does {@code --pages} with a method that does not read pages.
      */
-    dev.veracity.retrieval.react.PageStore openPages(QaMethod m) throws java.io.IOException {
+    PageSource openPages(QaMethod m) throws java.io.IOException {
         if (pages == null) {
             return null;
         }
@@ -55,15 +55,24 @@ final class RetrievalOptions {
                     + " method " + m.name() + " does not read pages");
         }
         try {
-            return dev.veracity.retrieval.react.PageStore.open(pages);
+            return SearchIndex.isOpenSearch(pages)
+                    ? dev.veracity.retrieval.opensearch.OpenSearchPageStore.open(
+                            dev.veracity.retrieval.opensearch.OpenSearchLocation.parse(pages))
+                    : dev.veracity.retrieval.react.PageStore.open(Path.of(pages));
         } catch (java.nio.file.NoSuchFileException e) {
             throw new IllegalArgumentException("--pages " + pages + ": " + e.getReason());
         }
     }
 
     /** How a run records its page store in {@code run.json}: the folder and its pages' checksum. */
-    String describePages(dev.veracity.retrieval.react.PageStore open) {
-        return open == null ? "none" : pages.toAbsolutePath().normalize() + " sha256=" + open.metadata().pagesSha256();
+    String describePages(PageSource open) {
+        if (open == null) {
+            return "none";
+        }
+        dev.veracity.retrieval.react.PageStoreMetadata meta = open instanceof dev.veracity.retrieval.opensearch.OpenSearchPageStore os
+                ? os.metadata() : ((dev.veracity.retrieval.react.PageStore) open).metadata();
+        return (SearchIndex.isOpenSearch(pages) ? pages : Path.of(pages).toAbsolutePath().normalize().toString())
+                + " sha256=" + meta.pagesSha256();
     }
 
     void validate() {
@@ -153,7 +162,7 @@ final class RetrievalOptions {
 
         @Override
         public String describePages(PageSource open) {
-            return RetrievalOptions.this.describePages((dev.veracity.retrieval.react.PageStore) open);
+            return RetrievalOptions.this.describePages(open);
         }
 
         @Override

@@ -154,7 +154,10 @@ final class ServeCommand implements Callable<Integer> {
                     ? retrieval.embedder() : null;
             Retriever retriever = retrieval.retriever(index, denseEmbedder);
             DocumentSource source = retriever == null ? null : retrieval.source(index, retriever);
-            PageStore pages = retrieval.pages == null ? null : PageStore.open(retrieval.pages);
+            dev.veracity.retrieval.PageSource pages = retrieval.pages == null ? null : SearchIndex.isOpenSearch(retrieval.pages)
+                    ? dev.veracity.retrieval.opensearch.OpenSearchPageStore.open(
+                            dev.veracity.retrieval.opensearch.OpenSearchLocation.parse(retrieval.pages))
+                    : PageStore.open(Path.of(retrieval.pages));
             if (pages != null) {
                 held.add(pages);
             }

@@ -124,6 +124,46 @@ class OpenSearchCliTest {
     }
 
     @Test
+    void courtReadsAPageStoreInOpenSearchAsItReadsTheFolder() throws Exception {
+        Path data = dir.resolve("hotpot.json");
+        try (var in = getClass().getResourceAsStream("/dev/veracity/cli/hotpot-distractor-5.json")) {
+            Files.copy(in, data);
+        }
+        String pagesUrl = node.url("hotpot-pages");
+        Path pagesDir = dir.resolve("hotpot-pages");
+        for (String out : List.of(pagesUrl, pagesDir.toString())) {
+            Result built = run("index", "--pages", "--corpus", data.toString(), "--format", "dataset", "--dataset",
+                    "hotpotqa", "--out", out);
+            assertThat(built.code()).as(built.err()).isZero();
+            assertThat(built.out()).contains("Stored 12 pages from");
+        }
+        List<List<String>> predictions = new ArrayList<>();
+        List<String> recorded = new ArrayList<>();
+        for (String pages : List.of(pagesUrl, pagesDir.toString())) {
+            try (SimServer sim = SimServer.start(SimConfig.builder().build())) {
+                Path run = dir.resolve("court-" + predictions.size());
+                Result r = run("eval", "--method", "court", "--dataset", "hotpotqa", "--data", data.toString(), "--out",
+                        run.toString(), "--pages", pages, "--llm-base-url", sim.baseUrl(), "--model", "sim-model",
+                        "--cache", "off", "--concurrency", "8");
+                assertThat(r.code()).as(r.err()).isZero();
+                List<String> p = new ArrayList<>();
+                for (String line : Files.readAllLines(run.resolve("results.jsonl"))) {
+                    if (!line.isBlank()) {
+                        JsonNode l = JSON.readTree(line);
+                        p.add(l.get("question").asText() + " -> " + l.get("prediction").asText());
+                    }
+                }
+                predictions.add(p.stream().sorted().toList());
+                recorded.add(JSON.readTree(run.resolve("summary.json").toFile()).at("/config/pages").asText());
+            }
+        }
+        assertThat(predictions.get(0)).hasSize(5).isEqualTo(predictions.get(1));
+        assertThat(recorded.get(0)).startsWith(pagesUrl + " sha256=");
+        assertThat(recorded.get(0).substring(recorded.get(0).indexOf("sha256=")))
+                .isEqualTo(recorded.get(1).substring(recorded.get(1).indexOf("sha256=")));
+    }
+
+    @Test
     void anUnreachableClusterIsOneLineExitTwo() throws Exception {
         Result r = run("search", "--index", "opensearch://127.0.0.1:" + OpenSearchTestNode.freePort() + "/nq", "who");
         assertThat(r.code()).isEqualTo(2);

@@ -5,9 +5,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.veracity.retrieval.corpus.Document;
 import dev.veracity.retrieval.lucene.IndexFields;
 import dev.veracity.retrieval.lucene.PassageVectors;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
@@ -28,19 +25,15 @@ import java.util.function.LongConsumer;
  * passage stays 1. Only {@link #finish} marks the index complete
  * ({@code _meta.veracity.complete}); searching an unfinished index is refused.
  *
- * <p>Back-pressure: a bulk answered 429 as a whole, or with items rejected 429 (the write queue full), is resent
- * (only the rejected items) after a wait that doubles from {@value #FIRST_WAIT_MS} ms up to {@value #MAX_WAIT_MS} ms,
- * at most {@value #MAX_RETRIES} times, then fails with one line. Any other item failure fails the load at once. One
- * thread calls {@link #add}; batches are sent one at a time (a request in flight is the back-pressure).
+ * <p>Back-pressure: {@link BulkWriter} waits out 429s and resends only the rejected passages (bounded). One thread
+ * calls {@link #add}; batches are sent one at a time (a request in flight is the back-pressure).
  */
 public final class OpenSearchIndexer implements AutoCloseable {
 
     public static final int DEFAULT_BATCH = 500;
-    static final long FIRST_WAIT_MS = 100;
-    static final long MAX_WAIT_MS = 5_000;
-    static final int MAX_RETRIES = 10;
 
     private final OpenSearchCluster cluster;
+    private final BulkWriter writer;
     private final String index;
     private final PassageVectors vectors;
     private final int batchSize;
@@ -50,7 +43,6 @@ public final class OpenSearchIndexer implements AutoCloseable {
     private long seen;
     private long sent;
     private long skipped;
-    private volatile long retries; // read by other threads (a test watching for back-pressure)
     private boolean finished;
     /** Resuming an unfinished index, up to the first batch none of whose passages it holds. */
     private boolean checking;
@@ -58,6 +50,7 @@ public final class OpenSearchIndexer implements AutoCloseable {
     private OpenSearchIndexer(OpenSearchCluster cluster, PassageVectors vectors, int batchSize, LongConsumer progress,
                               boolean resuming) {
         this.cluster = cluster;
+        this.writer = new BulkWriter(cluster);
         this.checking = resuming;
         this.index = cluster.location().index();
         this.vectors = vectors;
@@ -147,7 +140,7 @@ public final class OpenSearchIndexer implements AutoCloseable {
 
     /** Bulk requests (or items) resent after a 429. */
     public long retries() {
-        return retries;
+        return writer.retries();
     }
 
     /**
@@ -198,7 +191,13 @@ public final class OpenSearchIndexer implements AutoCloseable {
                     missingVectors.add(all == null ? null : all.get(i));
                 }
             }
-            send(missing, missingPositions, missingVectors);
+            List<String> ids = new ArrayList<>(missing.size());
+            List<ObjectNode> sources = new ArrayList<>(missing.size());
+            for (int i = 0; i < missing.size(); i++) {
+                ids.add(missing.get(i).id());
+                sources.add(OpenSearchSchema.source(missing.get(i), missingPositions.get(i), missingVectors.get(i)));
+            }
+            writer.write(ids, sources, "passage");
         }
         skipped += batch.size() - missing.size();
         sent += missing.size();
@@ -223,76 +222,6 @@ public final class OpenSearchIndexer implements AutoCloseable {
             }
         }
         return found;
-    }
-
-    private void send(List<Document> docs, List<Long> positions, List<float[]> docVectors) {
-        List<Integer> pending = new ArrayList<>();
-        for (int i = 0; i < docs.size(); i++) {
-            pending.add(i);
-        }
-        long wait = FIRST_WAIT_MS;
-        for (int attempt = 0; ; attempt++) {
-            OpenSearchCluster.Reply reply = cluster.ndjson("/" + index + "/_bulk", bulkBody(docs, positions, docVectors, pending));
-            List<Integer> rejected = new ArrayList<>();
-            if (reply.status() == 429) {
-                rejected = pending;
-            } else if (!reply.ok()) {
-                throw new OpenSearchException("bulk indexing into " + cluster.location() + " failed: " + reply.reason());
-            } else if (reply.body().path("errors").asBoolean(false)) {
-                JsonNode items = reply.body().path("items");
-                for (int j = 0; j < pending.size(); j++) {
-                    JsonNode item = items.path(j).path("index");
-                    int status = item.path("status").asInt(500);
-                    if (status == 429) {
-                        rejected.add(pending.get(j));
-                    } else if (status / 100 != 2) {
-                        throw new OpenSearchException("OpenSearch refused passage " + docs.get(pending.get(j)).id()
-                                + " in " + cluster.location() + ": " + item.path("error").path("reason")
-                                .asText(item.path("error").asText("HTTP " + status)));
-                    }
-                }
-            }
-            if (rejected.isEmpty()) {
-                return;
-            }
-            if (attempt >= MAX_RETRIES) {
-                throw new OpenSearchException("OpenSearch at " + cluster.location().baseUrl() + " kept refusing writes"
-                        + " (429, queue full) after " + MAX_RETRIES + " retries: give the cluster more capacity or"
-                        + " index with a smaller --batch; rerunning resumes");
-            }
-            retries++;
-            sleep(wait);
-            wait = Math.min(MAX_WAIT_MS, wait * 2);
-            pending = rejected;
-        }
-    }
-
-    private static byte[] bulkBody(List<Document> docs, List<Long> positions, List<float[]> docVectors,
-                                   List<Integer> which) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        try {
-            for (int i : which) {
-                ObjectNode action = OpenSearchCluster.JSON.createObjectNode();
-                action.putObject("index").put("_id", docs.get(i).id());
-                out.write(OpenSearchCluster.JSON.writeValueAsBytes(action));
-                out.write('\n');
-                out.write(OpenSearchCluster.JSON.writeValueAsBytes(OpenSearchSchema.source(docs.get(i), positions.get(i),
-                        docVectors.get(i))));
-                out.write('\n');
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return out.toByteArray();
-    }
-
-    private static void sleep(long ms) {
-        try {
-            Thread.sleep(ms);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new OpenSearchException("bulk indexing interrupted while waiting out a 429; rerunning resumes");
-        }
     }
 
     /** Closes the connection; an unfinished load stays resumable. */

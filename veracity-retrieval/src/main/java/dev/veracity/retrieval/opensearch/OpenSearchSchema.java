@@ -33,15 +33,7 @@ final class OpenSearchSchema {
     /** The body of the create-index request: settings and mappings. {@code dimension} 0 for BM25 only. */
     static ObjectNode create(String model, int dimension, int shards) {
         ObjectNode body = OpenSearchCluster.JSON.createObjectNode();
-        ObjectNode index = body.putObject("settings").putObject("index");
-        index.put("number_of_shards", shards);
-        index.putObject("similarity").putObject(SIMILARITY).put("type", "BM25")
-                .put("k1", Bm25Retriever.K1).put("b", Bm25Retriever.B);
-        ObjectNode analysis = index.putObject("analysis");
-        analysis.putObject("filter").putObject("veracity_possessive").put("type", "stemmer").put("language", "possessive_english");
-        ((ObjectNode) analysis.get("filter")).putObject("veracity_stop").put("type", "stop").put("stopwords", "_english_");
-        analysis.putObject("analyzer").putObject(ANALYZER).put("type", "custom").put("tokenizer", "standard")
-                .putArray("filter").add("veracity_possessive").add("lowercase").add("veracity_stop").add("porter_stem");
+        ObjectNode index = indexSettings(body, shards);
         if (dimension > 0) {
             index.put("knn", true);
         }
@@ -63,6 +55,24 @@ final class OpenSearchSchema {
             method.putObject("parameters").put("m", 16).put("ef_construction", 100);
         }
         return body;
+    }
+
+    /**
+     * Puts {@code settings.index} in a create-index body: the shards, our BM25 similarity ({@value #SIMILARITY}) and
+     * Anserini's analyser ({@value #ANALYZER}); returns the {@code index} object.
+     */
+    static ObjectNode indexSettings(ObjectNode body, int shards) {
+        ObjectNode index = body.putObject("settings").putObject("index");
+        index.put("number_of_shards", shards);
+        index.putObject("similarity").putObject(SIMILARITY).put("type", "BM25")
+                .put("k1", Bm25Retriever.K1).put("b", Bm25Retriever.B);
+        ObjectNode analysis = index.putObject("analysis");
+        ObjectNode filter = analysis.putObject("filter");
+        filter.putObject("veracity_possessive").put("type", "stemmer").put("language", "possessive_english");
+        filter.putObject("veracity_stop").put("type", "stop").put("stopwords", "_english_");
+        analysis.putObject("analyzer").putObject(ANALYZER).put("type", "custom").put("tokenizer", "standard")
+                .putArray("filter").add("veracity_possessive").add("lowercase").add("veracity_stop").add("porter_stem");
+        return index;
     }
 
     /** The {@code _source} of one passage; {@code vector} null for BM25 only. */

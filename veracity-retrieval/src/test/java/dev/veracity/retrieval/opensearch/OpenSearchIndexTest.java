@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.veracity.retrieval.PageSource;
 import dev.veracity.retrieval.Passage;
 import dev.veracity.retrieval.SearchIndex;
 import dev.veracity.retrieval.corpus.CorpusFormat;
@@ -14,6 +15,8 @@ import dev.veracity.retrieval.lucene.IndexBuilder;
 import dev.veracity.retrieval.lucene.LuceneIndex;
 import dev.veracity.retrieval.lucene.PassageVectors;
 import dev.veracity.opensearch.node.OpenSearchTestNode;
+import dev.veracity.retrieval.react.PageReader;
+import dev.veracity.retrieval.react.PageStore;
 import dev.veracity.testing.Shared;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -282,6 +285,48 @@ class OpenSearchIndexTest {
         for (JsonNode hit : hits) {
             assertThat(hit.path("_version").asInt()).as(hit.path("_id").asText()).isEqualTo(1);
         }
+    }
+
+    @Test
+    void pageStoreFindsWhatTheLuceneStoreFinds() {
+        List<Document> paragraphs = new ArrayList<>();
+        var english = dev.veracity.retrieval.bench.SyntheticCorpus.english(7, 40);
+        for (int i = 0; i < 300; i++) {
+            Document d = english.passage(i);
+            // three paragraphs a page: titles repeat, as a dataset's paragraphs do
+            paragraphs.add(new Document(d.id(), "Page " + english.passage(i / 3).title(), d.text() + "."));
+        }
+        List<PageSource.Page> pages = PageReader.group(paragraphs);
+        OpenSearchLocation location = OpenSearchLocation.parse(node.url("pages"));
+        try (OpenSearchPageStore.Loader load = OpenSearchPageStore.Loader.create(location, "documents", "test", 25, 1,
+                null)) {
+            pages.forEach(load::add);
+            assertThat(load.finish()).isEqualTo(pages.size());
+        }
+        try (PageStore ours = PageStore.of(paragraphs);
+             OpenSearchPageStore theirs = OpenSearchPageStore.open(location)) {
+            assertThat(theirs.size()).isEqualTo(ours.size());
+            int sameSimilar = 0;
+            for (PageSource.Page page : pages.subList(0, 60)) {
+                assertThat(theirs.page(page.title().toUpperCase(java.util.Locale.ROOT).replace(' ', '_')))
+                        .isEqualTo(ours.page(page.title())).isPresent();
+                String words = page.title().substring(5) + " " + page.sentences().getFirst().split(" ")[2];
+                sameSimilar += theirs.similarTitles(words, 5).equals(ours.similarTitles(words, 5)) ? 1 : 0;
+            }
+            assertThat(theirs.page("No Such Page")).isEmpty();
+            assertThat(theirs.similarTitles("the of", 5)).isEmpty();
+            System.out.printf("page store: Similar: lists equal to the Lucene store's for %d of 60 names%n", sameSimilar);
+            assertThat(sameSimilar).isEqualTo(60);
+        }
+        // loading again replaces the store, as a folder's is replaced; an index of passages is not a page store
+        try (OpenSearchPageStore.Loader again = OpenSearchPageStore.Loader.create(location, "documents", "test", 25, 1,
+                null)) {
+            pages.subList(0, 10).forEach(again::add);
+            assertThat(again.finish()).isEqualTo(10);
+        }
+        OpenSearchIndexer.open(OpenSearchLocation.parse(node.url("passages")), null, 10, 1, null).close();
+        assertThatThrownBy(() -> OpenSearchPageStore.open(OpenSearchLocation.parse(node.url("passages"))))
+                .isInstanceOf(OpenSearchException.class).hasMessageContaining("is not a page store");
     }
 
     @Test
