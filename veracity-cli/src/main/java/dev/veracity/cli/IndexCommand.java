@@ -217,8 +217,10 @@ final class IndexCommand implements Callable<Integer> {
         long count;
         long sent;
         long skipped;
-        try (TaskProgress progress = TaskProgress.start("Indexing", "passages", -1);
-             OpenSearchIndexer load = OpenSearchIndexer.open(location, vectors, batch, shards, progress::stepTo)) {
+        // the cluster, and an index already there, are checked before the bar starts
+        try (OpenSearchIndexer load = OpenSearchIndexer.open(location, vectors, batch, shards, null);
+             TaskProgress progress = TaskProgress.start("Indexing", "passages", -1)) {
+            load.progress(progress::stepTo);
             if (vectors != null) {
                 progress.extra("embedding with " + vectors.model());
             }
@@ -314,9 +316,10 @@ final class IndexCommand implements Callable<Integer> {
         long start = System.nanoTime();
         long count;
         long stored;
-        try (TaskProgress bar = TaskProgress.start("Pages", "pages", -1);
-             OpenSearchPageStore.Loader load = OpenSearchPageStore.Loader.create(location, f.cliName(),
-                     corpus.toAbsolutePath().normalize().toString(), batch, shards, bar::stepTo)) {
+        try (OpenSearchPageStore.Loader load = OpenSearchPageStore.Loader.create(location, f.cliName(),
+                     corpus.toAbsolutePath().normalize().toString(), batch, shards, null);
+             TaskProgress bar = TaskProgress.start("Pages", "pages", -1)) {
+            load.progress(bar::stepTo);
             readPages(f, load::add);
             stored = load.finish();
             count = load.count();

@@ -4,7 +4,6 @@ import dev.veracity.retrieval.corpus.Document;
 import dev.veracity.retrieval.Embedder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;

@@ -75,7 +75,8 @@ public final class OpenSearchIndex implements SearchIndex {
                     .path("settings");
             String why = OpenSearchSchema.mismatch(settings, mappings, null, -1);
             if (why != null) {
-                throw new OpenSearchException("index " + location + " cannot be searched as a Veracity index: " + why);
+                throw new OpenSearchException("index " + location + " " + why + ": it cannot be searched as a Veracity"
+                        + " index; build one with ./veracity index --corpus FILE --out URL");
             }
             IndexMetadata meta = OpenSearchSchema.metadata(mappings);
             if (meta == null) {

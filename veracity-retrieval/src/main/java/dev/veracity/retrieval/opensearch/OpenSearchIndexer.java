@@ -37,7 +37,7 @@ public final class OpenSearchIndexer implements AutoCloseable {
     private final String index;
     private final PassageVectors vectors;
     private final int batchSize;
-    private final LongConsumer progress;
+    private LongConsumer progress;
     private final MessageDigest digest;
     private final List<Document> batch = new ArrayList<>();
     private long seen;
@@ -91,7 +91,7 @@ public final class OpenSearchIndexer implements AutoCloseable {
                         .path("settings");
                 String why = OpenSearchSchema.mismatch(settings, mapping, model, dimension);
                 if (why != null) {
-                    throw new OpenSearchException("index " + location + " exists and " + why
+                    throw new OpenSearchException("index " + location + " " + why
                             + ": delete it or index into another name");
                 }
                 if (OpenSearchSchema.metadata(mapping) != null) {
@@ -107,6 +107,12 @@ public final class OpenSearchIndexer implements AutoCloseable {
             cluster.close();
             throw e;
         }
+    }
+
+    /** Where progress goes from now on (passages read); a bar started after {@link #open}'s checks, say. */
+    public OpenSearchIndexer progress(LongConsumer progress) {
+        this.progress = progress == null ? n -> { } : progress;
+        return this;
     }
 
     /** Adds one passage (sent with its batch). */

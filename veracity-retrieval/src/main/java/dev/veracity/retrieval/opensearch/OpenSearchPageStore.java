@@ -150,7 +150,7 @@ public final class OpenSearchPageStore implements PageSource {
         private final OpenSearchCluster cluster;
         private final BulkWriter writer;
         private final int batch;
-        private final LongConsumer progress;
+        private LongConsumer progress;
         private final String format;
         private final String source;
         private final MessageDigest digest;
@@ -217,6 +217,12 @@ public final class OpenSearchPageStore implements PageSource {
             props.putObject(PARAGRAPH).put("type", "text").put("index", false);
             props.putObject(SENTENCE).put("type", "text").put("index", false);
             return body;
+        }
+
+        /** Where progress goes from now on (pages added); a bar started after {@link #create}'s checks, say. */
+        public Loader progress(LongConsumer progress) {
+            this.progress = progress == null ? n -> { } : progress;
+            return this;
         }
 
         /** Adds a page; pages without a title or without text are skipped, as {@code PageStoreBuilder} does. */

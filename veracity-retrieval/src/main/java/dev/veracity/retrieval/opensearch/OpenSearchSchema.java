@@ -90,33 +90,34 @@ final class OpenSearchSchema {
     }
 
     /**
-     * Why an existing index cannot take or serve this corpus, or null when it can: another similarity (or BM25
-     * parameters), another vector dimension, or no Veracity metadata at all. {@code dimension} -1 accepts any.
+     * Why an existing index cannot take or serve this corpus, as a predicate of "index NAME ..." (another similarity or
+     * BM25 parameters, another vector dimension or model, no Veracity metadata at all), or null when it can.
+     * {@code dimension} -1 accepts any.
      */
     static String mismatch(JsonNode settings, JsonNode mapping, String model, int dimension) {
         JsonNode meta = mapping.path("_meta").path(META);
         if (meta.isMissingNode()) {
-            return "it was not made by ./veracity index (no _meta." + META + " in its mapping)";
+            return "was not made by ./veracity index (no _meta." + META + " in its mapping)";
         }
         JsonNode similarity = settings.path("index").path("similarity").path(SIMILARITY);
         String contentsSimilarity = mapping.path("properties").path(IndexFields.CONTENTS).path("similarity").asText("");
         if (!SIMILARITY.equals(contentsSimilarity) || !"BM25".equals(similarity.path("type").asText())
                 || Math.abs(similarity.path("k1").asDouble(-1) - Bm25Retriever.K1) > 1e-6
                 || Math.abs(similarity.path("b").asDouble(-1) - Bm25Retriever.B) > 1e-6) {
-            return "its contents field is not scored by BM25 k1=" + Bm25Retriever.K1 + " b=" + Bm25Retriever.B
+            return "does not score contents by BM25 k1=" + Bm25Retriever.K1 + " b=" + Bm25Retriever.B
                     + " (similarity " + (contentsSimilarity.isEmpty() ? "default" : contentsSimilarity) + " "
                     + similarity.path("type").asText("?") + " k1=" + similarity.path("k1").asText("?") + " b="
                     + similarity.path("b").asText("?") + ")";
         }
         int has = mapping.path("properties").path(IndexFields.VECTOR).path("dimension").asInt(0);
         if (dimension >= 0 && has != dimension) {
-            return has == 0 ? "it holds no vectors, and this corpus is indexed with " + dimension + "-dimension vectors"
-                    : "its vectors have " + has + " dimensions, not " + dimension
-                    + (dimension == 0 ? " (this load has no vectors)" : "");
+            return has == 0 ? "holds no vectors, but this load has " + dimension + "-dimension vectors"
+                    : "has " + has + "-dimension vectors, " + (dimension == 0 ? "but this load has none"
+                    : "not " + dimension);
         }
         String metaModel = meta.path("embeddingModel").isNull() ? null : meta.path("embeddingModel").asText(null);
         if (dimension > 0 && model != null && metaModel != null && !metaModel.equals(model)) {
-            return "its vectors come from " + metaModel + ", not " + model;
+            return "has vectors from " + metaModel + ", not " + model;
         }
         return null;
     }

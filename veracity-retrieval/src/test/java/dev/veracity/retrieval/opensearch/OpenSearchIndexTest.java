@@ -341,7 +341,7 @@ class OpenSearchIndexTest {
         http("PUT", "/plain", JSON.readTree("{\"mappings\":{\"_meta\":{\"veracity\":{\"complete\":false}},"
                 + "\"properties\":{\"contents\":{\"type\":\"text\"}}}}"));
         assertThatThrownBy(() -> OpenSearchIndexer.open(OpenSearchLocation.parse(node.url("plain")), null, 10, 1, null))
-                .isInstanceOf(OpenSearchException.class).hasMessageContaining("is not scored by BM25 k1=0.9 b=0.4");
+                .isInstanceOf(OpenSearchException.class).hasMessageContaining("does not score contents by BM25 k1=0.9 b=0.4");
         // an unfinished dense index of another dimension
         try (OpenSearchIndexer d16 = OpenSearchIndexer.open(OpenSearchLocation.parse(node.url("dims")),
                 PassageVectors.embedded(embedder), 10, 1, null)) {
@@ -349,7 +349,7 @@ class OpenSearchIndexTest {
         }
         assertThatThrownBy(() -> OpenSearchIndexer.open(OpenSearchLocation.parse(node.url("dims")),
                 PassageVectors.embedded(new HashEmbedder(8)), 10, 1, null))
-                .isInstanceOf(OpenSearchException.class).hasMessageContaining("vectors have 16 dimensions, not 8");
+                .isInstanceOf(OpenSearchException.class).hasMessageContaining("has 16-dimension vectors, not 8");
 
         // a red cluster: an index whose primary cannot be placed
         http("PUT", "/unplaceable", JSON.readTree("{\"settings\":{\"index\":{\"number_of_replicas\":0,"
