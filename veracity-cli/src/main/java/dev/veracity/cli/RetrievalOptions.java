@@ -55,13 +55,24 @@ final class RetrievalOptions {
                     + " method " + m.name() + " does not read pages");
         }
         try {
-            return SearchIndex.isOpenSearch(pages)
-                    ? dev.veracity.retrieval.opensearch.OpenSearchPageStore.open(
-                            dev.veracity.retrieval.opensearch.OpenSearchLocation.parse(pages))
-                    : dev.veracity.retrieval.react.PageStore.open(Path.of(pages));
+            return pageSource();
         } catch (java.nio.file.NoSuchFileException e) {
             throw new IllegalArgumentException("--pages " + pages + ": " + e.getReason());
         }
+    }
+
+    /**
+     * The {@code --pages} store, open (a folder, or an OpenSearch page store), or null without it; for the servers,
+     * which serve every method and so skip {@link #openPages}'s check of one.
+     */
+    PageSource pageSource() throws java.io.IOException {
+        if (pages == null) {
+            return null;
+        }
+        return SearchIndex.isOpenSearch(pages)
+                ? dev.veracity.retrieval.opensearch.OpenSearchPageStore.open(
+                        dev.veracity.retrieval.opensearch.OpenSearchLocation.parse(pages))
+                : dev.veracity.retrieval.react.PageStore.open(Path.of(pages));
     }
 
     /** How a run records its page store in {@code run.json}: the folder and its pages' checksum. */

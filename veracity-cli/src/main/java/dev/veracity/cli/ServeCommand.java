@@ -13,7 +13,6 @@ import dev.veracity.llm.client.LlmClient;
 import dev.veracity.llm.client.RetrySettings;
 import dev.veracity.methods.Methods;
 import dev.veracity.retrieval.Retriever;
-import dev.veracity.retrieval.react.PageStore;
 import dev.veracity.server.ApiKeys;
 import dev.veracity.server.ChatServer;
 import dev.veracity.server.ServeSettings;
@@ -154,10 +153,7 @@ final class ServeCommand implements Callable<Integer> {
                     ? retrieval.embedder() : null;
             Retriever retriever = retrieval.retriever(index, denseEmbedder);
             DocumentSource source = retriever == null ? null : retrieval.source(index, retriever);
-            dev.veracity.retrieval.PageSource pages = retrieval.pages == null ? null : SearchIndex.isOpenSearch(retrieval.pages)
-                    ? dev.veracity.retrieval.opensearch.OpenSearchPageStore.open(
-                            dev.veracity.retrieval.opensearch.OpenSearchLocation.parse(retrieval.pages))
-                    : PageStore.open(Path.of(retrieval.pages));
+            dev.veracity.retrieval.PageSource pages = retrieval.pageSource();
             if (pages != null) {
                 held.add(pages);
             }
