@@ -1,5 +1,6 @@
 package dev.veracity.cli;
 
+import dev.veracity.retrieval.SearchIndex;
 import dev.veracity.config.VeracityConfig;
 import dev.veracity.eval.run.DocumentSource;
 import dev.veracity.method.Capability;
@@ -10,7 +11,6 @@ import dev.veracity.methods.Methods;
 import dev.veracity.qa.Document;
 import dev.veracity.qa.QaItem;
 import dev.veracity.retrieval.Retriever;
-import dev.veracity.retrieval.lucene.LuceneIndex;
 import dev.veracity.trace.CallContext;
 import dev.veracity.trace.CallRecord;
 import dev.veracity.trace.InMemoryTraces;
@@ -82,7 +82,7 @@ final class AskCommand implements Callable<Integer> {
             throw new IllegalArgumentException("give documents with --docs or --index, not both");
         }
         retrieval.validate();
-        dev.veracity.retrieval.react.PageStore pageStore = retrieval.openPages(m); // a bad --pages stops here
+        dev.veracity.retrieval.PageSource pageStore = retrieval.openPages(m); // a bad --pages stops here
         if (m.needs(Capability.DOCUMENTS) && docs == null && !retrieval.given() && pageStore == null) {
             throw new IllegalArgumentException("method " + method + " needs documents: pass --docs FILE (JSONL) or --index DIR"
                     + " [--k N --search-mode bm25|dense|hybrid], or use a closed-book method (no-rag, cot, cot-sc)");
@@ -98,8 +98,8 @@ final class AskCommand implements Callable<Integer> {
         dev.veracity.retrieval.Embedder embedder = retrieval.embedder(m);
         long t0 = System.nanoTime();
         MethodAnswer answer;
-        try (LuceneIndex searchIndex = retrieval.open();
-             dev.veracity.retrieval.react.PageStore pagesOpen = pageStore;
+        try (SearchIndex searchIndex = retrieval.open();
+             dev.veracity.retrieval.PageSource pagesOpen = pageStore;
              TraceStore store = TraceStore.open(cfg.traceFile());
              Stack stack = new Stack(cfg, TraceSink.all(store, calls))) {
             Retriever retriever = retrieval.retriever(searchIndex, embedder);

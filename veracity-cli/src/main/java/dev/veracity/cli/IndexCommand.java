@@ -5,12 +5,16 @@ import dev.veracity.eval.data.GoldFields;
 import dev.veracity.qa.QaItem;
 import dev.veracity.retrieval.Embedder;
 import dev.veracity.retrieval.LocalEmbedders;
+import dev.veracity.retrieval.SearchIndex;
 import dev.veracity.retrieval.corpus.CorpusFormat;
 import dev.veracity.retrieval.corpus.CorpusReader;
 import dev.veracity.retrieval.corpus.Document;
 import dev.veracity.retrieval.lucene.PassageVectors;
 import dev.veracity.retrieval.lucene.PrecomputedVectors;
 import dev.veracity.retrieval.lucene.IndexBuilder;
+import dev.veracity.retrieval.opensearch.OpenSearchIndexer;
+import dev.veracity.retrieval.opensearch.OpenSearchLocation;
+import dev.veracity.retrieval.opensearch.OpenSearchPageStore;
 import dev.veracity.retrieval.react.PageFormat;
 import dev.veracity.retrieval.react.PageReader;
 import dev.veracity.retrieval.react.PageStoreBuilder;
@@ -41,7 +45,8 @@ final class IndexCommand implements Callable<Integer> {
                     + " wiki-pages), jsonl ({title, text}), dataset (the dataset's paragraphs, e.g. HotpotQA's).")
     String format;
 
-    @Option(names = "--pages", description = "Build a page store for ReAct agents (eval --pages DIR) instead of a retrieval index.")
+    @Option(names = "--pages", description = "Build a page store for ReAct agents (eval --pages DIR|URL) instead of a retrieval"
+            + " index; --out may be an OpenSearch URL (an earlier page store there is replaced).")
     boolean pages;
 
     @Option(names = "--dataset", paramLabel = "NAME",
@@ -50,10 +55,27 @@ final class IndexCommand implements Callable<Integer> {
             completionCandidates = DatasetOptions.Names.class)
     String dataset;
 
-    @Option(names = "--out", required = true, paramLabel = "DIR",
+    @Option(names = "--out", required = true, paramLabel = "DIR|URL",
             description = "Index directory: a finished index there is replaced; an unfinished one (a build that was"
-                    + " killed) is resumed from its last commit when built again with the same corpus and settings.")
-    Path out;
+                    + " killed) is resumed from its last commit when built again with the same corpus and settings."
+                    + " Or an OpenSearch index, opensearch://HOST:9200/NAME (opensearchs:// for HTTPS; credentials from"
+                    + " VERACITY_OPENSEARCH_USER/_PASSWORD or VERACITY_OPENSEARCH_API_KEY): an unfinished load resumes,"
+                    + " sending only the passages it lacks.")
+    String out;
+
+    @Option(names = "--batch", defaultValue = "" + OpenSearchIndexer.DEFAULT_BATCH, paramLabel = "N",
+            description = "With an OpenSearch --out: passages per bulk request (default ${DEFAULT-VALUE}).")
+    int batch;
+
+    @Option(names = "--shards", defaultValue = "1", paramLabel = "N",
+            description = "With an OpenSearch --out: primary shards of a new index (default ${DEFAULT-VALUE}; BM25 is"
+                    + " searched with the whole index's statistics whatever the number).")
+    int shards;
+
+    /** The output folder (a Lucene index or page store). */
+    private Path outDir() {
+        return Path.of(out);
+    }
 
     @Option(names = "--commit-every", defaultValue = "" + IndexBuilder.DEFAULT_COMMIT_EVERY, paramLabel = "N",
             description = "Commit every N passages, the points a killed build resumes from (default ${DEFAULT-VALUE}).")
@@ -119,6 +141,10 @@ final class IndexCommand implements Callable<Integer> {
         if (commitEvery < 1) {
             throw new IllegalArgumentException("--commit-every must be >= 1, was " + commitEvery);
         }
+        if (SearchIndex.isOpenSearch(out)) {
+            return buildOpenSearch(f, vectors);
+        }
+        Path out = outDir();
         long start = System.nanoTime();
         long count;
         long resumed;
@@ -142,15 +168,7 @@ final class IndexCommand implements Callable<Integer> {
             }
             progress.stepTo(resumed);
             try {
-                if (dataset != null) {
-                    readDataset(dataset, corpus, builder::add);
-                } else {
-                    CorpusReader.read(corpus, f, builder::add, read -> {
-                        if (fileSize > 0 && read > 0) {
-                            progress.share(Math.min(1.0, (double) read / fileSize));
-                        }
-                    });
-                }
+                readCorpus(f, builder::add, progress, fileSize);
             } catch (Exception | Error e) {
                 builder.abandon(); // a bad record or a failed read must not leave a finished-looking index
                 throw e;
@@ -174,6 +192,66 @@ final class IndexCommand implements Callable<Integer> {
         return 0;
     }
 
+    /** Reads the corpus (or the dataset's documents) into {@code sink}, the bar following the share of the file read. */
+    private void readCorpus(CorpusFormat f, java.util.function.Consumer<Document> sink, TaskProgress progress, long fileSize)
+            throws Exception {
+        if (dataset != null) {
+            readDataset(dataset, corpus, sink);
+        } else {
+            CorpusReader.read(corpus, f, sink, read -> {
+                if (fileSize > 0 && read > 0) {
+                    progress.share(Math.min(1.0, (double) read / fileSize));
+                }
+            });
+        }
+    }
+
+    /**
+     * Loads the corpus into an OpenSearch index: checked (cluster reachable and not red, an existing index mapped as
+     * ours) before the corpus is read; an unfinished load resumes, sending only the passages the index lacks.
+     */
+    private int buildOpenSearch(CorpusFormat f, PassageVectors vectors) throws Exception {
+        OpenSearchLocation location = OpenSearchLocation.parse(out);
+        long start = System.nanoTime();
+        long fileSize = java.nio.file.Files.isRegularFile(corpus) ? java.nio.file.Files.size(corpus) : 0;
+        long count;
+        long sent;
+        long skipped;
+        // the cluster, and an index already there, are checked before the bar starts
+        try (OpenSearchIndexer load = OpenSearchIndexer.open(location, vectors, batch, shards, null);
+             TaskProgress progress = TaskProgress.start("Indexing", "passages", -1)) {
+            load.progress(progress::stepTo);
+            if (vectors != null) {
+                progress.extra("embedding with " + vectors.model());
+            }
+            readCorpus(f, load::add, progress, fileSize);
+            progress.extra("read; refreshing");
+            count = load.finish();
+            sent = load.sent();
+            skipped = load.skipped();
+            progress.extra("");
+            progress.total(sent + skipped);
+            progress.stepTo(sent + skipped);
+            if (load.retries() > 0) {
+                System.err.printf("OpenSearch asked us %,d times to slow down (429); every passage was resent until"
+                        + " taken%n", load.retries());
+            }
+        }
+        double s = (System.nanoTime() - start) / 1e9;
+        int width = Terminal.columns();
+        System.out.print(dev.veracity.eval.report.TextTable.wrap(String.format("Indexed %,d passages from %s (%s%s)"
+                + " into %s in %.1f s (%,.0f passages/s)%s%s", count, corpus, f, vectors == null ? "" : ", dense "
+                + vectors.model(), location, s, sent / Math.max(s, 1e-9),
+                skipped > 0 ? String.format("; resumed: %,d were already there and not sent again", skipped) : "",
+                sent + skipped > count ? String.format("; %,d passages repeat an earlier id", sent + skipped - count) : ""),
+                width, "", "  "));
+        try (SearchIndex built = SearchIndex.open(out)) {
+            System.out.print(dev.veracity.eval.report.TextTable.wrap("Corpus SHA-256 " + built.metadata().corpusSha256()
+                    + " (recorded in the index's _meta.veracity and in eval's summary.json)", width, "", "  "));
+        }
+        return 0;
+    }
+
     /** The page store: pages read from the dump (or grouped from the dataset's paragraphs), with a progress bar. */
     private int buildPages() throws Exception {
         PageFormat f = PageFormat.parse(format);
@@ -189,18 +267,16 @@ final class IndexCommand implements Callable<Integer> {
         if (!java.nio.file.Files.exists(corpus)) {
             throw new IllegalArgumentException("no corpus at " + corpus + ": check the path");
         }
+        if (SearchIndex.isOpenSearch(out)) {
+            return loadPages(f);
+        }
+        Path out = outDir();
         long start = System.nanoTime();
         long count;
         try (TaskProgress bar = TaskProgress.start("Pages", "pages", -1);
              PageStoreBuilder builder = PageStoreBuilder.create(out, f, corpus.toAbsolutePath().normalize(), bar::stepTo)) {
             try {
-                if (f == PageFormat.DATASET) {
-                    java.util.List<Document> paragraphs = new java.util.ArrayList<>();
-                    readDataset(dataset, corpus, paragraphs::add);
-                    PageReader.group(paragraphs).forEach(builder::add);
-                } else {
-                    PageReader.read(corpus, f, builder::add);
-                }
+                readPages(f, builder::add);
             } catch (Exception | Error e) {
                 builder.abandon(); // a bad record or a failed read must not leave a page store that opens
                 throw e;
@@ -222,6 +298,40 @@ final class IndexCommand implements Callable<Integer> {
      * Every question's passages through the dataset's loader, each distinct (title, text) once. Gold answers are not
      * needed: an unlabelled test split is indexed as well.
      */
+    /** Reads the pages (or groups the dataset's paragraphs into pages) into {@code sink}. */
+    private void readPages(PageFormat f, java.util.function.Consumer<dev.veracity.retrieval.PageSource.Page> sink)
+            throws Exception {
+        if (f == PageFormat.DATASET) {
+            java.util.List<Document> paragraphs = new java.util.ArrayList<>();
+            readDataset(dataset, corpus, paragraphs::add);
+            PageReader.group(paragraphs).forEach(sink);
+        } else {
+            PageReader.read(corpus, f, sink);
+        }
+    }
+
+    /** The page store in OpenSearch: replaces an earlier page store of that name; marked complete only at the end. */
+    private int loadPages(PageFormat f) throws Exception {
+        OpenSearchLocation location = OpenSearchLocation.parse(out);
+        long start = System.nanoTime();
+        long count;
+        long stored;
+        try (OpenSearchPageStore.Loader load = OpenSearchPageStore.Loader.create(location, f.cliName(),
+                     corpus.toAbsolutePath().normalize().toString(), batch, shards, null);
+             TaskProgress bar = TaskProgress.start("Pages", "pages", -1)) {
+            load.progress(bar::stepTo);
+            readPages(f, load::add);
+            stored = load.finish();
+            count = load.count();
+        }
+        double s = (System.nanoTime() - start) / 1e9;
+        int width = Terminal.columns();
+        System.out.print(dev.veracity.eval.report.TextTable.wrap(String.format("Stored %,d pages from %s (%s) into %s"
+                + " in %.1f s (%,.0f pages/s)", stored, corpus, f, location, s, count / Math.max(s, 1e-9)), width, "", "  "));
+        System.out.println("  ./veracity eval --method court --pages " + location);
+        return 0;
+    }
+
     static void readDataset(String name, Path file, java.util.function.Consumer<Document> sink) {
         java.util.Set<String> seen = new java.util.HashSet<>();
         try (java.util.stream.Stream<QaItem> items = Datasets.stream(name, file, GoldFields.OPTIONAL)) {

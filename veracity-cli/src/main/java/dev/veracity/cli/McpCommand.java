@@ -9,9 +9,9 @@ import dev.veracity.mcp.McpHttpServer;
 import dev.veracity.mcp.McpStdio;
 import dev.veracity.mcp.VeracityMcp;
 import dev.veracity.retrieval.Embedder;
+import dev.veracity.retrieval.PageSource;
 import dev.veracity.retrieval.Retriever;
-import dev.veracity.retrieval.lucene.LuceneIndex;
-import dev.veracity.retrieval.react.PageStore;
+import dev.veracity.retrieval.SearchIndex;
 import dev.veracity.server.MethodService;
 import dev.veracity.server.ServeSettings;
 import dev.veracity.trace.TraceSink;
@@ -97,14 +97,14 @@ final class McpCommand implements Callable<Integer> {
                 held.add(store);
                 traces = store;
             }
-            LuceneIndex index = retrieval.open();
+            SearchIndex index = retrieval.open();
             if (index != null) {
                 held.add(index);
             }
             Embedder denseEmbedder = index != null && !retrieval.searchMode.equals("bm25") ? retrieval.embedder() : null;
             Retriever retriever = retrieval.retriever(index, denseEmbedder);
             DocumentSource source = retriever == null ? null : retrieval.source(index, retriever);
-            PageStore pages = retrieval.pages == null ? null : PageStore.open(retrieval.pages);
+            PageSource pages = retrieval.pageSource();
             if (pages != null) {
                 held.add(pages);
             }

@@ -8,7 +8,7 @@ import dev.veracity.retrieval.Embedder;
 import dev.veracity.retrieval.LocalEmbedders;
 import dev.veracity.retrieval.PageSource;
 import dev.veracity.retrieval.Retriever;
-import dev.veracity.retrieval.lucene.LuceneIndex;
+import dev.veracity.retrieval.SearchIndex;
 import java.nio.file.Path;
 import picocli.CommandLine.Option;
 
@@ -18,10 +18,11 @@ import picocli.CommandLine.Option;
  */
 final class RetrievalOptions {
 
-    @Option(names = "--index", paramLabel = "DIR",
-            description = "A retrieval index (./veracity index): a question's documents are its top --k passages,"
-                    + " replacing the dataset's own passages when it has some (closed-book methods get none).")
-    Path index;
+    @Option(names = "--index", paramLabel = "DIR|URL",
+            description = "A retrieval index (./veracity index), a folder or an OpenSearch index (opensearch://HOST:9200/NAME):"
+                    + " a question's documents are its top --k passages, replacing the dataset's own passages when it"
+                    + " has some (closed-book methods get none).")
+    String index;
 
     @Option(names = "--k", defaultValue = "" + DocumentSource.DEFAULT_K, paramLabel = "N",
             description = "Passages retrieved per question with --index (default ${DEFAULT-VALUE}, FlashRAG's retrieval_topk).")
@@ -31,11 +32,11 @@ final class RetrievalOptions {
             description = "bm25, dense or hybrid (default ${DEFAULT-VALUE}).")
     String searchMode;
 
-    @Option(names = "--pages", paramLabel = "DIR",
+    @Option(names = "--pages", paramLabel = "DIR|URL",
             description = "A page store (./veracity index --pages) for methods whose ReAct agents search a Wikipedia"
                     + " (court, react, ...): Search[entity] and Lookup[keyword] read its pages instead of the question's"
-                    + " own paragraphs (MuSiQue always reads its own).")
-    Path pages;
+                    + " own paragraphs (MuSiQue always reads its own). Or a page store in OpenSearch, opensearch://HOST:9200/NAME.")
+    String pages;
 
     boolean given() {
         return index != null;
@@ -45,7 +46,7 @@ final class RetrievalOptions {
      * The page store, open, or null without {@code --pages}; a folder that is none stops here, before any model call,
      * and so does {@code --pages} with a method that does not read pages.
      */
-    dev.veracity.retrieval.react.PageStore openPages(QaMethod m) throws java.io.IOException {
+    PageSource openPages(QaMethod m) throws java.io.IOException {
         if (pages == null) {
             return null;
         }
@@ -54,15 +55,35 @@ final class RetrievalOptions {
                     + " method " + m.name() + " does not read pages");
         }
         try {
-            return dev.veracity.retrieval.react.PageStore.open(pages);
+            return pageSource();
         } catch (java.nio.file.NoSuchFileException e) {
             throw new IllegalArgumentException("--pages " + pages + ": " + e.getReason());
         }
     }
 
+    /**
+     * The {@code --pages} store, open (a folder, or an OpenSearch page store), or null without it; for the servers,
+     * which serve every method and so skip {@link #openPages}'s check of one.
+     */
+    PageSource pageSource() throws java.io.IOException {
+        if (pages == null) {
+            return null;
+        }
+        return SearchIndex.isOpenSearch(pages)
+                ? dev.veracity.retrieval.opensearch.OpenSearchPageStore.open(
+                        dev.veracity.retrieval.opensearch.OpenSearchLocation.parse(pages))
+                : dev.veracity.retrieval.react.PageStore.open(Path.of(pages));
+    }
+
     /** How a run records its page store in {@code run.json}: the folder and its pages' checksum. */
-    String describePages(dev.veracity.retrieval.react.PageStore open) {
-        return open == null ? "none" : pages.toAbsolutePath().normalize() + " sha256=" + open.metadata().pagesSha256();
+    String describePages(PageSource open) {
+        if (open == null) {
+            return "none";
+        }
+        dev.veracity.retrieval.react.PageStoreMetadata meta = open instanceof dev.veracity.retrieval.opensearch.OpenSearchPageStore os
+                ? os.metadata() : ((dev.veracity.retrieval.react.PageStore) open).metadata();
+        return (SearchIndex.isOpenSearch(pages) ? pages : Path.of(pages).toAbsolutePath().normalize().toString())
+                + " sha256=" + meta.pagesSha256();
     }
 
     void validate() {
@@ -100,7 +121,7 @@ final class RetrievalOptions {
         String model = embedding.model;
         if (model == null && index != null) {
             try {
-                model = dev.veracity.retrieval.lucene.IndexMetadata.read(index).embeddingModel();
+                model = SearchIndex.metadata(index).embeddingModel();
             } catch (java.io.IOException e) {
                 throw new java.io.UncheckedIOException(e);
             }
@@ -152,7 +173,7 @@ final class RetrievalOptions {
 
         @Override
         public String describePages(PageSource open) {
-            return RetrievalOptions.this.describePages((dev.veracity.retrieval.react.PageStore) open);
+            return RetrievalOptions.this.describePages(open);
         }
 
         @Override
@@ -162,7 +183,7 @@ final class RetrievalOptions {
 
         @Override
         public Index openIndex(Embedder embedder) throws java.io.IOException {
-            LuceneIndex open = open();
+            SearchIndex open = open();
             if (open == null) {
                 return null;
             }
@@ -194,23 +215,28 @@ final class RetrievalOptions {
         }
     }
 
-    /** The index, open, or null without {@code --index}. */
-    LuceneIndex open() throws java.io.IOException {
-        return index == null ? null : LuceneIndex.open(index);
+    /** The index (a folder or an OpenSearch index), open, or null without {@code --index}. */
+    SearchIndex open() throws java.io.IOException {
+        return index == null ? null : SearchIndex.open(index);
     }
 
-    Retriever retriever(LuceneIndex open, Embedder embedder) {
+    Retriever retriever(SearchIndex open, Embedder embedder) {
         return open == null ? null : open.retriever(searchMode, embedder);
     }
 
     /** Where the documents come from: the index (recorded with its corpus checksum, k and mode) or the dataset. */
-    DocumentSource source(LuceneIndex open, Retriever retriever) {
+    DocumentSource source(SearchIndex open, Retriever retriever) {
         return retriever == null ? DocumentSource.dataset() : DocumentSource.index(retriever,
-                index.toAbsolutePath().normalize(), open.metadata().corpusSha256(), k, searchMode);
+                open.location(), open.metadata().corpusSha256(), k, searchMode);
+    }
+
+    /** The index as a run records it: a folder's absolute path, or the OpenSearch URL (never credentials). */
+    private String location() {
+        return SearchIndex.isOpenSearch(index) ? index : Path.of(index).toAbsolutePath().normalize().toString();
     }
 
     /** How a run records it in {@code run.json}. */
     String describe() {
-        return index == null ? "dataset" : index.toAbsolutePath().normalize() + " k=" + k + " " + searchMode;
+        return index == null ? "dataset" : location() + " k=" + k + " " + searchMode;
     }
 }

@@ -2,10 +2,10 @@ package dev.veracity.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.veracity.retrieval.SearchIndex;
 import dev.veracity.eval.run.DocumentSource;
 import dev.veracity.methods.RolePrompts;
 import dev.veracity.retrieval.Retriever;
-import dev.veracity.retrieval.lucene.LuceneIndex;
 import dev.veracity.rl.export.ExportFormat;
 import dev.veracity.rl.export.ExportSpec;
 import dev.veracity.rl.export.TrainingDataExport;
@@ -93,7 +93,7 @@ final class RlExportCommand implements Callable<Integer> {
                 .withAgentName(agentName).withEntryName(name);
         TrainingDataExport.Summary s;
         dev.veracity.retrieval.Embedder embedder = retrieval.embedder(selected.method());
-        try (LuceneIndex index = retrieval.open()) {
+        try (SearchIndex index = retrieval.open()) {
             Retriever retriever = retrieval.retriever(index, embedder);
             DocumentSource documents = retrieval.source(index, retriever);
             s = TrainingDataExport.run(export.withDocuments(documents));

@@ -3,7 +3,7 @@ package dev.veracity.cli;
 import dev.veracity.retrieval.Passage;
 import dev.veracity.retrieval.Embedder;
 import dev.veracity.retrieval.lucene.IndexMetadata;
-import dev.veracity.retrieval.lucene.LuceneIndex;
+import dev.veracity.retrieval.SearchIndex;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -15,8 +15,9 @@ import picocli.CommandLine.Parameters;
 @Command(name = "search", mixinStandardHelpOptions = true, description = "Search an index and print the ranked passages.")
 final class SearchCommand implements Callable<Integer> {
 
-    @Option(names = "--index", required = true, paramLabel = "DIR", description = "Index directory.")
-    Path index;
+    @Option(names = "--index", required = true, paramLabel = "DIR|URL",
+            description = "Index directory, or an OpenSearch index (opensearch://HOST:9200/NAME).")
+    String index;
 
     @Option(names = "--mode", defaultValue = "bm25", description = "bm25, dense or hybrid (RRF) (default ${DEFAULT-VALUE}).")
     String mode;
@@ -38,7 +39,7 @@ final class SearchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        try (LuceneIndex idx = LuceneIndex.open(index)) {
+        try (SearchIndex idx = SearchIndex.open(index)) {
             IndexMetadata meta = idx.metadata();
             Embedder embedder = mode.equalsIgnoreCase("bm25") || !meta.dense() ? null
                     : embedding.forQueries(meta, onnxModel, tokenizer);

@@ -3,14 +3,13 @@ package dev.veracity.cli;
 import static dev.veracity.cli.ServerCommands.closeAll;
 import static dev.veracity.cli.ServerCommands.seconds;
 
+import dev.veracity.retrieval.SearchIndex;
 import dev.veracity.config.VeracityConfig;
 import dev.veracity.eval.run.DocumentSource;
 import dev.veracity.http.ServerLimits;
 import dev.veracity.http.ServerLog;
 import dev.veracity.methods.Methods;
 import dev.veracity.retrieval.Retriever;
-import dev.veracity.retrieval.lucene.LuceneIndex;
-import dev.veracity.retrieval.react.PageStore;
 import dev.veracity.server.ApiKeys;
 import dev.veracity.server.ChatServer;
 import dev.veracity.server.ServeSettings;
@@ -115,7 +114,7 @@ final class ServeCommand implements Callable<Integer> {
                 held.add(store);
                 traces = store;
             }
-            LuceneIndex index = retrieval.open();
+            SearchIndex index = retrieval.open();
             if (index != null) {
                 held.add(index);
             }
@@ -123,7 +122,7 @@ final class ServeCommand implements Callable<Integer> {
                     ? retrieval.embedder() : null;
             Retriever retriever = retrieval.retriever(index, denseEmbedder);
             DocumentSource source = retriever == null ? null : retrieval.source(index, retriever);
-            PageStore pages = retrieval.pages == null ? null : PageStore.open(retrieval.pages);
+            dev.veracity.retrieval.PageSource pages = retrieval.pageSource();
             if (pages != null) {
                 held.add(pages);
             }

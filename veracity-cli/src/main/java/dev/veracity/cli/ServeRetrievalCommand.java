@@ -6,7 +6,7 @@ import dev.veracity.http.ServerLimits;
 import dev.veracity.http.ServerLog;
 import dev.veracity.retrieval.Embedder;
 import dev.veracity.retrieval.http.RetrievalServer;
-import dev.veracity.retrieval.lucene.LuceneIndex;
+import dev.veracity.retrieval.SearchIndex;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,8 +19,9 @@ import picocli.CommandLine.Option;
         description = "Serve an index in the Search-R1 / VeRL retrieval protocol (POST /retrieve) until interrupted.")
 final class ServeRetrievalCommand implements Callable<Integer> {
 
-    @Option(names = "--index", required = true, paramLabel = "DIR", description = "Index directory.")
-    Path index;
+    @Option(names = "--index", required = true, paramLabel = "DIR|URL",
+            description = "Index directory, or an OpenSearch index (opensearch://HOST:9200/NAME).")
+    String index;
 
     /** Port 8000; a request may take 120 s; SIGTERM gives those in flight 5 s. */
     @picocli.CommandLine.Mixin
@@ -46,7 +47,7 @@ final class ServeRetrievalCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         ServerLimits limits = http.limits("--max-batch", maxBatch);
         List<AutoCloseable> held = new ArrayList<>();
-        LuceneIndex idx = LuceneIndex.open(index);
+        SearchIndex idx = SearchIndex.open(index);
         held.add(idx);
         RetrievalServer server;
         try {
@@ -62,7 +63,7 @@ final class ServeRetrievalCommand implements Callable<Integer> {
             server.close();
             closeAll(held);
         }, "serve-retrieval-stop"));
-        System.out.printf("Serving %,d passages (%s) on %s (stop with Ctrl-C or SIGTERM)%n", idx.size(), mode, server.url());
+        System.out.printf("Serving %,d passages (%s) on %s (stop with Ctrl-C or SIGTERM)%n", idx.metadata().passages(), mode, server.url());
         System.out.println("Try: curl -s " + server.url() + " -H 'Content-Type: application/json' "
                 + "-d '{\"queries\": [\"who wrote hamlet\"], \"topk\": 3, \"return_scores\": true}'");
         System.out.flush();

@@ -61,11 +61,15 @@ public final class DocumentSource {
      * @param mode         bm25, dense or hybrid, for the run record
      */
     public static DocumentSource index(Retriever retriever, Path index, String corpusSha256, int k, String mode) {
+        return index(retriever, String.valueOf(index), corpusSha256, k, mode);
+    }
+
+    /** Documents from an index named by its location (a folder's path, or an OpenSearch URL without credentials). */
+    public static DocumentSource index(Retriever retriever, String index, String corpusSha256, int k, String mode) {
         if (k < 1) {
             throw new IllegalArgumentException("--k must be >= 1, was " + k);
         }
-        return new DocumentSource(Objects.requireNonNull(retriever, "retriever"), String.valueOf(index), corpusSha256, k,
-                mode);
+        return new DocumentSource(Objects.requireNonNull(retriever, "retriever"), index, corpusSha256, k, mode);
     }
 
     public boolean retrieves() {

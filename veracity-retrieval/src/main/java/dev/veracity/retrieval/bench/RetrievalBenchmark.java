@@ -5,6 +5,9 @@ import dev.veracity.retrieval.LocalEmbedders;
 import dev.veracity.retrieval.Retriever;
 import dev.veracity.retrieval.lucene.IndexBuilder;
 import dev.veracity.retrieval.lucene.LuceneIndex;
+import dev.veracity.retrieval.opensearch.OpenSearchIndex;
+import dev.veracity.retrieval.opensearch.OpenSearchIndexer;
+import dev.veracity.retrieval.opensearch.OpenSearchLocation;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -20,6 +23,10 @@ import java.util.stream.Stream;
  * bge-small embedding passages/s (embedding plus HNSW indexing, all cores) and dense query p50.
  */
 public final class RetrievalBenchmark {
+
+    /** OpenSearch's figures on the same corpus and queries. */
+    public record OpenSearchResult(long passages, double indexPassagesPerSecond, double bm25P50Ms, double bm25P95Ms) {
+    }
 
     /** Measured figures; dense ones are NaN when the dense part was skipped. */
     public record Result(long passages, double indexPassagesPerSecond, double bm25P50Ms, double bm25P95Ms,
@@ -88,6 +95,42 @@ public final class RetrievalBenchmark {
         out.printf("Dense query (embed query + HNSW, k = %d): p50 %.2f ms%n", K, denseP50);
         delete(denseDir);
         return new Result(passages, indexRate, p50, p95, densePassages, embedRate, denseP50);
+    }
+
+    /**
+     * The BM25 half on an OpenSearch index: the same synthetic corpus bulk-loaded ({@link OpenSearchIndexer}, batches of
+     * {@value OpenSearchIndexer#DEFAULT_BATCH}, one request in flight, refresh included) and the same queries, timed from
+     * this client (HTTP included). The index must not exist yet; it is deleted after.
+     */
+    public static OpenSearchResult runOpenSearch(OpenSearchLocation location, long passages, int queries, PrintStream out) {
+        if (OpenSearchIndex.exists(location)) {
+            throw new IllegalArgumentException("index " + location + " exists: bench retrieval --opensearch loads a new"
+                    + " index (and deletes it after): name one that does not exist");
+        }
+        SyntheticCorpus corpus = SyntheticCorpus.standard();
+        long t0 = System.nanoTime();
+        try (OpenSearchIndexer load = OpenSearchIndexer.open(location, null, OpenSearchIndexer.DEFAULT_BATCH, 1, null)) {
+            for (long i = 0; i < passages; i++) {
+                load.add(corpus.passage(i));
+            }
+            load.finish();
+        }
+        double indexSeconds = (System.nanoTime() - t0) / 1e9;
+        double indexRate = passages / indexSeconds;
+        out.printf("OpenSearch BM25 indexing (%s): %,d passages in %.1f s = %,.0f passages/s%n", location, passages,
+                indexSeconds, indexRate);
+        double p50;
+        double p95;
+        try (OpenSearchIndex index = OpenSearchIndex.open(location)) {
+            double[] ms = latencies(index.bm25(), corpus, passages, queries);
+            p50 = percentile(ms, 50);
+            p95 = percentile(ms, 95);
+        } finally {
+            OpenSearchIndex.delete(location);
+        }
+        out.printf("OpenSearch BM25 query (k = %d, %d terms, %d queries, over HTTP): p50 %.2f ms, p95 %.2f ms%n", K,
+                QUERY_TERMS, queries, p50, p95);
+        return new OpenSearchResult(passages, indexRate, p50, p95);
     }
 
     private static double[] latencies(Retriever r, SyntheticCorpus corpus, long passages, int queries) {

@@ -61,6 +61,23 @@ public final class Bm25Retriever implements Retriever {
 
     /** The bag-of-words query, or null when no term survives analysis (empty or all stop words). */
     public static Query bagOfWords(Analyzer analyzer, String field, String query) {
+        Map<String, Integer> counts = termCounts(analyzer, field, query);
+        if (counts.isEmpty()) {
+            return null;
+        }
+        BooleanQuery.Builder b = new BooleanQuery.Builder();
+        counts.forEach((t, n) -> {
+            Query tq = new TermQuery(new Term(field, t));
+            b.add(n == 1 ? tq : new BoostQuery(tq, n), BooleanClause.Occur.SHOULD);
+        });
+        return b.build();
+    }
+
+    /**
+     * The query's analysed terms with their counts, in first-seen order, at most the clause limit of distinct terms:
+     * the bag of words every BM25 back end (Lucene, OpenSearch) turns into its query.
+     */
+    public static Map<String, Integer> termCounts(Analyzer analyzer, String field, String query) {
         Map<String, Integer> counts = new LinkedHashMap<>();
         try (TokenStream ts = analyzer.tokenStream(field, query == null ? "" : query)) {
             CharTermAttribute term = ts.addAttribute(CharTermAttribute.class);
@@ -74,14 +91,6 @@ public final class Bm25Retriever implements Retriever {
         } catch (IOException e) {
             throw new UncheckedIOException(e); // analysing a String does no I/O
         }
-        if (counts.isEmpty()) {
-            return null;
-        }
-        BooleanQuery.Builder b = new BooleanQuery.Builder();
-        counts.forEach((t, n) -> {
-            Query tq = new TermQuery(new Term(field, t));
-            b.add(n == 1 ? tq : new BoostQuery(tq, n), BooleanClause.Occur.SHOULD);
-        });
-        return b.build();
+        return counts;
     }
 }

@@ -4,7 +4,6 @@ import dev.veracity.retrieval.corpus.Document;
 import dev.veracity.retrieval.Embedder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -223,7 +222,7 @@ public final class IndexBuilder implements AutoCloseable {
             throw new IllegalStateException("IndexBuilder is closed");
         }
         // add is called by one thread, so the digest follows the corpus order exactly
-        corpusDigest.update((d.id() + "\t" + d.title() + "\t" + d.text() + "\n").getBytes(StandardCharsets.UTF_8));
+        corpusDigest.update(IndexFields.checksumLine(d));
         seen++;
         if (seen <= resumeAt) { // already in the index: hashed only
             if (seen == resumeAt) {

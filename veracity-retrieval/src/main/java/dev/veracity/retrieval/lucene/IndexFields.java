@@ -27,8 +27,16 @@ public final class IndexFields {
     }
 
     /** The text BM25 sees: title then text, so a passage is found by its page's name too. */
-    static String contents(Document d) {
+    public static String contents(Document d) {
         return d.title().isEmpty() ? d.text() : d.title() + "\n" + d.text();
+    }
+
+    /**
+     * A passage as the corpus checksum ({@link IndexMetadata#corpusSha256}) reads it: {@code id \t title \t text \n}
+     * in UTF-8.
+     */
+    public static byte[] checksumLine(Document d) {
+        return (d.id() + "\t" + d.title() + "\t" + d.text() + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8);
     }
 
     /**

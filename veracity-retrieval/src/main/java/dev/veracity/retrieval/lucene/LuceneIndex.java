@@ -2,6 +2,7 @@ package dev.veracity.retrieval.lucene;
 
 import dev.veracity.retrieval.Passage;
 import dev.veracity.retrieval.Retriever;
+import dev.veracity.retrieval.SearchIndex;
 import dev.veracity.retrieval.corpus.Document;
 import dev.veracity.retrieval.Embedder;
 import java.io.IOException;
@@ -26,7 +27,7 @@ import org.apache.lucene.store.FSDirectory;
  * shared by every retriever made from it and by any number of threads. Retrievers do not own the index; close it
  * when done.
  */
-public final class LuceneIndex implements AutoCloseable {
+public final class LuceneIndex implements SearchIndex {
 
     private static final Set<String> STORED = Set.of(IndexFields.ID, IndexFields.TITLE, IndexFields.RAW);
 
@@ -34,10 +35,12 @@ public final class LuceneIndex implements AutoCloseable {
     private final DirectoryReader reader;
     private final IndexSearcher searcher;
     private final IndexMetadata metadata;
+    private final String location;
     private final AnseriniAnalyzer analyzer = new AnseriniAnalyzer();
 
-    private LuceneIndex(Directory directory, IndexMetadata metadata) throws IOException {
+    private LuceneIndex(Directory directory, IndexMetadata metadata, String location) throws IOException {
         this.directory = directory;
+        this.location = location;
         this.reader = DirectoryReader.open(directory);
         this.searcher = new IndexSearcher(reader);
         this.searcher.setSimilarity(new BM25Similarity(Bm25Retriever.K1, Bm25Retriever.B));
@@ -47,7 +50,7 @@ public final class LuceneIndex implements AutoCloseable {
     /** Opens an index built by {@link IndexBuilder} (or {@code ./veracity index}). */
     public static LuceneIndex open(Path dir) throws IOException {
         IndexMetadata meta = IndexMetadata.read(dir);
-        return new LuceneIndex(FSDirectory.open(dir), meta);
+        return new LuceneIndex(FSDirectory.open(dir), meta, dir.toAbsolutePath().normalize().toString());
     }
 
     /**
@@ -63,12 +66,18 @@ public final class LuceneIndex implements AutoCloseable {
                 n = b.count();
             }
             return new LuceneIndex(dir, new IndexMetadata(n, embedder == null ? null : embedder.name(),
-                    embedder == null ? 0 : embedder.dimension()));
+                    embedder == null ? 0 : embedder.dimension()), "in-memory");
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
 
+    @Override
+    public String location() {
+        return location;
+    }
+
+    @Override
     public IndexMetadata metadata() {
         return metadata;
     }
@@ -98,6 +107,7 @@ public final class LuceneIndex implements AutoCloseable {
     }
 
     /** The retriever for a mode name ({@code bm25}, {@code dense}, {@code hybrid}); {@code embedder} for the last two. */
+    @Override
     public Retriever retriever(String mode, Embedder embedder) {
         return switch (mode.toLowerCase(Locale.ROOT)) {
             case "bm25" -> bm25();

@@ -40,7 +40,7 @@ import org.apache.lucene.store.FSDirectory;
 public final class PageStore implements PageSource {
 
     /** How much more a query word in a title counts than one in the lead. */
-    static final float TITLE_BOOST = 2f;
+    public static final float TITLE_BOOST = 2f;
 
     private final Directory directory;
     private final DirectoryReader reader;

@@ -39,7 +39,7 @@ public final class WikiEnvironment {
         PARAGRAPH_TITLE
     }
 
-    static final int SEARCH_SENTENCES = 5;
+    public static final int SEARCH_SENTENCES = 5;
     static final int SIMILAR_TITLES = 5;
 
     private final PageSource store;
