@@ -17,6 +17,7 @@ import dev.veracity.retrieval.react.PageStore;
 import dev.veracity.server.ApiKeys;
 import dev.veracity.server.ChatServer;
 import dev.veracity.server.ServeSettings;
+import dev.veracity.server.UpstreamClients;
 import dev.veracity.server.UpstreamProbe;
 import dev.veracity.trace.TraceSink;
 import dev.veracity.trace.TraceStore;
@@ -49,7 +50,8 @@ final class ServeCommand implements Callable<Integer> {
     ServerOptions http = new ServerOptions(8080, 300, 30);
 
     @Option(names = "--upstream-base-url", paramLabel = "URL", description = "The OpenAI-compatible server the methods"
-            + " call, e.g. http://127.0.0.1:8000/v1 (the same as --llm-base-url).")
+            + " call, e.g. http://127.0.0.1:8000/v1 (the same as --llm-base-url); several servers of the same model"
+            + " comma-separated.")
     String upstreamBaseUrl;
 
     @Option(names = "--upstream-models", split = ",", paramLabel = "NAME", description = "Other upstream models a request"
@@ -162,11 +164,14 @@ final class ServeCommand implements Callable<Integer> {
             held.add(stack);
             RetrySettings retry = RetrySettings.DEFAULT.withMaxAttempts(cfg.maxAttempts());
             server = ChatServer.builder(settings)
-                    .upstream(stack.backend, models, (pinned, sink) -> LlmClient.builder(pinned)
+                    .upstream(stack.backend, models, (pinned, sink) -> LlmClient.builder(stack.backends.stream()
+                                    .map(b -> UpstreamClients.pinned(b, pinned.defaultModel())).toList())
                             .concurrency(cfg.concurrency()).timeout(cfg.timeout()).retry(retry)
                             .cache(stack.cache, cfg.cacheMode() == CacheMode.OFF ? CacheMode.OFF : cfg.cacheMode())
                             .replayUnparseable(cfg.cacheReplayUnparseable()).traces(sink).build())
-                    .probe(UpstreamProbe.models(cfg.llmBaseUrl(), cfg.apiKey().orElse(null), Duration.ofSeconds(5)))
+                    .probe(UpstreamProbe.anyOf(cfg.llmBaseUrls().stream().collect(java.util.stream.Collectors.toMap(
+                            u -> u, u -> UpstreamProbe.models(u, cfg.apiKey().orElse(null), Duration.ofSeconds(5)),
+                            (a, b) -> a, java.util.LinkedHashMap::new))))
                     .traces(traces)
                     .index(source, retriever)
                     .embedder(denseEmbedder != null ? () -> denseEmbedder : retrieval::embedder)
@@ -200,9 +205,13 @@ final class ServeCommand implements Callable<Integer> {
         out.println("  health: " + server.baseUrl() + "/healthz  ready: " + server.baseUrl() + "/readyz  metrics: "
                 + server.baseUrl() + "/metrics");
         out.flush();
-        Thread.ofVirtual().start(() -> UpstreamProbe.models(cfg.llmBaseUrl(), cfg.apiKey().orElse(null),
-                Duration.ofSeconds(5)).problem().ifPresent(p -> ServerLog.to(System.err).warn(p
-                + "; requests will fail until it answers (GET /readyz says when)")));
+        for (String upstream : cfg.llmBaseUrls()) {
+            boolean several = cfg.llmBaseUrls().size() > 1;
+            Thread.ofVirtual().start(() -> UpstreamProbe.models(upstream, cfg.apiKey().orElse(null),
+                    Duration.ofSeconds(5)).problem().ifPresent(p -> ServerLog.to(System.err).warn(p + (several
+                    ? " (" + upstream + "); the other upstreams take its calls until a probe finds it up"
+                    : "; requests will fail until it answers (GET /readyz says when)"))));
+        }
         server.awaitStopped();
         return 0;
     }
