@@ -22,7 +22,6 @@ final class Endpoint {
     /** Null for a client's only server. */
     private final CircuitBreaker<Object> breaker;
     final AtomicInteger outstanding = new AtomicInteger();
-    private final AtomicLong attempts = new AtomicLong();
     private final AtomicLong answered = new AtomicLong();
     private final AtomicLong failures = new AtomicLong();
     private final AtomicLong ejections = new AtomicLong();
@@ -47,14 +46,14 @@ final class Endpoint {
 
     /**
      * Takes this server for one attempt if it is in (or its probe is due and free): counts the attempt as outstanding.
-     * Every attempt taken must end in {@link #answered}, {@link #failed} or {@link #abandoned}, then {@link #left}.
+     * Every attempt taken must end in {@link #answered}, {@link #failed} or {@link #abandoned}, then {@link #left}; the
+     * attempts sent to it are those that were answered or failed.
      */
     boolean tryTake() {
         if (breaker != null && !breaker.tryAcquirePermit()) {
             return false;
         }
         outstanding.incrementAndGet();
-        attempts.incrementAndGet();
         return true;
     }
 
@@ -90,6 +89,14 @@ final class Endpoint {
         outstanding.decrementAndGet();
     }
 
+    /**
+     * Whether this server was taken out and its probe is not yet due: an attempt that took it before and waited for
+     * its limit meanwhile goes elsewhere rather than to a server that failed repeatedly.
+     */
+    boolean ejected() {
+        return breaker != null && breaker.isOpen();
+    }
+
     /** Whether this server is out now (a probe may be due: {@link #tryTake} lets it through). */
     boolean out() {
         return breaker != null && !breaker.isClosed();
@@ -109,7 +116,7 @@ final class Endpoint {
     }
 
     EndpointStats stats() {
-        return new EndpointStats(id(), attempts.get(), answered.get(), failures.get(), ejections.get(), returns.get(),
-                limiter.limit(), out());
+        return new EndpointStats(id(), answered.get() + failures.get(), answered.get(), failures.get(), ejections.get(), returns.get(),
+                limiter.limit(), out(), outstanding.get());
     }
 }

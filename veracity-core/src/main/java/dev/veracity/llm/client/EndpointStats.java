@@ -12,7 +12,8 @@ package dev.veracity.llm.client;
  * @param returns   times a probe brought it back
  * @param limit     its concurrency limit now (fixed, or where {@code auto} stands)
  * @param out       whether it is out now
+ * @param outstanding attempts it has now, waiting for its limit or in flight
  */
 public record EndpointStats(String endpoint, long attempts, long answered, long failures, long ejections,
-                            long returns, int limit, boolean out) {
+                            long returns, int limit, boolean out, int outstanding) {
 }

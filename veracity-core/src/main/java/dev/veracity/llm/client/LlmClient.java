@@ -404,21 +404,30 @@ public final class LlmClient implements AutoCloseable {
     private LlmResponse attempt(LlmRequest request, Attempts attempts, List<LlmException> errors,
                                 Set<Endpoint> failedOn) {
         Endpoint endpoint;
-        try {
-            endpoint = pool.choose(failedOn);
-        } catch (LlmException e) { // every server is out: retried like a refused connection
-            errors.add(e);
-            throw e;
-        }
         CallLimiter.Permit permit;
-        try {
-            permit = endpoint.limiter.acquire(attempts.order);
-        } catch (InterruptedException e) {
-            endpoint.abandoned();
+        while (true) {
+            try {
+                endpoint = pool.choose(failedOn);
+            } catch (LlmException e) { // every server is out: retried like a refused connection
+                errors.add(e);
+                throw e;
+            }
+            try {
+                permit = endpoint.limiter.acquire(attempts.order);
+            } catch (InterruptedException e) {
+                endpoint.abandoned();
+                endpoint.left();
+                Thread.currentThread().interrupt();
+                throw new LlmException(ErrorKind.CANCELLED, "interrupted while waiting for a concurrency permit", e);
+            }
+            if (!endpoint.ejected()) {
+                break;
+            }
+            // taken out while this attempt waited for its limit: choose again rather than send it there
+            permit.ignored();
             endpoint.left();
-            Thread.currentThread().interrupt();
-            throw new LlmException(ErrorKind.CANCELLED, "interrupted while waiting for a concurrency permit", e);
         }
+        CallLimiter.Permit held = permit;
         LlmBackend target = endpoint.backend;
         attempts.firstStartMicros.compareAndSet(0, Clock.micros());
         long n = attempts.count.incrementAndGet();
@@ -428,13 +437,13 @@ public final class LlmClient implements AutoCloseable {
         }
         counters.enter();
         // what the attempt tells the limit: an answer is a round-trip sample, a refusal for load cuts it
-        Runnable outcome = permit::ignored;
+        Runnable outcome = held::ignored;
         boolean reached = false;
         try {
             LlmResponse r = target.generate(request, timeout);
             reached = true;
             endpoint.answered(); // the server is up, whatever its answer's faults below
-            outcome = () -> permit.succeeded(longestAnswer(r));
+            outcome = () -> held.succeeded(longestAnswer(r));
             if (r == null || r.completions().size() != request.n()) {
                 throw new LlmException(ErrorKind.MALFORMED_RESPONSE, "asked " + target.id() + " for " + request.n()
                         + " samples, got " + (r == null ? "no response" : r.completions().size()));
@@ -460,7 +469,7 @@ public final class LlmClient implements AutoCloseable {
             return r;
         } catch (LlmException e) {
             if (CallLimiter.overload(e)) {
-                outcome = permit::dropped;
+                outcome = held::dropped;
             }
             if (!reached) {
                 endpoint.failed(e);

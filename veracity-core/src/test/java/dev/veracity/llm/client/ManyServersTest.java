@@ -18,6 +18,7 @@ import dev.veracity.trace.CallRecord;
 import dev.veracity.trace.InMemoryTraces;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -46,6 +47,8 @@ class ManyServersTest {
         final ScriptedBackend answers;
         final AtomicInteger attempts = new AtomicInteger();
         volatile boolean down;
+        /** While set, each attempt waits for it, then fails as refused if {@link #down}. */
+        volatile java.util.concurrent.CountDownLatch hold;
 
         Server(String name) {
             this.answers = new ScriptedBackend("openai:http://" + name + "/v1", true, r -> "echo:" + r.promptText());
@@ -69,6 +72,14 @@ class ManyServersTest {
         @Override
         public LlmResponse generate(LlmRequest request, Duration timeout) {
             attempts.incrementAndGet();
+            java.util.concurrent.CountDownLatch h = hold;
+            if (h != null) {
+                try {
+                    h.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
             if (down) {
                 throw new LlmException(ErrorKind.CONNECTION, "connection to " + id() + " refused");
             }
@@ -247,5 +258,34 @@ class ManyServersTest {
         assertThat(traces.all().getLast().backendId()).isEqualTo("openai:http://only/v1");
         assertThat(traces.all().getLast().endpoint()).isNull();
         assertThat(listed.counters().limit()).isEqualTo(16);
+    }
+
+    @Test
+    void anAttemptWaitingForAServerThatIsTakenOutMeanwhileGoesElsewhere() throws Exception {
+        List<Server> s = servers("a", "b");
+        LlmClient client = LlmClient.builder(s).concurrency(1).retry(FAST).ejection(new Ejection(1, Duration.ofHours(1)))
+                .build();
+        var release = new java.util.concurrent.CountDownLatch(1);
+        s.forEach(x -> x.hold = release);
+        List<Thread> calls = new ArrayList<>();
+        // in turn: a, b (each now in flight), a again (waits for a's limit), then b: fewer outstanding (1 against 2)
+        int[] expected = {1, 1, 2, 1};
+        int[] server = {0, 1, 0, 1};
+        for (int i = 0; i < 4; i++) {
+            int k = i;
+            calls.add(Thread.ofVirtual().start(() -> client.call(LlmRequest.user("q" + k).build())));
+            dev.veracity.testing.Await.until("call " + k + " chose its server",
+                    () -> client.endpoints().get(server[k]).outstanding() == expected[k]);
+        }
+        s.get(1).down = true; // b's attempt in flight fails: one failure takes it out
+        release.countDown();
+        for (Thread t : calls) {
+            t.join();
+        }
+
+        assertThat(s.get(1).attempts.get()).isEqualTo(1); // the one that waited for b went to a instead
+        assertThat(s.get(0).attempts.get()).isEqualTo(4);
+        assertThat(client.endpoints().get(1).ejections()).isEqualTo(1);
+        assertThat(client.counters().failures()).isZero();
     }
 }
