@@ -70,6 +70,12 @@ final class EndpointPool {
             only.tryTake();
             return only;
         }
+        synchronized (this) { // the counts read and the one taken move together: two choices never race to one
+            return chooseAmong(failedHere, n);
+        }
+    }
+
+    private Endpoint chooseAmong(Set<Endpoint> failedHere, int n) {
         int start = Math.floorMod(turn.getAndIncrement(), n);
         long[] rank = new long[n]; // a snapshot: the counts move while we sort
         List<Endpoint> order = new ArrayList<>(n);
