@@ -17,7 +17,6 @@ import dev.veracity.retrieval.react.PageStore;
 import dev.veracity.server.ApiKeys;
 import dev.veracity.server.ChatServer;
 import dev.veracity.server.ServeSettings;
-import dev.veracity.server.UpstreamClients;
 import dev.veracity.server.UpstreamProbe;
 import dev.veracity.trace.TraceSink;
 import dev.veracity.trace.TraceStore;
@@ -164,8 +163,7 @@ final class ServeCommand implements Callable<Integer> {
             held.add(stack);
             RetrySettings retry = RetrySettings.DEFAULT.withMaxAttempts(cfg.maxAttempts());
             server = ChatServer.builder(settings)
-                    .upstream(stack.backend, models, (pinned, sink) -> LlmClient.builder(stack.backends.stream()
-                                    .map(b -> UpstreamClients.pinned(b, pinned.defaultModel())).toList())
+                    .upstream(stack.backend, models, (pinned, sink) -> LlmClient.builder(stack.pinned(pinned.defaultModel()))
                             .concurrency(cfg.concurrency()).timeout(cfg.timeout()).retry(retry)
                             .cache(stack.cache, cfg.cacheMode() == CacheMode.OFF ? CacheMode.OFF : cfg.cacheMode())
                             .replayUnparseable(cfg.cacheReplayUnparseable()).traces(sink).build())

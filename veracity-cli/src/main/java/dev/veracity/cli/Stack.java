@@ -41,6 +41,14 @@ final class Stack implements AutoCloseable {
                 .traces(traces).build();
     }
 
+    /**
+     * Every server's backend asking {@code model} when a request names none: what a client of one upstream model of
+     * {@code serve} (or {@code mcp}) is built on ({@link dev.veracity.server.UpstreamClients#pinned}).
+     */
+    List<dev.veracity.llm.LlmBackend> pinned(String model) {
+        return backends.stream().map(b -> dev.veracity.server.UpstreamClients.pinned(b, model)).toList();
+    }
+
     /** One backend per server, each asking {@code model} with the configuration's key and settings. */
     static List<OpenAiCompatibleBackend> backends(List<String> urls, String model, VeracityConfig config) {
         return urls.stream().map(url -> OpenAiCompatibleBackend.builder().baseUrl(url).model(model)
