@@ -8,7 +8,7 @@ import java.util.Objects;
  * attempts in a row failed for the server's own reasons (connection refused or reset, a 5xx, no answer in time), the
  * server gets no attempts for {@code probeAfter}; then one real attempt is let through (the probe), and its answer
  * brings the server back, its failure takes it out again. A Failsafe circuit breaker per server
- * ({@link Endpoint}).
+ * ({@code Endpoint}).
  *
  * @param failuresInARow failures in a row that take a server out
  * @param probeAfter     how long a server stays out before the probe

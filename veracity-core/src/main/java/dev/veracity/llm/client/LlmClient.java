@@ -65,7 +65,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@link Builder#replayUnparseable(boolean) replayUnparseable(true)}.
  *
  * <p>A client may run over several servers of the same model ({@link #builder(List)}): each has its own concurrency
- * limit, each attempt goes to the one with the fewest attempts outstanding ({@link EndpointPool}), a retry goes to
+ * limit, each attempt goes to the one with the fewest attempts outstanding ({@code EndpointPool}), a retry goes to
  * another when one is in, and a server that fails repeatedly is taken out and probed back in ({@link Ejection}). The
  * cache keys and the traces' backend name the set of servers, not the one that answered; the traces' endpoint
  * field names that one.
