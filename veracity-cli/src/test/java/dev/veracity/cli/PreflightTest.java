@@ -149,6 +149,10 @@ class PreflightTest {
             assertThat(r.code()).isZero();
             assertThat(r.out()).contains("warning: the model server at " + dead + " is down (")
                     .contains("the run starts on the other 2, and it gets calls again once a probe finds it up");
+            assertThat(r.out().replaceAll("\\s+", " ")) // the ending's line, unwrapped
+                    .containsPattern("Model servers: " + java.util.regex.Pattern.quote(a.baseUrl()) + " answered \\d+; "
+                            + java.util.regex.Pattern.quote(dead) + " answered \\d+( \\(\\d+ failed[^)]*\\))?; "
+                            + java.util.regex.Pattern.quote(b.baseUrl()) + " answered \\d+\\.");
             assertThat(Files.readAllLines(dir.resolve("one-down/results.jsonl"))).hasSize(2);
             assertThat(a.counters().generationRequests() + b.counters().generationRequests()).isEqualTo(2);
             com.fasterxml.jackson.databind.JsonNode servers = new com.fasterxml.jackson.databind.ObjectMapper()

@@ -268,8 +268,9 @@ class ManyServersTest {
         var release = new java.util.concurrent.CountDownLatch(1);
         s.forEach(x -> x.hold = release);
         List<Thread> calls = new ArrayList<>();
-        // in turn: a, b (each now in flight), a again (waits for a's limit), then b: fewer outstanding (1 against 2)
-        int[] expected = {1, 1, 2, 1};
+        // in turn: a, b (each now in flight), a again (waits for a's limit), then b: fewer outstanding (1 against 2),
+        // where it waits for b's limit
+        int[] expected = {1, 1, 2, 2};
         int[] server = {0, 1, 0, 1};
         for (int i = 0; i < 4; i++) {
             int k = i;
