@@ -233,6 +233,10 @@ final class EvalCommand implements Callable<Integer> {
             System.err.print(dev.veracity.eval.report.TextTable.wrap(limitLine(outcome.summary().concurrencyLimit()),
                     width, "", "  "));
         }
+        if (outcome.summary().endpoints() != null) {
+            System.err.print(dev.veracity.eval.report.TextTable.wrap(serversLine(outcome.summary().endpoints()),
+                    width, "", "  "));
+        }
         if (!outcome.failures().isEmpty()) {
             outcome.failures().stream().limit(10).forEach(f -> System.err.print(
                     dev.veracity.eval.report.TextTable.wrap("failed " + f, width, "  ", "    ")));
@@ -248,6 +252,14 @@ final class EvalCommand implements Callable<Integer> {
         return "Concurrency auto settled at " + l.settled() + " (lowest " + l.lowest() + ", highest " + l.highest()
                 + (l.overloadDrops() > 0 ? ", " + l.overloadDrops() + " attempts refused for load and retried" : "")
                 + ").";
+    }
+
+    /** The ending's one line on what each of several model servers did (summary.json's {@code endpoints}). */
+    static String serversLine(List<dev.veracity.eval.results.Summary.Endpoint> servers) {
+        return "Model servers: " + String.join("; ", servers.stream().map(e -> e.endpoint().replaceFirst("^openai:", "")
+                + " answered " + e.answered() + (e.failures() == 0 ? "" : " (" + e.failures() + " failed"
+                + (e.ejections() == 0 ? "" : ", taken out " + e.ejections() + "x")
+                + (e.returns() == 0 ? "" : ", back " + e.returns() + "x") + ")")).toList()) + ".";
     }
 
     /** This command as it was typed (each argument quoted for a POSIX shell where needed). */

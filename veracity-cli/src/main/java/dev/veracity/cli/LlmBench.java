@@ -14,7 +14,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
@@ -29,6 +31,9 @@ import picocli.CommandLine.Option;
  * store; cache off), p50 and p99 per call; the backend call alone is measured too, to show what our layer adds.</li>
  * <li>Throughput: N calls from C concurrent callers at a fixed simulated latency with ample server capacity,
  * wall time against the ideal N / C x latency.</li>
+ * <li>Several servers ({@code --servers}, 3): the same calls over that many simulators, each with its share of the C
+ * callers (rounded up) as its own limit; wall time against the same ideal, the calls each server answered, and the full
+ * client's p50 per sequential call over them (the choice's cost beside the one server's above).</li>
  * </ol>
  */
 @Command(name = "llm", mixinStandardHelpOptions = true, description = {"Client overhead and concurrent throughput against the simulator.",
@@ -50,12 +55,18 @@ final class LlmBench implements Callable<Integer> {
     @Option(names = "--callers", defaultValue = "100", description = "Concurrent callers in the throughput run (default ${DEFAULT-VALUE}).")
     int callers;
 
+    @Option(names = "--servers", defaultValue = "3", description = "Simulators in the several-servers run (default ${DEFAULT-VALUE}; 1 skips it).")
+    int servers;
+
     @Override
     public Integer call() throws Exception {
         Path dir = Files.createTempDirectory("veracity-bench");
         try {
             overhead(dir);
             throughput(dir);
+            if (servers > 1) {
+                severalServers(dir);
+            }
         } finally {
             deleteQuietly(dir);
         }
@@ -114,6 +125,73 @@ final class LlmBench implements Callable<Integer> {
             System.out.printf(Locale.ROOT, "   wall %.0f ms, ideal %.0f ms (calls x latency / callers); %.0f calls/s;"
                             + " server peak in flight %d%n", wall, ideal, calls / (wallNanos / 1e9), sim.counters().peakInFlight());
             BenchTarget.atMost("wall time over the ideal", 1.1, "x").print(wall / ideal);
+        }
+    }
+
+    /** The throughput run over several simulators, each limited to its share of the callers; and the choice's cost. */
+    private void severalServers(Path dir) throws Exception {
+        int share = (callers + servers - 1) / servers; // room for every caller, as the one server's run has
+        SimConfig cfg = SimConfig.builder().rules(Rule.of("(?s).*", "The answer is 42."))
+                .latency(LatencyModel.ofMillis(latency.ms, 0)).capacity(Math.max(1024, callers * 2))
+                .recentRequestLimit(0).build();
+        SimConfig instant = SimConfig.builder().rules(Rule.of("(?s).*", "The answer is 42.")).recentRequestLimit(0)
+                .build();
+        List<SimServer> sims = new ArrayList<>();
+        List<OpenAiCompatibleBackend> backends = new ArrayList<>();
+        try (TraceStore traces = TraceStore.open(dir.resolve("servers-traces.db"))) {
+            for (int i = 0; i < servers; i++) {
+                sims.add(SimServer.start(cfg));
+                backends.add(OpenAiCompatibleBackend.builder().baseUrl(sims.getLast().baseUrl()).model("sim-model")
+                        .build());
+            }
+            LlmClient client = LlmClient.builder(backends).concurrency(share).traces(traces).build();
+            runCallers(client, callers, callers);
+            List<Long> before = client.endpoints().stream().map(e -> e.answered()).toList();
+            long t0 = System.nanoTime();
+            runCallers(client, calls, callers);
+            long wallNanos = System.nanoTime() - t0;
+            List<Long> answered = new ArrayList<>();
+            for (int i = 0; i < servers; i++) {
+                answered.add(client.endpoints().get(i).answered() - before.get(i));
+            }
+            double ideal = (double) calls / Math.min(callers, share * servers) * latency.ms;
+            double wall = wallNanos / 1e6;
+            System.out.printf(Locale.ROOT, "== Several servers: %d calls from %d callers over %d simulators, each limited"
+                    + " to %d, %d ms simulated latency%n", calls, callers, servers, share, latency.ms);
+            System.out.printf(Locale.ROOT, "   wall %.0f ms, ideal %.0f ms (calls x latency / callers); %.0f"
+                    + " calls/s; answered per server %s%n", wall, ideal, calls / (wallNanos / 1e9),
+                    answered);
+            BenchTarget.atMost("wall time over the ideal, several servers", 1.1, "x").print(wall / ideal);
+        } finally {
+            backends.forEach(OpenAiCompatibleBackend::close);
+            sims.forEach(SimServer::close);
+        }
+        sims.clear();
+        backends.clear();
+        try (TraceStore traces = TraceStore.open(dir.resolve("servers-overhead-traces.db"))) {
+            for (int i = 0; i < servers; i++) {
+                sims.add(SimServer.start(instant));
+                backends.add(OpenAiCompatibleBackend.builder().baseUrl(sims.getLast().baseUrl()).model("sim-model")
+                        .build());
+            }
+            LlmClient client = LlmClient.builder(backends).concurrency(1).retry(RetrySettings.DEFAULT).traces(traces)
+                    .build();
+            CallContext ctx = CallContext.of("bench-servers-overhead", "q", "bench").role("caller");
+            for (int i = 0; i < warmup.count; i++) {
+                client.call(ctx, request(i));
+            }
+            long[] full = new long[overheadCalls];
+            for (int i = 0; i < overheadCalls; i++) {
+                LlmRequest r = request(warmup.count + i);
+                long t0 = System.nanoTime();
+                client.call(ctx, r);
+                full[i] = System.nanoTime() - t0;
+            }
+            traces.flush();
+            System.out.println(row("full client over " + servers + " servers", full));
+        } finally {
+            backends.forEach(OpenAiCompatibleBackend::close);
+            sims.forEach(SimServer::close);
         }
     }
 

@@ -163,7 +163,7 @@ final class MethodsDemo {
      * without the optional embed part (and without loading a model). Against a server they use bge-small in process.
      */
     static OpenAiEmbedder simulatorEmbedder(VeracityConfig cfg) {
-        return OpenAiEmbedder.builder(cfg.llmBaseUrl(), cfg.model()).build();
+        return OpenAiEmbedder.builder(cfg.llmBaseUrls().getFirst(), cfg.model()).build();
     }
 
     /**

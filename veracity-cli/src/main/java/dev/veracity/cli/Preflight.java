@@ -34,14 +34,57 @@ final class Preflight {
     private static final Server LLM = new Server("model server", "--llm-base-url", "--model");
     private static final Server PROXY = new Server("proxy server", "--proxy-base-url", "--proxy-model");
 
-    /** The main server and model. */
+    /** The main server and model (each of several servers). */
     static void check(VeracityConfig cfg) {
-        check(cfg, cfg.llmBaseUrl(), cfg.model(), LLM);
+        checkEach(cfg, cfg.llmBaseUrls(), cfg.model(), LLM);
     }
 
-    /** The proxy's server and model (same credentials as the main server's). */
-    static void checkProxy(VeracityConfig cfg, String baseUrl, String model) {
-        check(cfg, baseUrl, model, PROXY);
+    /** The proxy's server and model (same credentials as the main server's); several servers comma-separated. */
+    static void checkProxy(VeracityConfig cfg, String baseUrls, String model) {
+        checkEach(cfg, VeracityConfig.splitUrls(baseUrls), model, PROXY);
+    }
+
+    /** A server that cannot be reached or did not answer in time: down, where another may be up. */
+    private static final class Down extends IllegalArgumentException {
+        final String url;
+        final String why;
+
+        Down(String message, String url, String why) {
+            super(message);
+            this.url = url;
+            this.why = why;
+        }
+    }
+
+    /**
+     * Checks each of the servers. One server: its problem is the error, as always. Several: a server that is down
+     * (unreachable, or no answer in 10 s) is a warning on stderr, and the run starts on the others (the client sends
+     * it nothing until a probe finds it up); every one down is the error. Any other problem (credentials, not an
+     * OpenAI-compatible API, a model not served) is an error whichever server has it: waiting does not mend it.
+     */
+    private static void checkEach(VeracityConfig cfg, List<String> urls, String model, Server server) {
+        if (urls.size() == 1) {
+            check(cfg, urls.getFirst(), model, server);
+            return;
+        }
+        List<Down> down = new ArrayList<>();
+        for (String url : urls) {
+            try {
+                check(cfg, url, model, server);
+            } catch (Down d) {
+                down.add(d);
+            }
+        }
+        if (down.size() == urls.size()) {
+            throw new IllegalArgumentException("none of the " + urls.size() + " " + server.what() + "s answers ("
+                    + down.stream().map(d -> d.url + ": " + d.why).collect(java.util.stream.Collectors.joining("; "))
+                    + "); start them, or fix " + server.urlFlag() + " (nothing was run)");
+        }
+        for (Down d : down) {
+            System.err.println("warning: the " + server.what() + " at " + d.url + " is down (" + d.why + "); the run"
+                    + " starts on the other " + (urls.size() - down.size()) + ", and it gets calls again once a probe"
+                    + " finds it up");
+        }
     }
 
     /**
@@ -108,12 +151,12 @@ final class Preflight {
         try {
             r = get(base + "models", cfg);
         } catch (java.net.SocketTimeoutException e) {
-            throw new IllegalArgumentException("the " + server.what() + " at " + baseUrl + " did not answer within 10 s;"
-                    + " check that it runs and is not overloaded (nothing was run)");
+            throw new Down("the " + server.what() + " at " + baseUrl + " did not answer within 10 s;"
+                    + " check that it runs and is not overloaded (nothing was run)", baseUrl, "no answer within 10 s");
         } catch (IOException | IllegalArgumentException e) {
-            throw new IllegalArgumentException("cannot reach the " + server.what() + " at " + baseUrl + " ("
-                    + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage())
-                    + "); start it, or fix " + server.urlFlag() + " (nothing was run)");
+            String why = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+            throw new Down("cannot reach the " + server.what() + " at " + baseUrl + " (" + why
+                    + "); start it, or fix " + server.urlFlag() + " (nothing was run)", baseUrl, why);
         }
         if (r.statusCode() == 401 || r.statusCode() == 403) {
             throw new IllegalArgumentException("the " + server.what() + " at " + baseUrl + " refused the credentials (HTTP "

@@ -8,6 +8,7 @@ import dev.veracity.llm.client.RetrySettings;
 import dev.veracity.llm.openai.OpenAiCompatibleBackend;
 import dev.veracity.method.ModelRole;
 import dev.veracity.trace.TraceSink;
+import java.util.List;
 import java.util.Map;
 import picocli.CommandLine.Option;
 
@@ -19,7 +20,8 @@ import picocli.CommandLine.Option;
 public final class ProxyOptions {
 
     @Option(names = "--proxy-base-url", paramLabel = "URL",
-            description = "OpenAI-compatible server of the proxy model (default: --llm-base-url).")
+            description = "OpenAI-compatible server of the proxy model (default: --llm-base-url); several servers of the"
+                    + " same model comma-separated.")
     String baseUrl;
 
     @Option(names = "--proxy-model", paramLabel = "NAME", description = "The proxy's model name (default: --model).")
@@ -35,18 +37,18 @@ public final class ProxyOptions {
 
     /** The proxy's backend and client beside the stack's (same cache, traces, timeout and retries); closes both. */
     static final class Proxy implements AutoCloseable {
-        final OpenAiCompatibleBackend backend;
+        final List<OpenAiCompatibleBackend> backends;
         final LlmClient client;
 
-        Proxy(OpenAiCompatibleBackend backend, LlmClient client) {
-            this.backend = backend;
+        Proxy(List<OpenAiCompatibleBackend> backends, LlmClient client) {
+            this.backends = backends;
             this.client = client;
         }
 
         @Override
         public void close() {
             client.close();
-            backend.close();
+            backends.forEach(OpenAiCompatibleBackend::close);
         }
     }
 
@@ -60,14 +62,13 @@ public final class ProxyOptions {
             throw new IllegalArgumentException("--proxy-concurrency must be >= 1, was " + concurrency);
         }
         ConcurrencyLimit n = concurrency != null ? ConcurrencyLimit.fixed(concurrency) : cfg.concurrency();
-        OpenAiCompatibleBackend backend = OpenAiCompatibleBackend.builder()
-                .baseUrl(baseUrl != null ? baseUrl : cfg.llmBaseUrl()).model(model != null ? model : cfg.model())
-                .apiKey(cfg.apiKey().orElse(null)).returnTokenIds(cfg.returnTokenIds()).build();
-        LlmClient client = LlmClient.builder(backend).concurrency(n).timeout(cfg.timeout())
+        List<OpenAiCompatibleBackend> backends = Stack.backends(VeracityConfig.splitUrls(url(cfg)),
+                model != null ? model : cfg.model(), cfg);
+        LlmClient client = LlmClient.builder(backends).concurrency(n).timeout(cfg.timeout())
                 .retry(RetrySettings.DEFAULT.withMaxAttempts(cfg.maxAttempts()))
                 .cache(stack.cache, cfg.cacheMode() == CacheMode.OFF ? CacheMode.OFF : cfg.cacheMode())
                 .replayUnparseable(cfg.cacheReplayUnparseable()).traces(traces).build();
-        return new Proxy(backend, client);
+        return new Proxy(backends, client);
     }
 
     /**
@@ -75,7 +76,7 @@ public final class ProxyOptions {
      * proxy flag was given or the proxy is the LLM's server and model (checked already).
      */
     void preflight(VeracityConfig cfg) {
-        String url = baseUrl != null ? baseUrl : cfg.llmBaseUrl();
+        String url = url(cfg);
         String name = model != null ? model : cfg.model();
         if (given() && !(url.equals(cfg.llmBaseUrl()) && name.equals(cfg.model()))) {
             Preflight.checkProxy(cfg, url, name);
@@ -90,9 +91,14 @@ public final class ProxyOptions {
         return proxy == null ? Map.of() : Map.of(dev.veracity.methods.c3po.Agent.PROXY.name(), proxy.client);
     }
 
+    /** The proxy's servers, checked and joined by commas ({@link VeracityConfig#httpUrls}): its own, else the LLM's. */
+    String url(VeracityConfig cfg) {
+        return baseUrl != null ? VeracityConfig.httpUrls("--proxy-base-url", baseUrl) : cfg.llmBaseUrl();
+    }
+
     /** How the run records it. */
     String describe(VeracityConfig cfg) {
-        return given() ? (baseUrl != null ? baseUrl : cfg.llmBaseUrl()) + " model=" + (model != null ? model : cfg.model())
+        return given() ? url(cfg) + " model=" + (model != null ? model : cfg.model())
                 : "same as the LLM";
     }
 }

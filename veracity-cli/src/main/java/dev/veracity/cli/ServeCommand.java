@@ -130,7 +130,9 @@ final class ServeCommand implements Callable<Integer> {
             held.add(stack);
             server = ChatServer.builder(settings)
                     .upstream(stack.backend, models, UpstreamOptions.clients(cfg, stack))
-                    .probe(UpstreamProbe.models(cfg.llmBaseUrl(), cfg.apiKey().orElse(null), Duration.ofSeconds(5)))
+                    .probe(UpstreamProbe.anyOf(cfg.llmBaseUrls().stream().collect(java.util.stream.Collectors.toMap(
+                            u -> u, u -> UpstreamProbe.models(u, cfg.apiKey().orElse(null), Duration.ofSeconds(5)),
+                            (a, b) -> a, java.util.LinkedHashMap::new))))
                     .traces(traces)
                     .index(source, retriever)
                     .embedder(denseEmbedder != null ? () -> denseEmbedder : retrieval::embedder)
@@ -164,9 +166,13 @@ final class ServeCommand implements Callable<Integer> {
         out.println("  health: " + server.baseUrl() + "/healthz  ready: " + server.baseUrl() + "/readyz  metrics: "
                 + server.baseUrl() + "/metrics");
         out.flush();
-        Thread.ofVirtual().start(() -> UpstreamProbe.models(cfg.llmBaseUrl(), cfg.apiKey().orElse(null),
-                Duration.ofSeconds(5)).problem().ifPresent(p -> ServerLog.to(System.err).warn(p
-                + "; requests will fail until it answers (GET /readyz says when)")));
+        for (String upstream : cfg.llmBaseUrls()) {
+            boolean several = cfg.llmBaseUrls().size() > 1;
+            Thread.ofVirtual().start(() -> UpstreamProbe.models(upstream, cfg.apiKey().orElse(null),
+                    Duration.ofSeconds(5)).problem().ifPresent(p -> ServerLog.to(System.err).warn(p + (several
+                    ? " (" + upstream + "); the other upstreams take its calls until a probe finds it up"
+                    : "; requests will fail until it answers (GET /readyz says when)"))));
+        }
         server.awaitStopped();
         return 0;
     }

@@ -18,7 +18,8 @@ import picocli.CommandLine.Option;
 final class UpstreamOptions {
 
     @Option(names = "--upstream-base-url", paramLabel = "URL", description = "The OpenAI-compatible server the methods"
-            + " call, e.g. http://127.0.0.1:8000/v1 (the same as --llm-base-url).")
+            + " call, e.g. http://127.0.0.1:8000/v1 (the same as --llm-base-url); several servers of the same model"
+            + " comma-separated.")
     String upstreamBaseUrl;
 
     @Option(names = "--upstream-models", split = ",", paramLabel = "NAME", description = "Other upstream models a request"
@@ -46,7 +47,8 @@ final class UpstreamOptions {
     /** The client of one upstream model, as the configuration says: concurrency, timeout, retries, cache, traces. */
     static BiFunction<LlmBackend, TraceSink, LlmClient> clients(VeracityConfig cfg, Stack stack) {
         RetrySettings retry = RetrySettings.DEFAULT.withMaxAttempts(cfg.maxAttempts());
-        return (pinned, sink) -> LlmClient.builder(pinned)
+        // every server's backend pinned to the model the request named: the calls spread over all of them
+        return (pinned, sink) -> LlmClient.builder(stack.pinned(pinned.defaultModel()))
                 .concurrency(cfg.concurrency()).timeout(cfg.timeout()).retry(retry)
                 .cache(stack.cache, cfg.cacheMode() == CacheMode.OFF ? CacheMode.OFF : cfg.cacheMode())
                 .replayUnparseable(cfg.cacheReplayUnparseable()).traces(sink).build();

@@ -96,6 +96,28 @@ class C3poCommandsTest {
         }
     }
 
+    /** {@code --proxy-base-url A,B}: the proxy's calls are shared between its two servers, none goes to the LLM's. */
+    @Test
+    void theProxyOnTwoServersSharesItsCalls() throws Exception {
+        Path data = HotpotSample.write(dir.resolve("hotpot.json"), 4);
+        try (SimServer llm = SimServer.start(SimConfig.builder().models("big").build());
+             SimServer p1 = SimServer.start(SimConfig.builder().models("small").build());
+             SimServer p2 = SimServer.start(SimConfig.builder().models("small").build())) {
+            int code = run("eval", "--method", "c3po", "--dataset", "hotpotqa", "--data", data.toString(), "--out",
+                    dir.resolve("e").toString(), "--llm-base-url", llm.baseUrl(), "--model", "big", "--proxy-base-url",
+                    p1.baseUrl() + "," + p2.baseUrl(), "--proxy-model", "small", "--cache", "off");
+            assertThat(code).as(err).isZero();
+            assertThat(llm.recentGenerations()).isNotEmpty()
+                    .allSatisfy(r -> assertThat(r.body().path("model").asText()).isEqualTo("big"));
+            for (SimServer proxy : List.of(p1, p2)) {
+                assertThat(proxy.recentGenerations()).isNotEmpty()
+                        .allSatisfy(r -> assertThat(r.body().path("model").asText()).isEqualTo("small"));
+            }
+        }
+        assertThat(JSON.readTree(dir.resolve("e/summary.json").toFile()).at("/config/proxy").asText())
+                .contains(",").contains("model=small");
+    }
+
     @Test
     void hotpotQuestionsOverAnIndexOfTheirParagraphsRunEndToEndWithEveryProxyOutputParsed() throws Exception {
         Path data = HotpotSample.write(dir.resolve("hotpot.json"), 9);

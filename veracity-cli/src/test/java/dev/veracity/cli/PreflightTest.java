@@ -121,4 +121,60 @@ class PreflightTest {
             web.stop(0);
         }
     }
+
+    /** A free port nothing listens on (taken and given back): a server that is down. */
+    private static int deadPort() throws Exception {
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
+    }
+
+    /**
+     * Several servers: one down at the start is a warning naming it, and the run goes on with the others (which
+     * answer every question); all down is the one-line error naming each; a wrong model on any is an error.
+     */
+    @Test
+    void ofSeveralServersOneDownIsAWarningAndAllDownIsTheError() throws Exception {
+        String dead = "http://127.0.0.1:" + deadPort() + "/v1";
+        String alsoDead = "http://127.0.0.1:" + deadPort() + "/v1";
+        try (SimServer a = SimServer.start(SimConfig.builder().build());
+             SimServer b = SimServer.start(SimConfig.builder().build())) {
+            Path data = dir.resolve("nq.jsonl");
+            Files.writeString(data, "{\"question\": \"capital of france\", \"answer\": [\"Paris\"]}\n"
+                    + "{\"question\": \"capital of italy\", \"answer\": [\"Rome\"]}\n");
+            Result r = CliRun.runWithStderrInOut("eval", "--method", "no-rag", "--dataset", "nq-open", "--data",
+                    data.toString(), "--out", dir.resolve("one-down").toString(), "--llm-base-url",
+                    a.baseUrl() + "," + dead + "," + b.baseUrl(), "--model", "sim-model", "--cache", "off",
+                    "--timeout-seconds", "5");
+            assertThat(r.code()).isZero();
+            assertThat(r.out()).contains("warning: the model server at " + dead + " is down (")
+                    .contains("the run starts on the other 2, and it gets calls again once a probe finds it up");
+            assertThat(r.out().replaceAll("\\s+", " ")) // the ending's line, unwrapped
+                    .containsPattern("Model servers: " + java.util.regex.Pattern.quote(a.baseUrl()) + " answered \\d+; "
+                            + java.util.regex.Pattern.quote(dead) + " answered \\d+( \\(\\d+ failed[^)]*\\))?; "
+                            + java.util.regex.Pattern.quote(b.baseUrl()) + " answered \\d+\\.");
+            assertThat(Files.readAllLines(dir.resolve("one-down/results.jsonl"))).hasSize(2);
+            assertThat(a.counters().generationRequests() + b.counters().generationRequests()).isEqualTo(2);
+            com.fasterxml.jackson.databind.JsonNode servers = new com.fasterxml.jackson.databind.ObjectMapper()
+                    .readTree(dir.resolve("one-down/summary.json").toFile()).path("endpoints");
+            assertThat(servers).hasSize(3);
+            assertThat(servers.get(1).path("endpoint").asText()).isEqualTo("openai:" + dead);
+            assertThat(servers.get(1).path("answered").asLong()).isZero();
+            assertThat(servers.get(0).path("answered").asLong() + servers.get(2).path("answered").asLong()).isEqualTo(2);
+
+            Result all = eval(dead + "," + alsoDead, "all-down");
+            assertThat(all.code()).isEqualTo(2);
+            assertThat(all.err().strip().lines()).singleElement().asString()
+                    .startsWith("veracity eval: none of the 2 model servers answers (" + dead + ": ")
+                    .contains("; " + alsoDead + ": ")
+                    .endsWith("start them, or fix --llm-base-url (nothing was run)");
+
+            Result wrongModel = run("eval", "--method", "no-rag", "--dataset", "nq-open", "--data", data.toString(),
+                    "--out", dir.resolve("wrong-model").toString(), "--llm-base-url", a.baseUrl() + "," + b.baseUrl(),
+                    "--model", "other", "--cache", "off");
+            assertThat(wrongModel.code()).isEqualTo(2);
+            assertThat(wrongModel.err()).contains("does not serve model 'other'");
+            assertThat(dir.resolve("all-down")).doesNotExist();
+        }
+    }
 }

@@ -60,6 +60,53 @@ class ServeCommandTest {
         }
     }
 
+    /**
+     * {@code --upstream-base-url A,B}: the methods' calls are shared between the two upstreams; with one of them gone the
+     * requests are still answered (by the other) and {@code /readyz} stays ready; with both gone it is not.
+     */
+    @Test
+    void severalUpstreamsShareTheCallsAndOneGoneLeavesItReady() throws Exception {
+        SimServer a = SimServer.start(SimConfig.builder().build());
+        SimServer b = SimServer.start(SimConfig.builder().build());
+        try (CliProcess serve = CliProcess.start("serve", "--port", "0", "--upstream-base-url",
+                a.baseUrl() + "," + b.baseUrl(), "--model", "sim-model")) {
+            String v1 = serve.url("Serving ");
+            String root = v1.substring(0, v1.length() - "/v1".length());
+            HttpClient client = HttpClient.newHttpClient();
+            HttpRequest ask = HttpRequest.newBuilder(URI.create(v1 + "/chat/completions"))
+                    .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(BODY)).build();
+            for (int i = 0; i < 4; i++) {
+                HttpResponse<String> r = client.send(ask, HttpResponse.BodyHandlers.ofString());
+                assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+            }
+            assertThat(a.counters().generationRequests()).isPositive();
+            assertThat(b.counters().generationRequests()).isPositive();
+            HttpRequest ready = HttpRequest.newBuilder(URI.create(root + "/readyz")).build();
+
+            a.close();
+            for (int i = 0; i < 4; i++) {
+                HttpResponse<String> r = client.send(ask, HttpResponse.BodyHandlers.ofString());
+                assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+            }
+            Await.until("ready on the other upstream", () -> send(client, ready).statusCode() == 200);
+
+            b.close();
+            Await.until("not ready with both gone", () -> send(client, ready).statusCode() == 503);
+            assertThat(send(client, ready).body()).contains("none of the 2 upstreams is ready");
+        } finally {
+            a.close();
+            b.close();
+        }
+    }
+
+    private static HttpResponse<String> send(HttpClient client, HttpRequest request) {
+        try {
+            return client.send(request, HttpResponse.BodyHandlers.ofString());
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+    }
+
     @Test
     void theHelpStatesServesOwnCacheDefaultAndTheOptionStillSetsIt() throws Exception {
         Result help = run("serve", "--help");

@@ -7,7 +7,9 @@ import java.io.Reader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -20,7 +22,8 @@ import java.util.Properties;
  * <table>
  * <caption>Settings</caption>
  * <tr><th>key (file / flag)</th><th>environment</th><th>default</th></tr>
- * <tr><td>llm-base-url</td><td>VERACITY_LLM_BASE_URL</td><td>http://127.0.0.1:8000/v1</td></tr>
+ * <tr><td>llm-base-url</td><td>VERACITY_LLM_BASE_URL</td><td>http://127.0.0.1:8000/v1; several servers of the same
+ * model comma-separated ({@link #llmBaseUrls()})</td></tr>
  * <tr><td>model</td><td>VERACITY_MODEL</td><td>default</td></tr>
  * <tr><td>api-key (file only)</td><td>VERACITY_API_KEY, else OPENAI_API_KEY</td><td>none</td></tr>
  * <tr><td>concurrency</td><td>VERACITY_CONCURRENCY</td><td>16 (a command may default to auto: eval does); a
@@ -120,7 +123,7 @@ public record VeracityConfig(String llmBaseUrl, String model, Optional<ApiKey> a
             }
         });
         String key = firstNonBlank(env.get("VERACITY_API_KEY"), env.get("OPENAI_API_KEY"), fileKey);
-        return new VeracityConfig(httpUrl(s.get("llm-base-url")), s.get("model"),
+        return new VeracityConfig(httpUrls("llm-base-url", s.get("llm-base-url")), s.get("model"),
                 Optional.ofNullable(key).map(ApiKey::of), ConcurrencyLimit.parse(s.get("concurrency")), CacheMode.parse(s.get("cache")),
                 Path.of(s.get("cache-file")), Path.of(s.get("trace-file")),
                 Duration.ofSeconds(positive(s, "timeout-seconds")), positive(s, "max-attempts"),
@@ -133,20 +136,60 @@ public record VeracityConfig(String llmBaseUrl, String model, Optional<ApiKey> a
         return resolve(env, defaultFile(env), false, flags);
     }
 
-    /** An http(s) URL with a host, checked before any client is built (the SDK fails deep inside on a bad one). */
-    static String httpUrl(String v) {
+    /**
+     * The servers a setting names: one http(s) URL with a host, or several comma-separated (servers of the same model
+     * that share the calls), each checked before any client is built (the SDK fails deep inside on a bad one).
+     *
+     * @param setting the setting's name, for the message
+     * @return the URLs as given, trimmed, joined by commas without spaces (one URL: itself, trimmed)
+     * @throws IllegalArgumentException with a one-line message naming the setting and the bad URL
+     */
+    public static String httpUrls(String setting, String v) {
         String example = "e.g. http://127.0.0.1:8000/v1";
+        if (v == null || !v.contains(",")) {
+            if (isHttpUrl(v)) {
+                return v.trim();
+            }
+            throw new IllegalArgumentException("setting '" + setting + "' must be an http(s) URL with a host, " + example
+                    + "; was '" + v + "'");
+        }
+        List<String> urls = new ArrayList<>();
+        for (String part : v.split(",", -1)) {
+            String u = part.trim();
+            if (!isHttpUrl(u)) {
+                throw new IllegalArgumentException("setting '" + setting + "' lists '" + u + "', not an http(s) URL with"
+                        + " a host; list servers comma-separated, e.g. http://a:8000/v1,http://b:8000/v1");
+            }
+            if (urls.contains(u)) {
+                throw new IllegalArgumentException("setting '" + setting + "' lists " + u + " twice; name each server"
+                        + " once");
+            }
+            urls.add(u);
+        }
+        return String.join(",", urls);
+    }
+
+    private static boolean isHttpUrl(String v) {
+        if (v == null) {
+            return false;
+        }
         try {
             java.net.URI u = new java.net.URI(v.trim());
             String scheme = u.getScheme() == null ? "" : u.getScheme().toLowerCase(Locale.ROOT);
-            if ((scheme.equals("http") || scheme.equals("https")) && u.getHost() != null) {
-                return v.trim();
-            }
+            return (scheme.equals("http") || scheme.equals("https")) && u.getHost() != null;
         } catch (java.net.URISyntaxException e) {
-            // reported below
+            return false;
         }
-        throw new IllegalArgumentException("setting 'llm-base-url' must be an http(s) URL with a host, " + example
-                + "; was '" + v + "'");
+    }
+
+    /** The servers of {@link #llmBaseUrl()}, one or more, in the order given. */
+    public List<String> llmBaseUrls() {
+        return splitUrls(llmBaseUrl);
+    }
+
+    /** The servers of a checked setting ({@link #httpUrls}), in the order given. */
+    public static List<String> splitUrls(String urls) {
+        return List.of(urls.split(","));
     }
 
     private static int positive(Map<String, String> s, String key) {

@@ -39,13 +39,29 @@ import java.util.OptionalLong;
  * @param attempts               backend attempts made (0 for a full cache hit)
  * @param retries                attempts after the first
  * @param error                  the failure summary, or null
+ * @param endpoint               with several model servers behind one client, the one that answered (comma-separated
+ *                               when a call split into single-sample requests was answered by several); null with one
+ *                               server (the backend id names it) and when none answered
  */
 public record CallRecord(String callId, CallContext context, String backendId, String model, String prompt,
                          String settings, List<String> outputs, List<String> finishReasons, int promptTokens,
                          int completionTokens, int samples, int cachedSamples, int cachedPromptTokens,
                          int cachedCompletionTokens, long cachedLatencyMicros, long submittedMicros,
                          long startedMicros, long endedMicros, boolean cacheHit, int attempts, int retries,
-                         String error) {
+                         String error, String endpoint) {
+
+    /** A call of a client with one server (no endpoint). */
+    public CallRecord(String callId, CallContext context, String backendId, String model, String prompt,
+                      String settings, List<String> outputs, List<String> finishReasons, int promptTokens,
+                      int completionTokens, int samples, int cachedSamples, int cachedPromptTokens,
+                      int cachedCompletionTokens, long cachedLatencyMicros, long submittedMicros,
+                      long startedMicros, long endedMicros, boolean cacheHit, int attempts, int retries,
+                      String error) {
+        this(callId, context, backendId, model, prompt, settings, outputs, finishReasons, promptTokens,
+                completionTokens, samples, cachedSamples, cachedPromptTokens, cachedCompletionTokens,
+                cachedLatencyMicros, submittedMicros, startedMicros, endedMicros, cacheHit, attempts, retries, error,
+                null);
+    }
 
     public CallRecord {
         outputs = outputs == null ? List.of() : List.copyOf(outputs);

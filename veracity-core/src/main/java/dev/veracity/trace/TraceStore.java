@@ -39,13 +39,14 @@ public final class TraceStore implements TraceSink {
     private static final String COLUMNS = "call_id, run_id, question_id, method, role, step, backend, model, prompt,"
             + " settings, outputs, finish_reasons, prompt_tokens, completion_tokens, cached_tokens, submitted_us,"
             + " started_us, ended_us, cache_hit, attempts, retries, error, samples, cached_samples,"
-            + " cached_prompt_tokens, cached_completion_tokens, cached_latency_us";
+            + " cached_prompt_tokens, cached_completion_tokens, cached_latency_us, endpoint";
     /**
      * Columns added after the first release: a new store is made with them, a store written before them gets them when
      * opened, NULL in old rows.
      */
     private static final List<String> ADDED = List.of("samples INTEGER", "cached_samples INTEGER",
-            "cached_prompt_tokens INTEGER", "cached_completion_tokens INTEGER", "cached_latency_us INTEGER");
+            "cached_prompt_tokens INTEGER", "cached_completion_tokens INTEGER", "cached_latency_us INTEGER",
+            "endpoint TEXT");
 
     private final Path file;
     private final Connection db;
@@ -178,7 +179,7 @@ public final class TraceStore implements TraceSink {
     private void insert(List<CallRecord> batch) {
         dbLock.lock();
         try (PreparedStatement ps = db.prepareStatement("INSERT OR REPLACE INTO calls (" + COLUMNS
-                + ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")) {
+                + ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")) {
             db.setAutoCommit(false);
             for (CallRecord r : batch) {
                 int i = 1;
@@ -208,7 +209,8 @@ public final class TraceStore implements TraceSink {
                 ps.setInt(i++, r.cachedSamples());
                 ps.setInt(i++, r.cachedPromptTokens());
                 ps.setInt(i++, r.cachedCompletionTokens());
-                ps.setLong(i, r.cachedLatencyMicros());
+                ps.setLong(i++, r.cachedLatencyMicros());
+                ps.setString(i, r.endpoint());
                 ps.addBatch();
             }
             ps.executeBatch();
@@ -307,6 +309,9 @@ public final class TraceStore implements TraceSink {
         if (r.error() != null) {
             o.put("error", text(Secrets.redact(r.error())));
         }
+        if (r.endpoint() != null) {
+            o.put("endpoint", r.endpoint());
+        }
         return o;
     }
 
@@ -366,7 +371,7 @@ public final class TraceStore implements TraceSink {
                 rs.getInt("prompt_tokens"), rs.getInt("completion_tokens"), samples, cachedSamples,
                 rs.getInt("cached_prompt_tokens"), rs.getInt("cached_completion_tokens"), cachedLatency,
                 rs.getLong("submitted_us"), rs.getLong("started_us"), rs.getLong("ended_us"), hit,
-                rs.getInt("attempts"), rs.getInt("retries"), rs.getString("error"));
+                rs.getInt("attempts"), rs.getInt("retries"), rs.getString("error"), rs.getString("endpoint"));
     }
 
     /** A call's n from its settings JSON, else its outputs (at least 1). */

@@ -117,4 +117,29 @@ class VeracityConfigTest {
         assertThatThrownBy(() -> VeracityConfig.resolve(Map.of("VERACITY_CONCURRENCY", "lots"), null, false, Map.of()))
                 .hasMessage("setting 'concurrency' must be a positive integer or auto, was 'lots'");
     }
+
+    @Test
+    void severalServersAreCommaSeparatedEachCheckedAndNamedOnce() {
+        VeracityConfig c = VeracityConfig.resolve(Map.of("VERACITY_LLM_BASE_URL", " http://a:8000/v1 , https://b/v1"),
+                null, false, Map.of());
+        assertThat(c.llmBaseUrl()).isEqualTo("http://a:8000/v1,https://b/v1");
+        assertThat(c.llmBaseUrls()).containsExactly("http://a:8000/v1", "https://b/v1");
+        VeracityConfig one = VeracityConfig.resolve(Map.of(), null, false, Map.of("llm-base-url", " http://a/v1 "));
+        assertThat(one.llmBaseUrls()).containsExactly("http://a/v1");
+
+        assertThatThrownBy(() -> VeracityConfig.resolve(Map.of(), null, false,
+                Map.of("llm-base-url", "http://a/v1,,http://b/v1")))
+                .hasMessage("setting 'llm-base-url' lists '', not an http(s) URL with a host; list servers"
+                        + " comma-separated, e.g. http://a:8000/v1,http://b:8000/v1");
+        assertThatThrownBy(() -> VeracityConfig.resolve(Map.of(), null, false,
+                Map.of("llm-base-url", "http://a/v1,ftp://b")))
+                .hasMessageContaining("lists 'ftp://b', not an http(s) URL");
+        assertThatThrownBy(() -> VeracityConfig.resolve(Map.of(), null, false,
+                Map.of("llm-base-url", "http://a/v1, http://a/v1")))
+                .hasMessage("setting 'llm-base-url' lists http://a/v1 twice; name each server once");
+        // one bad URL: the message it always had
+        assertThatThrownBy(() -> VeracityConfig.resolve(Map.of(), null, false, Map.of("llm-base-url", "localhost")))
+                .hasMessage("setting 'llm-base-url' must be an http(s) URL with a host, e.g. http://127.0.0.1:8000/v1;"
+                        + " was 'localhost'");
+    }
 }

@@ -82,6 +82,41 @@ class TraceStoreTest {
         }
     }
 
+    /** A client of several servers records which one answered; an old store gets the column, its rows none. */
+    @Test
+    void recordsTheServerThatAnsweredAndAnOldStoreGetsTheColumn() throws Exception {
+        Path old = dir.resolve("before-endpoints.db");
+        try (java.sql.Connection c = dev.veracity.store.Sqlite.open(old, false)) {
+            dev.veracity.store.Sqlite.execute(c, "CREATE TABLE calls (call_id TEXT PRIMARY KEY, run_id TEXT NOT NULL,"
+                    + " question_id TEXT NOT NULL, method TEXT NOT NULL, role TEXT NOT NULL, step INTEGER NOT NULL,"
+                    + " backend TEXT, model TEXT, prompt TEXT, settings TEXT, outputs TEXT, finish_reasons TEXT,"
+                    + " prompt_tokens INTEGER, completion_tokens INTEGER, cached_tokens INTEGER,"
+                    + " submitted_us INTEGER, started_us INTEGER, ended_us INTEGER, cache_hit INTEGER,"
+                    + " attempts INTEGER, retries INTEGER, error TEXT, samples INTEGER, cached_samples INTEGER,"
+                    + " cached_prompt_tokens INTEGER, cached_completion_tokens INTEGER, cached_latency_us INTEGER)",
+                    "INSERT INTO calls (call_id, run_id, question_id, method, role, step, outputs, finish_reasons,"
+                            + " submitted_us, ended_us) VALUES ('c0', 'r', 'q0', 'demo', 'agent', 0, '[\"a\"]', '[\"stop\"]', 1, 2)");
+        }
+        try (TraceStore store = TraceStore.open(old)) {
+            ScriptedBackend a = new ScriptedBackend("openai:http://a/v1", true, r -> "A");
+            ScriptedBackend b = new ScriptedBackend("openai:http://b/v1", true, r -> "B");
+            LlmClient client = LlmClient.builder(List.of(a, b)).traces(store).build();
+            client.call(CallContext.of("r", "q1", "demo").role("agent"), LlmRequest.user("hi").build());
+            client.call(CallContext.of("r", "q2", "demo").role("agent"), LlmRequest.user("hi").build());
+
+            assertThat(store.calls("r", "q0")).singleElement().satisfies(r -> assertThat(r.endpoint()).isNull());
+            List<String> answered = List.of(store.calls("r", "q1").getFirst().endpoint(),
+                    store.calls("r", "q2").getFirst().endpoint());
+            assertThat(answered).containsExactlyInAnyOrder("openai:http://a/v1", "openai:http://b/v1");
+            assertThat(store.calls("r", "q1").getFirst().backendId())
+                    .isEqualTo("openai:http://a/v1 | openai:http://b/v1");
+            StringWriter out = new StringWriter();
+            store.exportJsonl("r", out);
+            assertThat(out.toString()).contains("\"endpoint\":\"openai:http://a/v1\"");
+        }
+        assertThat(columns(old)).contains("endpoint TEXT");
+    }
+
     @Test
     void exportsJsonLinesWithTheTraceFields() throws Exception {
         try (TraceStore store = TraceStore.open(dir.resolve("t.db"))) {

@@ -70,6 +70,14 @@ public final class UpstreamClients implements AutoCloseable {
         clients.values().forEach(LlmClient::close);
     }
 
+    /**
+     * {@code backend} asking {@code model} when a request names none; its owner closes the backend (for a client over
+     * several upstream servers, each pinned alike).
+     */
+    public static LlmBackend pinned(LlmBackend backend, String model) {
+        return new PinnedModel(Objects.requireNonNull(backend, "backend"), Objects.requireNonNull(model, "model"));
+    }
+
     /** The shared backend with another default model: what a request without a model name is sent to. */
     private record PinnedModel(LlmBackend backend, String model) implements LlmBackend {
 

@@ -20,6 +20,30 @@ public interface UpstreamProbe {
     /** Always ready (tests, or an upstream without a models endpoint). */
     UpstreamProbe READY = Optional::empty;
 
+    /**
+     * Ready when any of several upstream servers is (a client over them sends its calls to those that answer); with
+     * none, each one's problem after its URL. One probe is itself.
+     *
+     * @param byUrl each server's probe by its base URL, in the order given
+     */
+    static UpstreamProbe anyOf(java.util.SequencedMap<String, UpstreamProbe> byUrl) {
+        if (byUrl.size() == 1) {
+            return byUrl.firstEntry().getValue();
+        }
+        return () -> {
+            java.util.List<String> problems = new java.util.ArrayList<>();
+            for (var e : byUrl.entrySet()) {
+                Optional<String> problem = e.getValue().problem();
+                if (problem.isEmpty()) {
+                    return problem;
+                }
+                problems.add(e.getKey() + ": " + problem.get());
+            }
+            return Optional.of("none of the " + byUrl.size() + " upstreams is ready (" + String.join("; ", problems)
+                    + ")");
+        };
+    }
+
     /** {@code GET {baseUrl}/models} with the upstream key, within the timeout. */
     static UpstreamProbe models(String baseUrl, ApiKey key, Duration timeout) {
         String url = (baseUrl.endsWith("/") ? baseUrl : baseUrl + "/") + "models";

@@ -6,10 +6,15 @@ import java.util.concurrent.atomic.AtomicLong;
 /** Live counters of one {@link LlmClient}: what it has done so far. Thread-safe. */
 public final class ClientCounters {
 
-    private final CallLimiter limiter;
+    /** The client's servers, each with its own limit; the limits below are their sums (one server: its own). */
+    private final EndpointPool pool;
 
-    ClientCounters(CallLimiter limiter) {
-        this.limiter = limiter;
+    ClientCounters(EndpointPool pool) {
+        this.pool = pool;
+    }
+
+    private int sum(java.util.function.ToIntFunction<CallLimiter> f) {
+        return pool.endpoints().stream().mapToInt(e -> f.applyAsInt(e.limiter)).sum();
     }
 
     final AtomicLong calls = new AtomicLong();
@@ -100,24 +105,24 @@ public final class ClientCounters {
         return peakInFlight.get();
     }
 
-    /** The concurrency limit now (fixed, or where {@code auto} stands). */
+    /** The concurrency limit now (fixed, or where {@code auto} stands), summed over the servers. */
     public int limit() {
-        return limiter.limit();
+        return sum(CallLimiter::limit);
     }
 
-    /** The lowest the concurrency limit has been. */
+    /** The lowest the concurrency limit has been (each server's lowest, summed). */
     public int lowestLimit() {
-        return limiter.lowestLimit();
+        return sum(CallLimiter::lowestLimit);
     }
 
-    /** The highest the concurrency limit has been. */
+    /** The highest the concurrency limit has been (each server's highest, summed). */
     public int highestLimit() {
-        return limiter.highestLimit();
+        return sum(CallLimiter::highestLimit);
     }
 
-    /** Attempts the server turned away for load (429, 503, a timeout); each cut an adaptive limit. */
+    /** Attempts the servers turned away for load (429, 503, a timeout); each cut an adaptive limit. */
     public long overloadDrops() {
-        return limiter.drops();
+        return pool.endpoints().stream().mapToLong(e -> e.limiter.drops()).sum();
     }
 
     void enter() {
@@ -134,6 +139,7 @@ public final class ClientCounters {
         return "calls=" + calls() + " cacheHits=" + cacheHits() + " attempts=" + attempts() + " retries=" + retries()
                 + " failures=" + failures() + " emptyResponses=" + emptyResponses()
                 + " cutShort=" + cutShort() + " uncachedIncomplete=" + uncachedIncomplete() + " tokens=" + (promptTokens() + completionTokens())
-                + " peakInFlight=" + peakInFlight() + " limit=" + limiter;
+                + " peakInFlight=" + peakInFlight() + " limit=" + (pool.single() ? pool.endpoints().getFirst().limiter
+                : pool.stats());
     }
 }

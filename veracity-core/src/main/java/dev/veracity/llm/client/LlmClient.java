@@ -28,6 +28,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.OptionalLong;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.UnaryOperator;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
@@ -62,6 +64,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * counts as a miss (the model is asked again and the new sample replaces it) unless the client was built with
  * {@link Builder#replayUnparseable(boolean) replayUnparseable(true)}.
  *
+ * <p>A client may run over several servers of the same model ({@link #builder(List)}): each has its own concurrency
+ * limit, each attempt goes to the one with the fewest attempts outstanding ({@code EndpointPool}), a retry goes to
+ * another when one is in, and a server that fails repeatedly is taken out and probed back in ({@link Ejection}). The
+ * cache keys and the traces' backend name the set of servers, not the one that answered; the traces' endpoint
+ * field names that one.
+ *
  * <p>Each stored sample keeps the latency of the request that produced it; a call's trace record counts the samples
  * the cache served with the tokens and latency their requests had ({@link CallRecord}), so a rerun from the cache
  * costs what the first run cost, apart from what it billed.
@@ -70,8 +78,9 @@ public final class LlmClient implements AutoCloseable {
 
     private static final ObjectMapper JSON = JsonBuffers.mapper();
 
+    /** The first server: its default model and capabilities are the client's. */
     private final LlmBackend backend;
-    private final CallLimiter limiter;
+    private final EndpointPool pool;
     private final Duration timeout;
     private final RetrySettings retry;
     private final ResponseCache cache;
@@ -85,8 +94,8 @@ public final class LlmClient implements AutoCloseable {
     private final UnaryOperator<LlmRequest> rewrite;
 
     private LlmClient(Builder b) {
-        this.backend = b.backend;
-        this.limiter = new CallLimiter(b.concurrency);
+        this.backend = b.backends.getFirst();
+        this.pool = new EndpointPool(b.backends, b.concurrency, b.ejection);
         this.timeout = b.timeout;
         this.retry = b.retry;
         this.cache = b.cacheMode == CacheMode.OFF ? ResponseCache.NONE : b.cache;
@@ -94,7 +103,7 @@ public final class LlmClient implements AutoCloseable {
         this.traces = b.traces;
         this.closeBackend = b.closeBackend;
         this.replayUnparseable = b.replayUnparseable;
-        this.counters = new ClientCounters(limiter);
+        this.counters = new ClientCounters(pool);
         this.rewrite = UnaryOperator.identity();
         this.retryPolicy = retry.policy();
     }
@@ -102,7 +111,7 @@ public final class LlmClient implements AutoCloseable {
     /** A view of {@code base}: the same backend, limits, cache, traces and counters, each request rewritten first. */
     private LlmClient(LlmClient base, UnaryOperator<LlmRequest> rewrite) {
         this.backend = base.backend;
-        this.limiter = base.limiter;
+        this.pool = base.pool;
         this.timeout = base.timeout;
         this.retry = base.retry;
         this.cache = base.cache;
@@ -117,7 +126,18 @@ public final class LlmClient implements AutoCloseable {
     }
 
     public static Builder builder(LlmBackend backend) {
-        return new Builder(backend);
+        return new Builder(List.of(Objects.requireNonNull(backend, "backend")));
+    }
+
+    /**
+     * A client over several servers of the same model, each with the builder's concurrency limit; one backend gives the
+     * same client as {@link #builder(LlmBackend)}. The first backend's default model and capabilities are the client's.
+     */
+    public static Builder builder(List<? extends LlmBackend> backends) {
+        if (backends.isEmpty()) {
+            throw new IllegalArgumentException("a client needs at least one backend");
+        }
+        return new Builder(List.copyOf(backends));
     }
 
     /**
@@ -142,13 +162,27 @@ public final class LlmClient implements AutoCloseable {
         });
     }
 
+    /** The (first) server's backend. */
     public LlmBackend backend() {
         return backend;
     }
 
-    /** The concurrency setting: fixed, or {@code auto} (then {@link ClientCounters#limit()} tells the limit now). */
+    /** Every server's backend, in the order given. */
+    public List<LlmBackend> backends() {
+        return pool.endpoints().stream().map(e -> e.backend).toList();
+    }
+
+    /** What each server did (one entry per server; see {@link EndpointStats}). */
+    public List<EndpointStats> endpoints() {
+        return pool.stats();
+    }
+
+    /**
+     * The concurrency setting of each server: fixed, or {@code auto} (then {@link ClientCounters#limit()} tells the
+     * limit now).
+     */
     public ConcurrencyLimit concurrency() {
-        return limiter.setting();
+        return pool.endpoints().getFirst().limiter.setting();
     }
 
     public ClientCounters counters() {
@@ -185,7 +219,7 @@ public final class LlmClient implements AutoCloseable {
         for (int i = 0; i < request.n(); i++) {
             int index = request.firstSampleIndex() + i;
             if (cacheMode.reads()) {
-                keys[i] = CacheKey.of(backend.id(), model, request, index);
+                keys[i] = CacheKey.of(pool.cacheId(), model, request, index);
                 ResponseCache.Entry entry = cache.get(keys[i]).orElse(null);
                 Completion hit = entry == null ? null : entry.completion();
                 if (entry != null && entry.markedUnparseable() && !replayUnparseable) {
@@ -198,7 +232,7 @@ public final class LlmClient implements AutoCloseable {
                     continue;
                 }
             } else if (cacheMode.writes()) {
-                keys[i] = CacheKey.of(backend.id(), model, request, index);
+                keys[i] = CacheKey.of(pool.cacheId(), model, request, index);
             }
             missing.add(i);
         }
@@ -261,7 +295,7 @@ public final class LlmClient implements AutoCloseable {
             return;
         }
         String model = request.model() != null ? request.model() : backend.defaultModel();
-        cache.markUnparseable(CacheKey.of(backend.id(), model, request, completion.sampleIndex()),
+        cache.markUnparseable(CacheKey.of(pool.cacheId(), model, request, completion.sampleIndex()),
                 reason == null ? "" : reason);
         counters.unparseableMarks.incrementAndGet();
     }
@@ -338,6 +372,8 @@ public final class LlmClient implements AutoCloseable {
     private static final class Attempts {
         final AtomicLong count = new AtomicLong();
         final AtomicLong firstStartMicros = new AtomicLong();
+        /** The servers that answered, when the client has several (a split call may have more than one). */
+        final Set<String> answeredBy = ConcurrentHashMap.newKeySet();
         /** The call's question's place in its run: a slot goes to the earliest question's call first. */
         final long order;
 
@@ -350,8 +386,9 @@ public final class LlmClient implements AutoCloseable {
     private LlmResponse withRetries(LlmRequest request, Attempts attempts) {
         long t0 = System.nanoTime();
         List<LlmException> errors = new ArrayList<>();
+        Set<Endpoint> failedOn = ConcurrentHashMap.newKeySet();
         try {
-            return Failsafe.with(retryPolicy).get(() -> attempt(request, attempts, errors));
+            return Failsafe.with(retryPolicy).get(() -> attempt(request, attempts, errors, failedOn));
         } catch (LlmException e) {
             throw new LlmCallFailedException(describeTarget(request), errors.isEmpty() ? List.of(e) : errors,
                     Duration.ofNanos(System.nanoTime() - t0));
@@ -364,14 +401,34 @@ public final class LlmClient implements AutoCloseable {
         }
     }
 
-    private LlmResponse attempt(LlmRequest request, Attempts attempts, List<LlmException> errors) {
+    private LlmResponse attempt(LlmRequest request, Attempts attempts, List<LlmException> errors,
+                                Set<Endpoint> failedOn) {
+        Endpoint endpoint;
         CallLimiter.Permit permit;
-        try {
-            permit = limiter.acquire(attempts.order);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new LlmException(ErrorKind.CANCELLED, "interrupted while waiting for a concurrency permit", e);
+        while (true) {
+            try {
+                endpoint = pool.choose(failedOn);
+            } catch (LlmException e) { // every server is out: retried like a refused connection
+                errors.add(e);
+                throw e;
+            }
+            try {
+                permit = endpoint.limiter.acquire(attempts.order);
+            } catch (InterruptedException e) {
+                endpoint.abandoned();
+                endpoint.left();
+                Thread.currentThread().interrupt();
+                throw new LlmException(ErrorKind.CANCELLED, "interrupted while waiting for a concurrency permit", e);
+            }
+            if (!endpoint.ejected()) {
+                break;
+            }
+            // taken out while this attempt waited for its limit: choose again rather than send it there
+            permit.ignored();
+            endpoint.left();
         }
+        CallLimiter.Permit held = permit;
+        LlmBackend target = endpoint.backend;
         attempts.firstStartMicros.compareAndSet(0, Clock.micros());
         long n = attempts.count.incrementAndGet();
         counters.attempts.incrementAndGet();
@@ -380,44 +437,58 @@ public final class LlmClient implements AutoCloseable {
         }
         counters.enter();
         // what the attempt tells the limit: an answer is a round-trip sample, a refusal for load cuts it
-        Runnable outcome = permit::ignored;
+        Runnable outcome = held::ignored;
+        boolean reached = false;
         try {
-            LlmResponse r = backend.generate(request, timeout);
-            outcome = () -> permit.succeeded(longestAnswer(r)); // the server answered, whatever its faults below
+            LlmResponse r = target.generate(request, timeout);
+            reached = true;
+            endpoint.answered(); // the server is up, whatever its answer's faults below
+            outcome = () -> held.succeeded(longestAnswer(r));
             if (r == null || r.completions().size() != request.n()) {
-                throw new LlmException(ErrorKind.MALFORMED_RESPONSE, "asked " + backend.id() + " for " + request.n()
+                throw new LlmException(ErrorKind.MALFORMED_RESPONSE, "asked " + target.id() + " for " + request.n()
                         + " samples, got " + (r == null ? "no response" : r.completions().size()));
             }
             for (Completion c : r.completions()) {
                 if (empty(c) && !request.acceptEmpty()) {
                     counters.emptyResponses.incrementAndGet();
-                    throw new LlmException(ErrorKind.EMPTY_RESPONSE, backend.id() + " answered sample "
+                    throw new LlmException(ErrorKind.EMPTY_RESPONSE, target.id() + " answered sample "
                             + c.sampleIndex() + " with " + (c.text().isEmpty() ? "an empty" : "a whitespace-only")
                             + " text (finish reason " + c.finishReason().name().toLowerCase(java.util.Locale.ROOT)
                             + ")");
                 }
                 if (cutShort(request, c)) {
                     counters.cutShort.incrementAndGet();
-                    throw new LlmException(ErrorKind.TRUNCATED, backend.id() + " cut sample " + c.sampleIndex()
+                    throw new LlmException(ErrorKind.TRUNCATED, target.id() + " cut sample " + c.sampleIndex()
                             + " at " + c.usage().completionTokens() + " tokens, below the " + request.maxTokens()
                             + " asked (finish reason length)");
                 }
             }
+            if (!pool.single()) {
+                attempts.answeredBy.add(endpoint.id());
+            }
             return r;
         } catch (LlmException e) {
             if (CallLimiter.overload(e)) {
-                outcome = permit::dropped;
+                outcome = held::dropped;
             }
+            if (!reached) {
+                endpoint.failed(e);
+            }
+            failedOn.add(endpoint); // a retry goes to another server when one is in
             errors.add(e);
             throw e;
         } catch (RuntimeException e) {
-            LlmException wrapped = new LlmException(ErrorKind.INTERNAL, "backend " + backend.id() + " failed with "
+            LlmException wrapped = new LlmException(ErrorKind.INTERNAL, "backend " + target.id() + " failed with "
                     + e.getClass().getSimpleName() + ": " + e.getMessage(), e);
+            if (!reached) {
+                endpoint.failed(wrapped);
+            }
             errors.add(wrapped);
             throw wrapped;
         } finally {
             counters.exit();
             outcome.run();
+            endpoint.left();
         }
     }
 
@@ -436,19 +507,20 @@ public final class LlmClient implements AutoCloseable {
     }
 
     private String describeTarget(LlmRequest request) {
-        return backend.id() + " (model " + request.model() + ")";
+        return pool.cacheId() + " (model " + request.model() + ")";
     }
 
     private CallRecord record(CallContext ctx, String model, LlmRequest request, List<Completion> samples,
                               TokenUsage fresh, Cached cached, long submitted, long started, long ended,
                               boolean cacheHit, Attempts attempts, String error) {
         int made = (int) attempts.count.get();
-        return new CallRecord(UUID.randomUUID().toString(), ctx, backend.id(), model, promptOf(request),
+        return new CallRecord(UUID.randomUUID().toString(), ctx, pool.cacheId(), model, promptOf(request),
                 settingsOf(request), samples.stream().map(Completion::text).toList(),
                 samples.stream().map(c -> c.finishReason().name()).toList(), fresh.promptTokens(),
                 fresh.completionTokens(), request.n(), cached.samples, cached.promptTokens(),
                 cached.completionTokens, cached.latencyMicros(), submitted, started, ended, cacheHit, made,
-                Math.max(0, made - 1), error);
+                Math.max(0, made - 1), error,
+                attempts.answeredBy.isEmpty() ? null : String.join(",", new java.util.TreeSet<>(attempts.answeredBy)));
     }
 
     /**
@@ -553,17 +625,18 @@ public final class LlmClient implements AutoCloseable {
         return compact(o);
     }
 
-    /** Closes the backend if the builder was told the client owns it. Traces and cache belong to the caller. */
+    /** Closes the backends if the builder was told the client owns them. Traces and cache belong to the caller. */
     @Override
     public void close() {
         if (closeBackend) {
-            backend.close();
+            pool.endpoints().forEach(e -> e.backend.close());
         }
     }
 
     /** Builds a client; defaults: 16 concurrent attempts, 120 s per attempt, {@link RetrySettings#DEFAULT}, no cache, no traces. */
     public static final class Builder {
-        private final LlmBackend backend;
+        private final List<LlmBackend> backends;
+        private Ejection ejection = Ejection.DEFAULT;
         private ConcurrencyLimit concurrency = ConcurrencyLimit.fixed(16);
         private Duration timeout = Duration.ofSeconds(120);
         private RetrySettings retry = RetrySettings.DEFAULT;
@@ -573,17 +646,24 @@ public final class LlmClient implements AutoCloseable {
         private boolean closeBackend;
         private boolean replayUnparseable;
 
-        private Builder(LlmBackend backend) {
-            this.backend = Objects.requireNonNull(backend, "backend");
+        private Builder(List<LlmBackend> backends) {
+            backends.forEach(b -> Objects.requireNonNull(b, "backend"));
+            this.backends = backends;
         }
 
-        /** Most attempts in flight at once against this backend. */
+        /** When a client of several servers takes one out and probes it back in (unused with one server). */
+        public Builder ejection(Ejection ejection) {
+            this.ejection = Objects.requireNonNull(ejection, "ejection");
+            return this;
+        }
+
+        /** Most attempts in flight at once against each backend. */
         public Builder concurrency(int concurrency) {
             this.concurrency = ConcurrencyLimit.fixed(concurrency);
             return this;
         }
 
-        /** Most attempts in flight at once against this backend: fixed, or adaptive ({@link CallLimiter}). */
+        /** Most attempts in flight at once against each backend: fixed, or adaptive ({@link CallLimiter}). */
         public Builder concurrency(ConcurrencyLimit concurrency) {
             this.concurrency = Objects.requireNonNull(concurrency, "concurrency");
             return this;

@@ -19,6 +19,7 @@ import java.util.Map;
  * @param concurrencyLimit with {@code --concurrency auto} (then {@code concurrency} is absent): the limit it settled
  *                      on (where it stood at the end), the lowest and highest it went, and the attempts the server
  *                      turned away for load
+ * @param endpoints     with several model servers ({@code --llm-base-url A,B,...}): what each did, in the order given
  * @param n             the answered questions
  * @param metrics       each metric's mean (null over no question), and its extra figures as {@code name.figure}
  * @param metricsN      the questions each metric counted
@@ -42,6 +43,7 @@ public record Summary(Integer schemaVersion,
                       String llmBaseUrl,
                       Integer concurrency,
                       AdaptiveLimit concurrencyLimit,
+                      List<Endpoint> endpoints,
                       Long timeoutSeconds,
                       String cache,
                       String bench,
@@ -121,6 +123,15 @@ public record Summary(Integer schemaVersion,
     public record AdaptiveLimit(int settled, int lowest, int highest, long overloadDrops) {
     }
 
+    /**
+     * One model server of a run over several (its backend id, as the traces' {@code endpoint} names it): the attempts
+     * sent to it, those it answered, those that failed for the
+     * server's own reasons (connection, 5xx, timeout), how often it was taken out and how often a probe brought it back.
+     */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record Endpoint(String endpoint, long attempts, long answered, long failures, long ejections, long returns) {
+    }
+
     /** A builder holding this summary's fields, to change some. */
     public Builder toBuilder() {
         Builder b = new Builder();
@@ -133,6 +144,7 @@ public record Summary(Integer schemaVersion,
         b.llmBaseUrl = llmBaseUrl;
         b.concurrency = concurrency;
         b.concurrencyLimit = concurrencyLimit;
+        b.endpoints = endpoints;
         b.timeoutSeconds = timeoutSeconds;
         b.cache = cache;
         b.bench = bench;
@@ -251,6 +263,7 @@ public record Summary(Integer schemaVersion,
         public String llmBaseUrl;
         public Integer concurrency;
         public AdaptiveLimit concurrencyLimit;
+        public List<Endpoint> endpoints;
         public Long timeoutSeconds;
         public String cache;
         public String bench;
@@ -289,7 +302,7 @@ public record Summary(Integer schemaVersion,
         public String stopped;
 
         public Summary build() {
-            return new Summary(schemaVersion, method, dataset, data, sample, model, llmBaseUrl, concurrency, concurrencyLimit, timeoutSeconds, cache, bench, demo, traceRun, n, metrics, metricsN, judge, signals, callsPerQuestion, samplesPerQuestion, promptTokensPerQuestion, completionTokensPerQuestion, wallMsPerQuestion, criticalPathMsPerQuestion, modelMsPerQuestion, perQuestionN, cachedShare, questionsAtOnce, parseFailures, roles, judgeScenarios, errors, started, finished, wallSeconds, failed, limit, questions, truncated, retrieval, sampling, build, config, stopped);
+            return new Summary(schemaVersion, method, dataset, data, sample, model, llmBaseUrl, concurrency, concurrencyLimit, endpoints, timeoutSeconds, cache, bench, demo, traceRun, n, metrics, metricsN, judge, signals, callsPerQuestion, samplesPerQuestion, promptTokensPerQuestion, completionTokensPerQuestion, wallMsPerQuestion, criticalPathMsPerQuestion, modelMsPerQuestion, perQuestionN, cachedShare, questionsAtOnce, parseFailures, roles, judgeScenarios, errors, started, finished, wallSeconds, failed, limit, questions, truncated, retrieval, sampling, build, config, stopped);
         }
     }
 }

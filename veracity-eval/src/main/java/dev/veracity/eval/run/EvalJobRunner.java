@@ -184,7 +184,9 @@ public final class EvalJobRunner {
                     Judge judge = j == null ? null : Judges.byName(j.name(), models.client(),
                             new JudgeOptions(j.samples(), j.samples() > 1 ? 0.7 : 0.0, null, j.model()), j.prompt());
                     EvalRunner.Spec spec = new EvalRunner.Spec(m, job.dataset(), job.data(), job.limit(), out,
-                            job.questionsAtOnce() != null ? job.questionsAtOnce() : cfg.concurrency().questionsAtOnce(),
+                            // each server has its own limit: the questions that keep one busy, for each
+                            job.questionsAtOnce() != null ? job.questionsAtOnce()
+                                    : cfg.concurrency().questionsAtOnce() * cfg.llmBaseUrls().size(),
                             DatasetProfile.of(job.dataset()).withMetrics(job.metrics()), job.options(),
                             job.labels() != null ? job.labels() : EvalRunner.labels("model", cfg.model(),
                                     "llm_base_url", cfg.llmBaseUrl(), "concurrency", String.valueOf(cfg.concurrency()),

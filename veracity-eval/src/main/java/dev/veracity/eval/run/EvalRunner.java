@@ -460,6 +460,7 @@ public final class EvalRunner {
             summary.build = dev.veracity.config.BuildInfo.current().asMap();
             summary.config = spec.config();
             summary.concurrencyLimit = adaptiveLimit(client);
+            summary.endpoints = endpoints(client);
             ResultsJson.write(spec.outDir().resolve("summary.json"), summary.build());
             if (unreachable.get() >= STOP_AFTER_UNREACHABLE) {
                 failures.add("stopped after " + STOP_AFTER_UNREACHABLE + " questions in a row failed to reach the model"
@@ -710,6 +711,12 @@ public final class EvalRunner {
         }
         var c = client.counters();
         return new Summary.AdaptiveLimit(c.limit(), c.lowestLimit(), c.highestLimit(), c.overloadDrops());
+    }
+
+    /** What each model server of a client over several did, or null for a client of one. */
+    static List<Summary.Endpoint> endpoints(LlmClient client) {
+        var servers = client.endpoints();
+        return servers.size() < 2 ? null : servers.stream().map(e -> new Summary.Endpoint(e.endpoint(), e.attempts(), e.answered(), e.failures(), e.ejections(), e.returns())).toList();
     }
 
     /** The labels {@code summary.json} has a field for ({@link Spec#labels()}). */

@@ -45,8 +45,8 @@ import java.util.TreeMap;
  * <p>What cannot equal the unsharded run's: {@code trace_run} (each line keeps its shard's; the summary names the
  * shard that finished last, as a resumed run names its last invocation), {@code started}/{@code finished} (the first
  * shard's start, the last one's end) and {@code wall_seconds} (the span between them), {@code errors} (the shards'
- * sum), {@code concurrency_limit} (lowest and highest over the shards, their drops summed, the last one's settled
- * limit), and the per-question wall and model milliseconds, which were measured on each shard's machine.
+ * sum), {@code endpoints} (each server's counts summed), {@code concurrency_limit} (lowest and highest over the
+ * shards, their drops summed, the last one's settled limit), and the per-question wall and model milliseconds, which were measured on each shard's machine.
  */
 public final class ShardMerge {
 
@@ -415,7 +415,21 @@ public final class ShardMerge {
         }
         s.sampling = sampling(summaries);
         s.concurrencyLimit = concurrencyLimit(summaries, last);
+        s.endpoints = endpoints(summaries);
         return s.build();
+    }
+
+    /** The shards' model servers: each server's counts summed over the shards, in the order they first appear. */
+    private static List<Summary.Endpoint> endpoints(List<Summary> summaries) {
+        Map<String, Summary.Endpoint> sum = new java.util.LinkedHashMap<>();
+        for (Summary x : summaries) {
+            if (x.endpoints() != null) {
+                x.endpoints().forEach(e -> sum.merge(e.endpoint(), e, (a, b) -> new Summary.Endpoint(a.endpoint(),
+                        a.attempts() + b.attempts(), a.answered() + b.answered(), a.failures() + b.failures(),
+                        a.ejections() + b.ejections(), a.returns() + b.returns())));
+            }
+        }
+        return sum.isEmpty() ? null : List.copyOf(sum.values());
     }
 
     /** Per role, the union of the shards' distinct sampling settings, sorted as the runner sorts them (by their JSON). */

@@ -174,6 +174,7 @@ class ResultsSchemaTest {
         assertAgree(Summary.Truncated.class, summary.path("truncated"));
         assertAgree(Summary.Retrieval.class, summary.path("retrieval"));
         assertAgree(Summary.AdaptiveLimit.class, summary.path("concurrency_limit"));
+        assertAgree(Summary.Endpoint.class, summary.path("endpoints").path("items"));
         assertAgree(Summary.Scenarios.class, summary.path("judge_scenarios"));
         assertAgree(Summary.Scenario.class, summary.path("judge_scenarios").path("properties").path("one_correct"));
         assertAgree(dev.veracity.method.RolloutTree.class, schema(SchemaFiles.ROLLOUT_TREE));
