@@ -55,8 +55,14 @@ final class VerifyTool {
                     String answer = args.string("answer");
                     List<dev.veracity.qa.Document> docs = args.documents("documents");
                     Map<String, String> options = new java.util.LinkedHashMap<>(args.options("options"));
-                    options.put("samples", Integer.toString(args.integer("samples", 3, 1, 16)));
-                    options.put("claims", args.choice("claims", "numeric", List.of("numeric", "typed")));
+                    // the top-level fields are MARCH's options too: given, they are set; unset, 'options' or the
+                    // paper's default decides
+                    if (args.given("samples")) {
+                        settle(options, "samples", Integer.toString(args.integer("samples", 3, 1, 16)));
+                    }
+                    if (args.given("claims")) {
+                        settle(options, "claims", args.choice("claims", "numeric", List.of("numeric", "typed")));
+                    }
                     if (docs == null && !service.hasIndex()) {
                         throw new ToolError("missing documents: give 'documents', or start veracity mcp with --index DIR"
                                 + " to retrieve them with the question");
@@ -74,6 +80,16 @@ final class VerifyTool {
                     calls.put("total", c.calls().size());
                     return out;
                 });
+    }
+
+    /** Sets a top-level field's value as the option of that name, unless 'options' gives it another value. */
+    private static void settle(Map<String, String> options, String name, String value) {
+        String inOptions = options.get(name);
+        if (inOptions != null && !inOptions.strip().equalsIgnoreCase(value)) {
+            throw new ToolError("'" + name + "' is " + value + " but options." + name + " is "
+                    + (inOptions.length() <= 40 ? inOptions : inOptions.substring(0, 37) + "...") + ": give one of them");
+        }
+        options.put(name, value);
     }
 
     private static long count(List<CallRecord> calls, String role) {
