@@ -41,7 +41,7 @@ import picocli.CommandLine.Spec;
 final class McpCommand implements Callable<Integer> {
 
     @Option(names = "--stdio", description = "Talk MCP over stdin and stdout (a desktop host launches the command);"
-            + " logs go to stderr.")
+            + " logs go to stderr. The HTTP server's options (--host, limits, keys) are for --port only.")
     boolean stdio;
 
     /** --port chooses HTTP (0: a free port); the limits apply to its requests. */
@@ -129,10 +129,18 @@ final class McpCommand implements Callable<Integer> {
                     .version(dev.veracity.config.BuildInfo.current().version()).build();
             if (stdio) {
                 System.err.println("veracity mcp: serving MCP on stdio over " + cfg.model() + " at " + cfg.llmBaseUrl());
+                // a host that ends the session with SIGTERM instead of closing stdin: the traces are still flushed
+                Thread hook = new Thread(() -> closeAll(held), "mcp-stop");
+                Runtime.getRuntime().addShutdownHook(hook);
                 try {
                     McpStdio.serve(mcp, System.in, protocol);
                 } finally {
-                    closeAll(held);
+                    try {
+                        Runtime.getRuntime().removeShutdownHook(hook);
+                        closeAll(held);
+                    } catch (IllegalStateException stopping) {
+                        // the JVM is already shutting down: the hook closes them
+                    }
                 }
                 return 0;
             }

@@ -205,8 +205,14 @@ class McpHttpTest {
                 null)))).contains("unknown metric 'bleu'").contains("f1");
         assertThat(errorText(client.callTool(call("ask", Map.of("question", "q", "method", "march",
                 "documents", List.of("d"), "options", Map.of("samples", "many")), null)))).contains("samples");
+        // ToolArgs' reasons are what users see, also where the input schema already says it (enum, minimum, required)
         assertThat(errorText(client.callTool(call("search", Map.of("query", "x", "mode", "fuzzy"), null))))
-                .isNotBlank();
+                .isEqualTo("'mode' must be one of bm25, dense, hybrid, was 'fuzzy'");
+        assertThat(errorText(client.callTool(call("verify", Map.of("question", "q", "answer", "42",
+                "documents", List.of("d"), "samples", 0), null)))).isEqualTo("'samples' must be a whole number from 1"
+                + " to 16, was 0");
+        assertThat(errorText(client.callTool(call("verify", Map.of("answer", "42", "documents", List.of("d")), null))))
+                .contains("'question'");
         // the server still answers
         assertThat(structured(client.callTool(call("score", Map.of("prediction", "a", "gold", "a", "metric", "em"),
                 null))).get("score").asDouble()).isEqualTo(1.0);
