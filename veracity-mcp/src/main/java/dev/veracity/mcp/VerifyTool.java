@@ -3,7 +3,6 @@ package dev.veracity.mcp;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.veracity.methods.march.MarchJson;
 import dev.veracity.server.MethodService;
-import dev.veracity.trace.CallRecord;
 import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
 import java.util.List;
 import java.util.Map;
@@ -74,11 +73,7 @@ final class VerifyTool {
                     d.put("source", c.documentSource());
                     d.put("count", c.documents().size());
                     d.putPOJO("ids", c.documents().stream().map(dev.veracity.qa.Document::id).toList());
-                    ObjectNode calls = out.putObject("calls");
-                    calls.put("proposer", count(c.calls(), "proposer"));
-                    calls.put("checker", count(c.calls(), "checker"));
-                    calls.put("total", c.calls().size());
-                    return out;
+                    return MarchJson.putCalls(out, c.calls());
                 });
     }
 
@@ -90,9 +85,5 @@ final class VerifyTool {
                     + (inOptions.length() <= 40 ? inOptions : inOptions.substring(0, 37) + "...") + ": give one of them");
         }
         options.put(name, value);
-    }
-
-    private static long count(List<CallRecord> calls, String role) {
-        return calls.stream().filter(r -> r.context().role().equals(role)).count();
     }
 }
