@@ -98,6 +98,7 @@ final class RouteDispatch extends Handler.Abstract {
         if (byMethod == null) {
             java.util.List<String> known = new java.util.ArrayList<>(routes.keySet());
             prefixes.keySet().forEach(p -> known.add(p + "..."));
+            known.addAll(mounts.keySet());
             ex.problem(beforeBody(request, new HttpProblem(404, "not_found", "no endpoint " + abbreviate(path)
                     + "; this server has " + String.join(", ", known) + ", /health and /metrics")));
             return true;

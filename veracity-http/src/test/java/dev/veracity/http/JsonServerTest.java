@@ -279,8 +279,10 @@ class JsonServerTest {
             assertThat(ok.status()).isEqualTo(200);
             assertThat(ok.body()).isEqualTo("mounted /raw/x");
             // a mount is a path and what is below it, not a prefix of names
-            assertThat(send(withKey.copy().uri(URI.create(s.baseUrl() + "/rawer")).GET().build()).code())
-                    .isEqualTo("not_found");
+            Reply other = send(withKey.copy().uri(URI.create(s.baseUrl() + "/rawer")).GET().build());
+            assertThat(other.code()).isEqualTo("not_found");
+            assertThat(other.json().path("error").path("message").asText())
+                    .endsWith("this server has /raw, /health and /metrics");
             // the handler holds the one place while it runs: the next request is refused with 429
             CompletableFuture<Reply> hang = CompletableFuture.supplyAsync(() -> {
                 try {
