@@ -41,7 +41,7 @@ import picocli.CommandLine.Spec;
 final class McpCommand implements Callable<Integer> {
 
     @Option(names = "--stdio", description = "Talk MCP over stdin and stdout (a desktop host launches the command);"
-            + " logs go to stderr.")
+            + " logs go to stderr. The HTTP server's options (--host, limits, keys) are for --port only.")
     boolean stdio;
 
     /** --port chooses HTTP (0: a free port); the limits apply to its requests. */
@@ -74,6 +74,9 @@ final class McpCommand implements Callable<Integer> {
             throw new IllegalArgumentException(stdio ? "give --stdio or --port, not both"
                     : "give --stdio (a desktop host launches veracity mcp) or --port N (streamable HTTP at /mcp)");
         }
+        if (stdio) {
+            refuseHttpOptions();
+        }
         PrintStream protocol = System.out;
         if (stdio) {
             System.setOut(System.err); // stdout carries protocol messages only
@@ -88,6 +91,9 @@ final class McpCommand implements Callable<Integer> {
         }
         ServeSettings settings = stdio ? null : access.applyTo(ServeSettings.defaults().withHost(http.host)
                 .withPort(http.port).withLimits(http.limits("--max-items", 256)));
+        if (settings != null) {
+            settings.requireSafeListen(); // before anything is opened
+        }
         VeracityConfig cfg = model.resolve();
         List<AutoCloseable> held = new ArrayList<>();
         try {
@@ -116,21 +122,29 @@ final class McpCommand implements Callable<Integer> {
                     .embedder(denseEmbedder != null ? () -> denseEmbedder : retrieval::embedder)
                     .pages(pages).log(ServerLog.to(System.err)).build();
             held.add(service);
-            // search as veracity search does: the index's retriever for the mode asked
+            // search as veracity search does: the index's retriever for the mode asked, with the service's one embedder
             Function<String, Retriever> search = index == null ? null : mode -> index.retriever(mode,
-                    mode.equals("bm25") ? null : denseEmbedder != null ? denseEmbedder : retrieval.embedder());
+                    mode.equals("bm25") ? null : service.embedder().get());
             VeracityMcp mcp = VeracityMcp.builder(service).search(search).runs(runs)
                     .version(dev.veracity.config.BuildInfo.current().version()).build();
             if (stdio) {
                 System.err.println("veracity mcp: serving MCP on stdio over " + cfg.model() + " at " + cfg.llmBaseUrl());
+                // a host that ends the session with SIGTERM instead of closing stdin: the traces are still flushed
+                Thread hook = new Thread(() -> closeAll(held), "mcp-stop");
+                Runtime.getRuntime().addShutdownHook(hook);
                 try {
                     McpStdio.serve(mcp, System.in, protocol);
                 } finally {
-                    closeAll(held);
+                    try {
+                        Runtime.getRuntime().removeShutdownHook(hook);
+                        closeAll(held);
+                    } catch (IllegalStateException stopping) {
+                        // the JVM is already shutting down: the hook closes them
+                    }
                 }
                 return 0;
             }
-            McpHttpServer server = McpHttpServer.start(mcp, settings);
+            McpHttpServer server = McpHttpServer.start(mcp, settings, ServerLog.to(System.err));
             held.add(server);
             Runtime.getRuntime().addShutdownHook(new Thread(() -> closeAll(held), "mcp-stop"));
             var out = spec.commandLine().getOut();
@@ -145,6 +159,19 @@ final class McpCommand implements Callable<Integer> {
         } catch (Exception e) {
             closeAll(held);
             throw e;
+        }
+    }
+
+    /** --stdio has no listener and no keys: an HTTP or key flag given with it would be ignored, so it is refused. */
+    private void refuseHttpOptions() {
+        var parsed = spec.commandLine().getParseResult();
+        List<String> given = java.util.stream.Stream.of("http", "access")
+                .flatMap(m -> spec.mixins().get(m).options().stream())
+                .filter(parsed::hasMatchedOption).map(o -> o.longestName()).toList();
+        if (!given.isEmpty()) {
+            throw new IllegalArgumentException(String.join(", ", given) + (given.size() == 1 ? " is an option" : " are"
+                    + " options") + " of the HTTP server (--port N); --stdio talks over stdin and stdout: drop "
+                    + (given.size() == 1 ? "it" : "them") + ", or serve with --port N");
         }
     }
 }

@@ -13,7 +13,6 @@ import dev.veracity.methods.march.MarchVerifier;
 import dev.veracity.methods.march.Verification;
 import dev.veracity.qa.Document;
 import dev.veracity.trace.CallContext;
-import dev.veracity.trace.CallRecord;
 import dev.veracity.trace.InMemoryTraces;
 import dev.veracity.trace.TraceSink;
 import dev.veracity.trace.TraceStore;
@@ -109,10 +108,7 @@ public final class VerifyCommand implements Callable<Integer> {
         }
         options.put("claims", claims);
         if (minPairs != null) {
-            options.put("min-pairs", Integer.toString(minPairs));
-            if (minPairs > MarchSettings.defaults().maxPairs()) {
-                options.put("max-pairs", Integer.toString(minPairs));
-            }
+            options.put("min-pairs", Integer.toString(minPairs)); // above the default max-pairs, it raises it
         }
         if (temperature != null) {
             options.put("temperature", Double.toString(temperature));
@@ -128,10 +124,7 @@ public final class VerifyCommand implements Callable<Integer> {
         }
         PrintWriter out = spec.commandLine().getOut();
         ObjectNode json = MarchJson.of(v, settings);
-        ObjectNode counts = json.putObject("calls");
-        counts.put("proposer", count(calls, "proposer"));
-        counts.put("checker", count(calls, "checker"));
-        counts.put("total", calls.all().size());
+        MarchJson.putCalls(json, calls.all());
         json.put("trace_run", run);
         if (fmt.equals("json")) {
             out.println(JSON.enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(json));
@@ -145,10 +138,6 @@ public final class VerifyCommand implements Callable<Integer> {
             return UNVERIFIED;
         }
         return 0;
-    }
-
-    private static int count(InMemoryTraces calls, String role) {
-        return calls.where((CallRecord r) -> r.context().role().equals(role)).size();
     }
 
     /** The claim table, the reward and the calls, fitted to the terminal. */

@@ -45,6 +45,7 @@ class McpStdioTest {
         changed.set(7, Document.of("8", "", changed.get(7).text().replace("89%", "80%")));
         List<String> stderr = new CopyOnWriteArrayList<>();
         List<McpSchema.ProgressNotification> progress = new CopyOnWriteArrayList<>();
+        java.util.concurrent.CountDownLatch fourOfP1 = new java.util.concurrent.CountDownLatch(4);
         try (SimServer sim = SimServer.start(SimConfig.builder().rules(MarchDemo.simRules().toArray(Rule[]::new)).build())) {
             ServerParameters params = ServerParameters.builder(Path.of(System.getProperty("java.home"), "bin", "java")
                             .toString())
@@ -54,7 +55,12 @@ class McpStdioTest {
             StdioClientTransport transport = new StdioClientTransport(params, McpJsonDefaults.getMapper());
             transport.setStdErrorHandler(stderr::add);
             try (McpSyncClient client = McpClient.sync(transport).requestTimeout(Duration.ofSeconds(60))
-                    .initializationTimeout(Duration.ofSeconds(60)).progressConsumer(progress::add).build()) {
+                    .initializationTimeout(Duration.ofSeconds(60)).progressConsumer(p -> {
+                        progress.add(p);
+                        if ("p1".equals(p.progressToken())) {
+                            fourOfP1.countDown();
+                        }
+                    }).build()) {
                 client.initialize();
                 assertThat(client.listTools().tools()).extracting(McpSchema.Tool::name)
                         .containsExactlyInAnyOrder("verify", "ask", "search", "score");
@@ -68,12 +74,9 @@ class McpStdioTest {
                 assertThat(v.get("status").asText()).isEqualTo("failed");
                 assertThat(v.at("/claims/3/verdict").asText()).isEqualTo("fault");
                 assertThat(v.at("/claims/3/checker_answers/0/answer").asText()).isEqualTo("80");
-                // the client hands notifications on a thread of its own: the last may come after the result
-                long until = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
-                while (progress.stream().filter(p -> "p1".equals(p.progressToken())).count() < 4
-                        && System.nanoTime() < until) {
-                    java.util.concurrent.locks.LockSupport.parkNanos(5_000_000);
-                }
+                // the client hands notifications on a thread of its own: the last may come after the result (the wait
+                // is bounded: a broken server fails here, it does not hang)
+                assertThat(fourOfP1.await(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
                 assertThat(progress).filteredOn(p -> "p1".equals(p.progressToken())).hasSize(4);
 
                 McpSchema.CallToolResult bad = client.callTool(new McpSchema.CallToolRequest("ask",
@@ -100,5 +103,23 @@ class McpStdioTest {
         assertThat(r.code()).isEqualTo(2);
         assertThat(r.err().strip()).isEqualTo("veracity mcp: give --stdio (a desktop host launches veracity mcp) or"
                 + " --port N (streamable HTTP at /mcp)");
+    }
+
+    @Test
+    void withStdioTheHttpServersFlagsAreAnErrorNotIgnored() {
+        CliRun.Result r = CliRun.run("mcp", "--stdio", "--host", "0.0.0.0", "--rate-limit", "10",
+                "--llm-base-url", "http://127.0.0.1:9/v1", "--model", "m");
+        assertThat(r.code()).isEqualTo(2);
+        assertThat(r.err().strip()).startsWith("veracity mcp: --host, --rate-limit are options of the HTTP server")
+                .contains("--stdio").doesNotContain("\n");
+    }
+
+    @Test
+    void overHttpWithoutKeysAnAddressOtherThanThisMachineIsRefused() {
+        CliRun.Result r = CliRun.run("mcp", "--port", "0", "--host", "0.0.0.0",
+                "--llm-base-url", "http://127.0.0.1:9/v1", "--model", "m");
+        assertThat(r.code()).isEqualTo(2);
+        assertThat(r.err().strip()).startsWith("veracity mcp: no API keys are configured").contains("--api-keys-file")
+                .doesNotContain("\n");
     }
 }

@@ -16,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Request;
@@ -90,7 +91,7 @@ public final class JsonServer implements AutoCloseable {
         // 1 s (measured: a 1.05 s maximum in bench rewards). The kernel caps this at net.core.somaxconn.
         connector.setAcceptQueueSize(1024);
         jetty.addConnector(connector);
-        dispatch = new RouteDispatch(Map.copyOf(b.routes), Map.copyOf(b.prefixes), b.gate, limits, metrics, log, timer,
+        dispatch = new RouteDispatch(Map.copyOf(b.routes), Map.copyOf(b.prefixes), Map.copyOf(b.mounts), b.gate, limits, metrics, log, timer,
                 stopping::get);
         jetty.setHandler(new StoppingGracefully(dispatch));
         jetty.setErrorHandler(new JsonErrors());
@@ -204,6 +205,7 @@ public final class JsonServer implements AutoCloseable {
         private ServerMetrics metrics = new ServerMetrics();
         private final Map<String, Map<String, JsonRoute>> routes = new LinkedHashMap<>();
         private final Map<String, Map<String, JsonRoute>> prefixes = new LinkedHashMap<>();
+        private final Map<String, Handler> mounts = new LinkedHashMap<>();
         private RequestGate gate = RequestGate.OPEN;
 
         private Builder() {
@@ -272,6 +274,24 @@ public final class JsonServer implements AutoCloseable {
             String m = method.toUpperCase(Locale.ROOT);
             if (prefixes.computeIfAbsent(prefix, p -> new LinkedHashMap<>()).putIfAbsent(m, route) != null) {
                 throw new IllegalArgumentException("two routes for " + m + " " + prefix + "...");
+            }
+            return this;
+        }
+
+        /**
+         * Mounts a Jetty handler (a servlet context, say) at {@code path} and every path below it
+         * ({@code path/...}), before the routes: its requests pass the gate and take one of the concurrent places (429
+         * after the queue wait) as routes do, its thread is interrupted at the deadline and at the end of the stop's
+         * grace while it handles the request, and it answers by itself. It is started and stopped with the server.
+         */
+        public Builder mount(String path, Handler handler) {
+            Objects.requireNonNull(handler, "handler");
+            if (!path.startsWith("/") || path.endsWith("/") || path.equals("/health") || path.equals("/metrics")) {
+                throw new IllegalArgumentException("a mount path starts with /, does not end with / and is not"
+                        + " /health or /metrics: " + path);
+            }
+            if (mounts.putIfAbsent(path, handler) != null) {
+                throw new IllegalArgumentException("two handlers mounted at " + path);
             }
             return this;
         }

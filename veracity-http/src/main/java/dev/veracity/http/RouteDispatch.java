@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -31,6 +32,8 @@ final class RouteDispatch extends Handler.Abstract {
     private final Map<String, Map<String, JsonRoute>> routes;
     /** Routes by path prefix ({@code /v1/models/} answers {@code /v1/models/x}), longest prefix first. */
     private final Map<String, Map<String, JsonRoute>> prefixes;
+    /** Jetty handlers mounted at a path ({@code /mcp} and below), behind the same gate, places, deadline and stop. */
+    private final Map<String, Handler> mounts;
     private final RequestGate gate;
     private final ServerLimits limits;
     private final ServerMetrics metrics;
@@ -41,16 +44,20 @@ final class RouteDispatch extends Handler.Abstract {
     private final long idleMillis;
     /** The routes running now and their answers: answered 503 {@code stopping} and interrupted when the stop's grace ends. */
     private final Map<RouteThread, Exchange> running = new ConcurrentHashMap<>();
+    /** The mounted handlers' threads running now (they write their own answers): interrupted when the grace ends. */
+    private final Set<RouteThread> mountedRunning = ConcurrentHashMap.newKeySet();
     /** Requests Jetty failed under a running route (connection broken, server stopped). */
     private final AtomicLong failed = new AtomicLong();
 
     RouteDispatch(Map<String, Map<String, JsonRoute>> routes, Map<String, Map<String, JsonRoute>> prefixes,
-                  RequestGate gate, ServerLimits limits, ServerMetrics metrics, ServerLog log,
+                  Map<String, Handler> mounts, RequestGate gate, ServerLimits limits, ServerMetrics metrics, ServerLog log,
                   ScheduledExecutorService timer, BooleanSupplier stopping) {
         this.routes = routes;
         this.prefixes = new java.util.TreeMap<>(java.util.Comparator.comparingInt(String::length).reversed()
                 .thenComparing(java.util.Comparator.naturalOrder()));
         this.prefixes.putAll(prefixes);
+        this.mounts = Map.copyOf(mounts);
+        this.mounts.values().forEach(h -> addBean(h, true)); // started and stopped with the server
         this.gate = gate;
         this.limits = limits;
         this.metrics = metrics;
@@ -62,13 +69,18 @@ final class RouteDispatch extends Handler.Abstract {
     }
 
     @Override
-    public boolean handle(Request request, Response response, Callback callback) {
+    public boolean handle(Request request, Response response, Callback callback) throws Exception {
         long started = System.nanoTime();
         String path = Request.getPathInContext(request);
         String method = request.getMethod();
         if (path.equals("/health") || path.equals("/metrics")) {
             builtIn(path, method, new Exchange(response, callback, metrics, path, started, stopping, idleMillis));
             return true;
+        }
+        for (Map.Entry<String, Handler> m : mounts.entrySet()) {
+            if (path.equals(m.getKey()) || path.startsWith(m.getKey() + "/")) {
+                return mounted(m.getKey(), m.getValue(), request, response, callback, started);
+            }
         }
         String label = path;
         Map<String, JsonRoute> byMethod = routes.get(path);
@@ -86,6 +98,7 @@ final class RouteDispatch extends Handler.Abstract {
         if (byMethod == null) {
             java.util.List<String> known = new java.util.ArrayList<>(routes.keySet());
             prefixes.keySet().forEach(p -> known.add(p + "..."));
+            known.addAll(mounts.keySet());
             ex.problem(beforeBody(request, new HttpProblem(404, "not_found", "no endpoint " + abbreviate(path)
                     + "; this server has " + String.join(", ", known) + ", /health and /metrics")));
             return true;
@@ -114,6 +127,58 @@ final class RouteDispatch extends Handler.Abstract {
             }
         }
         return true;
+    }
+
+    /**
+     * A request to a mounted handler: the gate, a place among the concurrent requests (429 after the queue wait), then
+     * the handler, whose thread the deadline or the end of the stop's grace interrupts while it runs (a handler that
+     * answers later, asynchronously, such as an open event stream, is bound by the idle timeout from then on). The
+     * place and the gate's admission are held until the answer is complete.
+     */
+    private boolean mounted(String mount, Handler handler, Request request, Response response, Callback callback,
+                            long started) throws Exception {
+        Exchange ex = new Exchange(response, callback, metrics, mount, started, stopping, idleMillis);
+        String method = request.getMethod();
+        String path = Request.getPathInContext(request);
+        RequestGate.Admission admission;
+        try {
+            admission = gate.admit(method, path, name -> request.getHeaders().get(name));
+        } catch (HttpProblem p) {
+            ex.problem(beforeBody(request, p));
+            return true;
+        }
+        if (!enter(request, ex)) {
+            admission.close();
+            return true;
+        }
+        java.util.concurrent.atomic.AtomicBoolean held = new java.util.concurrent.atomic.AtomicBoolean(true);
+        Runnable release = () -> {
+            if (held.compareAndSet(true, false)) {
+                places.release();
+                admission.close();
+            }
+        };
+        RouteThread self = new RouteThread();
+        mountedRunning.add(self);
+        ScheduledFuture<?> deadline = timer.schedule(() -> {
+            log.warn(method + " " + oneLine(path) + ": cancelled at the server's deadline of "
+                    + limits.requestDeadline().toMillis() + " ms");
+            self.interrupt();
+        }, limits.requestDeadline().toNanos(), TimeUnit.NANOSECONDS);
+        // a handler that computes is not idle: only the deadline bounds it while it runs
+        request.addIdleTimeoutListener(t -> !mountedRunning.contains(self));
+        boolean handled = false;
+        try {
+            handled = handler.handle(request, response, Callback.from(callback, release));
+            return handled;
+        } finally {
+            deadline.cancel(false);
+            mountedRunning.remove(self);
+            self.leave();
+            if (!handled) {
+                release.run();
+            }
+        }
     }
 
     private void run(JsonRoute route, Request request, String method, String path, String principal, Exchange ex,
@@ -236,6 +301,12 @@ final class RouteDispatch extends Handler.Abstract {
         }
     }
 
+    @Override
+    public void setServer(org.eclipse.jetty.server.Server server) {
+        super.setServer(server);
+        mounts.values().forEach(h -> h.setServer(server));
+    }
+
     long failedCount() {
         return failed.get();
     }
@@ -257,6 +328,12 @@ final class RouteDispatch extends Handler.Abstract {
                 ex.cancelReason(STOPPING);
             }
             e.getKey().interrupt();
+        }
+        for (RouteThread t : mountedRunning) {
+            if (t.cancel()) {
+                n++;
+                t.interrupt();
+            }
         }
         return n;
     }

@@ -234,6 +234,76 @@ class JsonServerTest {
         }
     }
 
+    /** A Jetty handler answering {@code mounted PATH} in plain text, or, on {@code /hang}, waiting until interrupted. */
+    private static org.eclipse.jetty.server.Handler mountedHandler(CountDownLatch inside, CountDownLatch interrupted) {
+        return new org.eclipse.jetty.server.Handler.Abstract() {
+            @Override
+            public boolean handle(org.eclipse.jetty.server.Request request, org.eclipse.jetty.server.Response response,
+                                  org.eclipse.jetty.util.Callback callback) {
+                String path = org.eclipse.jetty.server.Request.getPathInContext(request);
+                if (path.endsWith("/hang")) {
+                    inside.countDown();
+                    try {
+                        Thread.sleep(FOREVER.toMillis());
+                    } catch (InterruptedException e) {
+                        interrupted.countDown();
+                    }
+                }
+                response.setStatus(200);
+                response.write(true, java.nio.ByteBuffer.wrap(("mounted " + path).getBytes(StandardCharsets.UTF_8)),
+                        callback);
+                return true;
+            }
+        };
+    }
+
+    @Test
+    void aMountedHandlerIsBehindTheGateThePlacesAndTheDeadline() throws Exception {
+        CountDownLatch inside = new CountDownLatch(1);
+        CountDownLatch interrupted = new CountDownLatch(1);
+        RequestGate keyed = (method, path, headers) -> {
+            if (!"Bearer k".equals(headers.apply("Authorization"))) {
+                throw new HttpProblem(401, "missing_api_key", "give the key");
+            }
+            return RequestGate.Admission.ANONYMOUS;
+        };
+        try (JsonServer s = JsonServer.builder().gate(keyed).limits(ServerLimits.defaults().withMaxConcurrentRequests(1)
+                        .withQueueWait(Duration.ZERO).withRequestDeadline(Duration.ofMillis(500)))
+                .mount("/raw", mountedHandler(inside, interrupted)).start()) {
+            // the gate first, in the server's JSON shape
+            Reply noKey = get(s, "/raw/x");
+            assertThat(noKey.status()).isEqualTo(401);
+            assertThat(noKey.code()).isEqualTo("missing_api_key");
+            HttpRequest.Builder withKey = HttpRequest.newBuilder().header("Authorization", "Bearer k");
+            Reply ok = send(withKey.copy().uri(URI.create(s.baseUrl() + "/raw/x")).GET().build());
+            assertThat(ok.status()).isEqualTo(200);
+            assertThat(ok.body()).isEqualTo("mounted /raw/x");
+            // a mount is a path and what is below it, not a prefix of names
+            Reply other = send(withKey.copy().uri(URI.create(s.baseUrl() + "/rawer")).GET().build());
+            assertThat(other.code()).isEqualTo("not_found");
+            assertThat(other.json().path("error").path("message").asText())
+                    .endsWith("this server has /raw, /health and /metrics");
+            // the handler holds the one place while it runs: the next request is refused with 429
+            CompletableFuture<Reply> hang = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return send(withKey.copy().uri(URI.create(s.baseUrl() + "/raw/hang")).GET().build());
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            assertThat(inside.await(GUARD.toSeconds(), TimeUnit.SECONDS)).isTrue();
+            Reply busy = send(withKey.copy().uri(URI.create(s.baseUrl() + "/raw/x")).GET().build());
+            assertThat(busy.status()).isEqualTo(429);
+            assertThat(busy.code()).isEqualTo("busy");
+            // the deadline interrupts the handler's thread; it answers, and its place is given back
+            assertThat(interrupted.await(GUARD.toSeconds(), TimeUnit.SECONDS)).isTrue();
+            assertThat(hang.get(GUARD.toSeconds(), TimeUnit.SECONDS).body()).isEqualTo("mounted /raw/hang");
+            assertThat(send(withKey.copy().uri(URI.create(s.baseUrl() + "/raw/x")).GET().build()).status())
+                    .isEqualTo(200);
+            assertThat(get(s, "/health").status()).isEqualTo(200);
+        }
+    }
+
     @Test
     void aRouteThatComputesLongerThanTheIdleTimeoutIsNotCut() throws Exception {
         try (JsonServer s = JsonServer.builder().limits(ServerLimits.defaults().withIdleTimeout(Duration.ofMillis(200)))

@@ -47,7 +47,7 @@ final class AskTool {
                     try {
                         a = service.ask(q, Progress.of(exchange, request));
                     } catch (HttpProblem e) {
-                        throw inOurWords(e, method);
+                        throw inOurWords(e, method, service);
                     }
                     ObjectNode out = ToolSpec.JSON.createObjectNode();
                     out.put("answer", a.answer());
@@ -56,10 +56,16 @@ final class AskTool {
                 });
     }
 
-    /** Serve's problems whose words name its HTTP fields, said for a tool call; the others as they are. */
-    static RuntimeException inOurWords(HttpProblem e, String method) {
+    /**
+     * Serve's problems whose words name its HTTP fields, said for a tool call; the others as they are. A
+     * {@code model_not_found} is the method's only when the method part is unknown: for {@code march@other} it is the
+     * upstream model that is not allowed, and serve's reason says which are.
+     */
+    static RuntimeException inOurWords(HttpProblem e, String requested, MethodService service) {
+        int at = requested.indexOf('@');
+        String method = at < 0 ? requested : requested.substring(0, at);
         return switch (e.code()) {
-            case "model_not_found" -> new ToolError("unknown method '" + cut(method) + "': use one of "
+            case "model_not_found" -> service.knowsMethod(method) ? e : new ToolError("unknown method '" + cut(method) + "': use one of "
                     + String.join(", ", Methods.names()) + ", or METHOD+march, METHOD+march+abstain"
                     + " (optionally @UPSTREAM_MODEL of those the server allows)");
             case "missing_documents" -> new ToolError("missing documents: method " + cut(method) + " answers from"

@@ -12,25 +12,35 @@ import java.util.concurrent.CountDownLatch;
 /**
  * {@code veracity mcp --stdio}: the server on the process's standard streams, as desktop agent hosts launch it. Only
  * protocol messages go to the given output (the process's stdout); everything else must be written to stderr. Runs
- * until the host closes stdin.
+ * until the host closes stdin (or reading it fails).
  */
 public final class McpStdio {
 
     private McpStdio() {
     }
 
-    /** Serves until {@code in} ends, then closes the server. */
+    /** Serves until {@code in} ends or fails, then closes the server. */
     public static void serve(VeracityMcp mcp, InputStream in, OutputStream out) throws InterruptedException {
         CountDownLatch ended = new CountDownLatch(1);
         InputStream watched = new FilterInputStream(in) {
             @Override
             public int read() throws IOException {
-                return ended(super.read());
+                try {
+                    return ended(super.read());
+                } catch (IOException e) {
+                    ended.countDown(); // stdin broke: the session is over as at its end
+                    throw e;
+                }
             }
 
             @Override
             public int read(byte[] b, int off, int len) throws IOException {
-                return ended(super.read(b, off, len));
+                try {
+                    return ended(super.read(b, off, len));
+                } catch (IOException e) {
+                    ended.countDown();
+                    throw e;
+                }
             }
 
             private int ended(int n) {

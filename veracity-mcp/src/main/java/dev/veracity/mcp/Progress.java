@@ -4,6 +4,9 @@ import dev.veracity.trace.CallRecord;
 import io.modelcontextprotocol.server.McpSyncServerExchange;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
@@ -17,6 +20,8 @@ final class Progress implements Consumer<CallRecord> {
     private final McpSyncServerExchange exchange;
     private final Object token;
     private final AtomicInteger calls = new AtomicInteger();
+    private final Queue<McpSchema.ProgressNotification> pending = new ConcurrentLinkedQueue<>();
+    private final AtomicBoolean sending = new AtomicBoolean();
 
     private Progress(McpSyncServerExchange exchange, Object token) {
         this.exchange = exchange;
@@ -30,13 +35,32 @@ final class Progress implements Consumer<CallRecord> {
         return token == null || exchange == null ? r -> { } : new Progress(exchange, token);
     }
 
-    /** Counts and sends under one lock: calls end on several threads at once, and progress must only increase. */
+    /**
+     * Counts under the lock, sends outside it: calls end on several threads at once and progress must only increase,
+     * but a client slow to take a notification must not hold up the method's other calls. The notifications queue in
+     * count order and one thread at a time sends what is queued (the others go on at once).
+     */
     @Override
-    public synchronized void accept(CallRecord record) {
-        int n = calls.incrementAndGet();
-        try {
-            exchange.progressNotification(new McpSchema.ProgressNotification(token, n, null,
+    public void accept(CallRecord record) {
+        synchronized (this) {
+            int n = calls.incrementAndGet();
+            pending.add(new McpSchema.ProgressNotification(token, n, null,
                     "model call " + n + " answered (" + record.context().role() + ")"));
+        }
+        while (!pending.isEmpty() && sending.compareAndSet(false, true)) {
+            try {
+                for (McpSchema.ProgressNotification p; (p = pending.poll()) != null; ) {
+                    send(p);
+                }
+            } finally {
+                sending.set(false);
+            }
+        }
+    }
+
+    private void send(McpSchema.ProgressNotification p) {
+        try {
+            exchange.progressNotification(p);
         } catch (RuntimeException e) {
             // the client went away: the answer is still worked out and sent, or dropped, as the transport decides
         }

@@ -10,7 +10,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Stream;
 
 /**
  * The run summaries of a folder ({@code --runs DIR}) as MCP resources, so an agent can read results: one resource per
@@ -25,20 +24,38 @@ final class RunSummaries {
     private RunSummaries() {
     }
 
-    /** The resources of the folder's runs, in path order; none when the folder is absent. */
+    /**
+     * The resources of the folder's runs, in path order; none when the folder is absent. A folder below it that
+     * cannot be read (permissions, removed meanwhile) is skipped, not a failure of the whole list.
+     */
     static List<SyncResourceSpecification> of(Path folder) {
         List<SyncResourceSpecification> out = new ArrayList<>();
         if (folder == null || !Files.isDirectory(folder)) {
             return out;
         }
         Path root = folder.toAbsolutePath().normalize();
-        try (Stream<Path> files = Files.find(root, DEPTH, (p, a) -> a.isRegularFile()
-                && p.getFileName().toString().equals("summary.json"))) {
-            for (Path summary : files.sorted().toList()) {
-                out.add(resource(root, summary));
-            }
+        List<Path> summaries = new ArrayList<>();
+        try {
+            Files.walkFileTree(root, java.util.Set.of(), DEPTH, new java.nio.file.SimpleFileVisitor<>() {
+                @Override
+                public java.nio.file.FileVisitResult visitFile(Path p, java.nio.file.attribute.BasicFileAttributes a) {
+                    if (a.isRegularFile() && p.getFileName().toString().equals("summary.json")) {
+                        summaries.add(p);
+                    }
+                    return java.nio.file.FileVisitResult.CONTINUE;
+                }
+
+                @Override
+                public java.nio.file.FileVisitResult visitFileFailed(Path p, IOException e) {
+                    return java.nio.file.FileVisitResult.CONTINUE; // unreadable: skipped
+                }
+            });
         } catch (IOException e) {
             throw new UncheckedIOException("cannot list the runs in " + folder + ": " + e.getMessage(), e);
+        }
+        summaries.sort(null);
+        for (Path summary : summaries) {
+            out.add(resource(root, summary));
         }
         return out;
     }

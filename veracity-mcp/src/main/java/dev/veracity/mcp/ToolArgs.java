@@ -127,6 +127,11 @@ final class ToolArgs {
         return out;
     }
 
+    /** Whether the call gives {@code name} (a JSON null counts as not given). */
+    boolean given(String name) {
+        return args.get(name) != null;
+    }
+
     /** An object of option names to values (scalars, read as text), as the method options' strings. */
     Map<String, String> options(String name) {
         Object v = args.get(name);

@@ -41,8 +41,10 @@ final class ToolSpec {
             } catch (HttpProblem e) {
                 return error(e.getMessage());
             } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return error("cancelled");
+                // the interrupt is this call's cancellation (the HTTP server's deadline or stop), consumed here so that
+                // the thread can still write the answer that says so
+                return error("cancelled: the call ran past the server's deadline (--deadline-seconds), or the server"
+                        + " is stopping");
             } catch (IllegalArgumentException e) {
                 return error(String.valueOf(e.getMessage()));
             } catch (RuntimeException e) {

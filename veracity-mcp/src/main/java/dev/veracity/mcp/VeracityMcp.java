@@ -44,9 +44,20 @@ public final class VeracityMcp {
         return configure(McpServer.sync(transport));
     }
 
-    /** The server on the streamable HTTP transport. */
+    /** The server on the streamable HTTP transport, each tool call on the SDK's worker threads. */
     public McpSyncServer serve(McpStreamableServerTransportProvider transport) {
-        return configure(McpServer.sync(transport));
+        return serve(transport, false);
+    }
+
+    /**
+     * The server on the streamable HTTP transport; with {@code onRequestThread}, each tool call runs on the thread of
+     * the HTTP request that carries it (the SDK's immediate execution), so that the server's deadline and stop can
+     * cancel it by interrupting that thread.
+     */
+    public McpSyncServer serve(McpStreamableServerTransportProvider transport, boolean onRequestThread) {
+        McpServer.SyncSpecification<?> spec = McpServer.sync(transport);
+        spec.immediateExecution(onRequestThread);
+        return configure(spec);
     }
 
     private McpSyncServer configure(McpServer.SyncSpecification<?> spec) {
@@ -56,7 +67,10 @@ public final class VeracityMcp {
                         + " score applies a benchmark metric. Resources: run summaries.")
                 .capabilities(McpSchema.ServerCapabilities.builder().tools(true).resources(false, false).build())
                 .tools(VerifyTool.spec(service), AskTool.spec(service), SearchTool.spec(retrievers), ScoreTool.spec())
-                .resources(RunSummaries.of(runs));
+                .resources(RunSummaries.of(runs))
+                // ToolArgs reads every argument totally, with a one-line reason naming it; the SDK's schema check
+                // would answer first with the validator's words instead
+                .validateToolInputs(false);
         return spec.build();
     }
 

@@ -3,7 +3,6 @@ package dev.veracity.mcp;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.veracity.methods.march.MarchJson;
 import dev.veracity.server.MethodService;
-import dev.veracity.trace.CallRecord;
 import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
 import java.util.List;
 import java.util.Map;
@@ -55,8 +54,14 @@ final class VerifyTool {
                     String answer = args.string("answer");
                     List<dev.veracity.qa.Document> docs = args.documents("documents");
                     Map<String, String> options = new java.util.LinkedHashMap<>(args.options("options"));
-                    options.put("samples", Integer.toString(args.integer("samples", 3, 1, 16)));
-                    options.put("claims", args.choice("claims", "numeric", List.of("numeric", "typed")));
+                    // the top-level fields are MARCH's options too: given, they are set; unset, 'options' or the
+                    // paper's default decides
+                    if (args.given("samples")) {
+                        settle(options, "samples", Integer.toString(args.integer("samples", 3, 1, 16)));
+                    }
+                    if (args.given("claims")) {
+                        settle(options, "claims", args.choice("claims", "numeric", List.of("numeric", "typed")));
+                    }
                     if (docs == null && !service.hasIndex()) {
                         throw new ToolError("missing documents: give 'documents', or start veracity mcp with --index DIR"
                                 + " to retrieve them with the question");
@@ -68,15 +73,17 @@ final class VerifyTool {
                     d.put("source", c.documentSource());
                     d.put("count", c.documents().size());
                     d.putPOJO("ids", c.documents().stream().map(dev.veracity.qa.Document::id).toList());
-                    ObjectNode calls = out.putObject("calls");
-                    calls.put("proposer", count(c.calls(), "proposer"));
-                    calls.put("checker", count(c.calls(), "checker"));
-                    calls.put("total", c.calls().size());
-                    return out;
+                    return MarchJson.putCalls(out, c.calls());
                 });
     }
 
-    private static long count(List<CallRecord> calls, String role) {
-        return calls.stream().filter(r -> r.context().role().equals(role)).count();
+    /** Sets a top-level field's value as the option of that name, unless 'options' gives it another value. */
+    private static void settle(Map<String, String> options, String name, String value) {
+        String inOptions = options.get(name);
+        if (inOptions != null && !inOptions.strip().equalsIgnoreCase(value)) {
+            throw new ToolError("'" + name + "' is " + value + " but options." + name + " is "
+                    + (inOptions.length() <= 40 ? inOptions : inOptions.substring(0, 37) + "...") + ": give one of them");
+        }
+        options.put(name, value);
     }
 }

@@ -82,7 +82,14 @@ final class McpServed implements AutoCloseable {
 
     static McpServed start(Path runs, boolean keys, java.util.function.UnaryOperator<ServeSettings> change)
             throws IOException {
-        SimServer sim = SimServer.start(SimConfig.builder().rules(appendixCRules().toArray(Rule[]::new)).build());
+        return start(runs, keys, change, b -> b);
+    }
+
+    /** @param simulator changes to the simulator's settings (a latency, say) */
+    static McpServed start(Path runs, boolean keys, java.util.function.UnaryOperator<ServeSettings> change,
+                           java.util.function.UnaryOperator<SimConfig.Builder> simulator) throws IOException {
+        SimServer sim = SimServer.start(simulator.apply(SimConfig.builder().rules(appendixCRules().toArray(Rule[]::new)))
+                .build());
         OpenAiCompatibleBackend backend = OpenAiCompatibleBackend.builder().baseUrl(sim.baseUrl()).model("sim-model")
                 .build();
         LuceneIndex index = LuceneIndex.inMemory(CORPUS, null);

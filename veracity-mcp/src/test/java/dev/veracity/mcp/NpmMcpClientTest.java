@@ -5,12 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.veracity.methods.march.AppendixC;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
+import dev.veracity.testing.NodeClient;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
@@ -42,54 +40,19 @@ class NpmMcpClientTest {
             await client.close();
             """;
 
-    private static boolean runs(String... command) {
-        try {
-            Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-            p.getInputStream().readAllBytes();
-            return p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() == 0;
-        } catch (IOException | InterruptedException e) {
-            return false;
-        }
-    }
-
-    private static String run(Map<String, String> env, int seconds, String... command) throws Exception {
-        ProcessBuilder pb = new ProcessBuilder(command).directory(DIR.toFile()).redirectErrorStream(true);
-        pb.environment().putAll(env);
-        Process p = pb.start();
-        byte[] out = p.getInputStream().readAllBytes();
-        if (!p.waitFor(seconds, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            throw new AssertionError(String.join(" ", command) + " did not finish in " + seconds + " s");
-        }
-        String text = new String(out, StandardCharsets.UTF_8);
-        assertThat(p.exitValue()).as(String.join(" ", command) + " said:\n" + text).isZero();
-        return text;
-    }
-
-    private static void install() throws Exception {
-        Path installed = DIR.resolve("node_modules/@modelcontextprotocol/sdk/package.json");
-        if (Files.exists(installed) && Files.readString(installed).contains("\"version\": \"" + MCP_NPM_VERSION + "\"")) {
-            return;
-        }
-        Files.createDirectories(DIR);
-        Files.writeString(DIR.resolve("package.json"), "{\"private\": true, \"type\": \"module\", \"dependencies\":"
-                + " {\"@modelcontextprotocol/sdk\": \"" + MCP_NPM_VERSION + "\"}}\n");
-        run(Map.of(), 300, "npm", "install", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error");
-    }
-
     @Test
     void theOfficialTypeScriptClientListsTheToolsAndGetsVerifysVerdictAndClaims() throws Exception {
-        Assumptions.assumeTrue(runs("node", "--version") && runs("npm", "--version"),
+        Assumptions.assumeTrue(NodeClient.available(),
                 "skipped: node and npm are not installed, so the official npm MCP client cannot be run"
                         + " (install Node.js 18 or later to run this test)");
-        install();
+        NodeClient.install(DIR, "@modelcontextprotocol/sdk", MCP_NPM_VERSION);
         Files.writeString(DIR.resolve("mcp-client-test.mjs"), SCRIPT);
         try (McpServed served = McpServed.start(null, false)) {
-            String out = run(Map.of("MCP_URL", served.server.url(), "QUESTION", AppendixC.QUESTION,
+            String out = NodeClient.run(DIR, Map.of("MCP_URL", served.server.url(), "QUESTION", AppendixC.QUESTION,
                     "ANSWER", AppendixC.SOLVER_RESPONSE,
                     "DOCUMENTS", JSON.writeValueAsString(McpServed.documents(McpServed.CHANGED_DOCS))),
                     120, "node", "mcp-client-test.mjs");
-            JsonNode r = JSON.readTree(out.lines().filter(l -> l.startsWith("{")).reduce((a, b) -> b).orElseThrow());
+            JsonNode r = JSON.readTree(NodeClient.lastJsonLine(out));
             assertThat(r.get("tools").toString()).contains("{\"name\":\"verify\",\"output\":true}",
                     "{\"name\":\"ask\",\"output\":true}", "{\"name\":\"search\",\"output\":true}",
                     "{\"name\":\"score\",\"output\":true}");

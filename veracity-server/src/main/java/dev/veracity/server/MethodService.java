@@ -70,18 +70,38 @@ public final class MethodService implements AutoCloseable {
     private final Pipeline pipeline;
     private final DocumentSource index;
     private final Map<String, Consumer<CallRecord>> listeners;
+    private final Supplier<Embedder> embedder;
 
     private MethodService(UpstreamClients upstream, RequestTraces traces, Pipeline pipeline, DocumentSource index,
-                          Map<String, Consumer<CallRecord>> listeners) {
+                          Map<String, Consumer<CallRecord>> listeners, Supplier<Embedder> embedder) {
         this.upstream = upstream;
         this.traces = traces;
         this.pipeline = pipeline;
         this.index = index;
         this.listeners = listeners;
+        this.embedder = embedder;
     }
 
     public static Builder builder() {
         return new Builder();
+    }
+
+    /**
+     * The dense embedder the pipeline uses (made on first use, then the same one), for other dense searches over the
+     * same index; null when none was given.
+     */
+    public Supplier<Embedder> embedder() {
+        return embedder;
+    }
+
+    /** Whether {@code method} (a method or a composition, without {@code @UPSTREAM_MODEL}) is one it answers with. */
+    public boolean knowsMethod(String method) {
+        try {
+            methods.byName(method);
+            return true;
+        } catch (HttpProblem e) {
+            return false;
+        }
     }
 
     /** Whether documents can come from the server's index when a call gives none. */
@@ -238,7 +258,7 @@ public final class MethodService implements AutoCloseable {
             UpstreamClients upstream = new UpstreamClients(backend, models, pinned -> clientFor.apply(pinned, traces));
             Pipeline pipeline = new Pipeline(index, retriever, embedder, pages, traces,
                     new ServeMetrics(new ServerMetrics()), log);
-            return new MethodService(upstream, traces, pipeline, index, listeners);
+            return new MethodService(upstream, traces, pipeline, index, listeners, embedder);
         }
     }
 }

@@ -3,13 +3,11 @@ package dev.veracity.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
+import dev.veracity.testing.NodeClient;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
@@ -60,54 +58,18 @@ class NpmOpenAiClientTest {
             console.log(JSON.stringify(out));
             """;
 
-    private static boolean runs(String... command) {
-        try {
-            Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-            p.getInputStream().readAllBytes();
-            return p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() == 0;
-        } catch (IOException | InterruptedException e) {
-            return false;
-        }
-    }
-
-    private static String run(Path dir, Map<String, String> env, int seconds, String... command) throws Exception {
-        ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true);
-        pb.environment().putAll(env);
-        Process p = pb.start();
-        byte[] out = p.getInputStream().readAllBytes();
-        if (!p.waitFor(seconds, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            throw new AssertionError(String.join(" ", command) + " did not finish in " + seconds + " s");
-        }
-        String text = new String(out, StandardCharsets.UTF_8);
-        assertThat(p.exitValue()).as(String.join(" ", command) + " said:\n" + text).isZero();
-        return text;
-    }
-
-    /** Installs the pinned client unless it is there already. */
-    private static void install() throws Exception {
-        Path installed = DIR.resolve("node_modules/openai/package.json");
-        if (Files.exists(installed) && Files.readString(installed).contains("\"version\": \"" + OPENAI_NPM_VERSION + "\"")) {
-            return;
-        }
-        Files.createDirectories(DIR);
-        Files.writeString(DIR.resolve("package.json"), "{\"private\": true, \"type\": \"module\", \"dependencies\":"
-                + " {\"openai\": \"" + OPENAI_NPM_VERSION + "\"}}\n");
-        run(DIR, Map.of(), 300, "npm", "install", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error");
-    }
-
     @Test
     void theOfficialNpmClientGetsTheMethodsAnswersStreamedOrNot() throws Exception {
-        Assumptions.assumeTrue(runs("node", "--version") && runs("npm", "--version"),
+        Assumptions.assumeTrue(NodeClient.available(),
                 "skipped: node and npm are not installed, so the official npm openai client cannot be run"
                         + " (install Node.js 18 or later to run this test)");
-        install();
+        NodeClient.install(DIR, "openai", OPENAI_NPM_VERSION);
         Files.writeString(DIR.resolve("client-test.mjs"), SCRIPT);
         try (Served served = Served.start()) {
             String documents = Http.JSON.writeValueAsString(Served.DOCS.stream().map(d -> d.text()).toList());
-            String out = run(DIR, Map.of("BASE_URL", served.v1(), "QUESTION", Served.QUESTION, "DOCUMENTS", documents,
+            String out = NodeClient.run(DIR, Map.of("BASE_URL", served.v1(), "QUESTION", Served.QUESTION, "DOCUMENTS", documents,
                     "MODELS", Http.JSON.writeValueAsString(METHODS)), 120, "node", "client-test.mjs");
-            JsonNode result = Http.JSON.readTree(out.lines().filter(l -> l.startsWith("{")).reduce((a, b) -> b).orElseThrow());
+            JsonNode result = Http.JSON.readTree(NodeClient.lastJsonLine(out));
             for (String method : METHODS) {
                 JsonNode m = result.path("models").path(method);
                 Served.Reference expected = served.inProcess(method, Served.QUESTION, Served.DOCS, Map.of());

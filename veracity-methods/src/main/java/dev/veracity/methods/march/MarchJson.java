@@ -49,4 +49,13 @@ public final class MarchJson {
         v.problems().forEach(problems::add);
         return o;
     }
+
+    /** Adds {@code calls}: the model calls of one verification by MARCH role (proposer, checker) and in all. */
+    public static ObjectNode putCalls(ObjectNode json, java.util.List<dev.veracity.trace.CallRecord> calls) {
+        ObjectNode counts = json.putObject("calls");
+        counts.put("proposer", calls.stream().filter(r -> r.context().role().equals("proposer")).count());
+        counts.put("checker", calls.stream().filter(r -> r.context().role().equals("checker")).count());
+        counts.put("total", calls.size());
+        return json;
+    }
 }

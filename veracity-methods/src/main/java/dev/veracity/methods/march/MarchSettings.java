@@ -74,7 +74,28 @@ public record MarchSettings(int samples, int minPairs, int maxPairs, String matc
 
     /** The defaults overridden by the options; an unknown option or a malformed value is an error naming it. */
     public static MarchSettings fromOptions(Map<String, String> options) {
-        return of(MarchMethod.SPEC.resolve(options));
+        return of(MarchMethod.SPEC.resolve(withMaxPairsForMin(options)));
+    }
+
+    /**
+     * A min-pairs above the default max-pairs, with no max-pairs given, raises max-pairs to it: asking for at least 12
+     * questions means up to 12 at least, not an error about a bound the user did not set.
+     */
+    static Map<String, String> withMaxPairsForMin(Map<String, String> options) {
+        String min = options.get("min-pairs");
+        if (min == null || options.containsKey("max-pairs")) {
+            return options;
+        }
+        try {
+            if (Integer.parseInt(min.strip()) <= defaults().maxPairs()) {
+                return options;
+            }
+        } catch (NumberFormatException e) {
+            return options; // resolving the options says what is wrong with it
+        }
+        Map<String, String> raised = new java.util.LinkedHashMap<>(options);
+        raised.put("max-pairs", min.strip());
+        return raised;
     }
 
     /** The settings of resolved options. */

@@ -124,6 +124,18 @@ class MarchMethodTest {
     }
 
     @Test
+    void aMinPairsAboveTheDefaultMaxRaisesItUnlessMaxPairsIsGiven() {
+        // as veracity verify --min-pairs 12 has always done, now for every caller (the MCP verify tool too)
+        MarchSettings raised = MarchSettings.fromOptions(Map.of("min-pairs", "12"));
+        assertThat(raised.minPairs()).isEqualTo(12);
+        assertThat(raised.maxPairs()).isEqualTo(12);
+        assertThat(MarchSettings.fromOptions(Map.of("min-pairs", "4")).maxPairs())
+                .isEqualTo(MarchSettings.defaults().maxPairs());
+        assertThatThrownBy(() -> MarchSettings.fromOptions(Map.of("min-pairs", "12", "max-pairs", "10")))
+                .hasMessageContaining("12").hasMessageContaining("10");
+    }
+
+    @Test
     void typedClaimsUseTheExtensionPrompts() {
         MarchSettings s = MarchSettings.fromOptions(Map.of("claims", "typed"));
         assertThat(new Checker(s).prompt(new CheckerInput(AppendixC.DOCUMENTS, List.of("When?"))))
