@@ -111,6 +111,10 @@ final class IndexCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (!SearchIndex.isOpenSearch(out) && (batch != OpenSearchIndexer.DEFAULT_BATCH || shards != 1)) {
+            throw new IllegalArgumentException("--batch and --shards are for an OpenSearch --out"
+                    + " (opensearch://HOST:9200/NAME): a folder index takes --commit-every");
+        }
         if (pages) {
             return buildPages();
         }

@@ -103,4 +103,16 @@ class IndexCommandTest {
                 + ":2: not UTF-8 text: byte 0xE9");
         assertThat(dir.resolve("pages").resolve("veracity-pages.json")).doesNotExist();
     }
+
+    @Test
+    void theOpenSearchLoadsFlagsWithAFolderAreAnErrorNotIgnored() throws Exception {
+        Path corpus = Files.writeString(dir.resolve("c.jsonl"), "{\"_id\": \"a\", \"title\": \"P\", \"text\": \"Paris.\"}\n");
+        for (String[] flag : new String[][] {{"--batch", "50"}, {"--shards", "3"}}) {
+            Result r = run("index", "--corpus", corpus.toString(), "--out", dir.resolve("idx").toString(), flag[0], flag[1]);
+            assertThat(r.code()).isEqualTo(2);
+            assertThat(r.err().strip().lines()).singleElement().asString().contains("--batch and --shards are for an"
+                    + " OpenSearch --out");
+            assertThat(dir.resolve("idx")).doesNotExist();
+        }
+    }
 }

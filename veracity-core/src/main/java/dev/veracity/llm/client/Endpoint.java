@@ -35,7 +35,12 @@ final class Endpoint {
                 .withFailureThreshold(ejection.failuresInARow())
                 .withSuccessThreshold(1) // one probe at a time; its answer closes the breaker
                 .withDelay(ejection.probeAfter())
-                .onOpen(e -> ejections.incrementAndGet())
+                // taken out once per outage: a failed probe (half-open back to open) is not another ejection
+                .onOpen(e -> {
+                    if (e.getPreviousState() == CircuitBreaker.State.CLOSED) {
+                        ejections.incrementAndGet();
+                    }
+                })
                 .onClose(e -> returns.incrementAndGet())
                 .build();
     }
@@ -65,9 +70,14 @@ final class Endpoint {
         }
     }
 
-    /** The attempt failed: a failure of the server's own counts towards taking it out, any other shows it is up. */
+    /**
+     * The attempt failed: a failure of the server's own counts towards taking it out; a cancelled attempt (interrupted)
+     * or one our side failed says nothing of the server; any other shows it is up.
+     */
     void failed(LlmException e) {
-        if (serverDown(e)) {
+        if (e.kind() == ErrorKind.CANCELLED || e.kind() == ErrorKind.INTERNAL) {
+            abandoned();
+        } else if (serverDown(e)) {
             failures.incrementAndGet();
             if (breaker != null) {
                 breaker.recordFailure();
@@ -108,11 +118,13 @@ final class Endpoint {
     }
 
     /**
-     * Whether a failure says the server itself is down or failing: connection refused or reset, a 5xx, no answer in
-     * time. A 429 (it is up and busy), a bad request, an empty or cut answer say it is up.
+     * Whether a failure says the server itself is down or failing: connection refused or reset, a 5xx other than 503,
+     * no answer in time. A 429 or a 503 (it is up and turns calls away for load: its limit shrinks, as
+     * {@link CallLimiter} reads them), a bad request, an empty or cut answer say it is up.
      */
     static boolean serverDown(LlmException e) {
-        return e.kind() == ErrorKind.CONNECTION || e.kind() == ErrorKind.TIMEOUT || e.kind() == ErrorKind.SERVER_ERROR;
+        return e.kind() == ErrorKind.CONNECTION || e.kind() == ErrorKind.TIMEOUT
+                || e.kind() == ErrorKind.SERVER_ERROR && e.httpStatus().orElse(0) != 503;
     }
 
     EndpointStats stats() {

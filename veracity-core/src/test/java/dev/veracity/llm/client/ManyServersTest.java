@@ -149,6 +149,23 @@ class ManyServersTest {
     }
 
     @Test
+    void aServerThatTurnsCallsAwayWith503IsBusyNotDown() {
+        List<Server> s = servers("a", "b");
+        LlmClient client = LlmClient.builder(s).retry(FAST).ejection(STAYS_OUT).build();
+        for (int i = 0; i < 6; i++) {
+            s.get(0).answers.failNext(new LlmException(ErrorKind.SERVER_ERROR, "503 queue full", 503, null, null));
+        }
+        for (int i = 0; i < 12; i++) {
+            client.call(LlmRequest.user("q" + i).build());
+        }
+        assertThat(client.counters().failures()).isZero();
+        EndpointStats a = client.endpoints().get(0);
+        assertThat(a.ejections()).isZero(); // six 503s, three of them in a row at least: still in
+        assertThat(a.out()).isFalse();
+        assertThat(a.failures()).isZero();
+    }
+
+    @Test
     void aServerThatFailsRepeatedlyIsTakenOutAndItsCallsGoElsewhere() {
         List<Server> s = servers("a", "b", "c");
         InMemoryTraces traces = new InMemoryTraces();
@@ -187,6 +204,8 @@ class ManyServersTest {
         }
         assertThat(s.get(0).attempts.get()).isGreaterThan(failedAttempts);
         assertThat(client.endpoints().get(0).returns()).isZero();
+        // taken out once for this outage: the failed probes do not count as more ejections
+        assertThat(client.endpoints().get(0).ejections()).isEqualTo(1);
 
         s.get(0).down = false;
         for (int i = 0; i < 9; i++) {

@@ -183,7 +183,11 @@ public final class OpenSearchIndexer implements AutoCloseable {
             return;
         }
         long first = seen - batch.size();
-        Set<String> present = checking ? present(batch) : Set.of();
+        Set<String> present = checking ? present(batch, first) : Set.of();
+        if (checking && present.isEmpty() && first == 0 && holdsPassages()) {
+            // the earlier load sent its first batch first: holding passages but none of these, it loaded another corpus
+            throw notTheCorpus("its first passages are not " + batch.getFirst().id() + ", ...");
+        }
         checking = checking && !present.isEmpty();
         List<Document> missing = new ArrayList<>();
         List<Long> missingPositions = new ArrayList<>();
@@ -211,23 +215,52 @@ public final class OpenSearchIndexer implements AutoCloseable {
         progress.accept(seen);
     }
 
-    /** The ids of the batch the index already holds (realtime: no refresh needed). */
-    private Set<String> present(List<Document> docs) {
+    /**
+     * The ids of the batch the index already holds (realtime: no refresh needed), each checked to be this passage at
+     * this place of the corpus: a resumed load never keeps what another corpus left (the folder index's resume checks
+     * its prefix the same way).
+     */
+    private Set<String> present(List<Document> docs, long first) {
         ObjectNode body = OpenSearchCluster.JSON.createObjectNode();
         var ids = body.putArray("ids");
         docs.forEach(d -> ids.add(d.id()));
-        OpenSearchCluster.Reply reply = cluster.json("POST", "/" + index + "/_mget?_source=false", body);
+        OpenSearchCluster.Reply reply = cluster.json("POST", "/" + index + "/_mget?_source_includes="
+                + OpenSearchSchema.POSITION + "," + IndexFields.TITLE + "," + IndexFields.RAW, body);
         if (!reply.ok()) {
             throw new OpenSearchException("checking which passages " + cluster.location() + " holds failed: "
                     + reply.reason());
         }
+        java.util.Map<String, Integer> at = new java.util.HashMap<>();
+        for (int i = 0; i < docs.size(); i++) {
+            at.putIfAbsent(docs.get(i).id(), i);
+        }
         Set<String> found = new HashSet<>();
         for (JsonNode doc : reply.body().path("docs")) {
-            if (doc.path("found").asBoolean(false)) {
-                found.add(doc.path("_id").asText());
+            if (!doc.path("found").asBoolean(false)) {
+                continue;
             }
+            String id = doc.path("_id").asText();
+            Integer i = at.get(id);
+            JsonNode source = doc.path("_source");
+            if (i == null || source.path(OpenSearchSchema.POSITION).asLong(-1) != first + i
+                    || !source.path(IndexFields.TITLE).asText("").equals(docs.get(i).title())
+                    || !source.path(IndexFields.RAW).asText("").equals(docs.get(i).text())) {
+                throw notTheCorpus("passage " + id + " differs from the one loaded before");
+            }
+            found.add(id);
         }
         return found;
+    }
+
+    /** Whether the index holds any passage yet (a refresh first: the count is not realtime). */
+    private boolean holdsPassages() {
+        cluster.json("POST", "/" + index + "/_refresh", null);
+        return cluster.get("/" + index + "/_count").body().path("count").asLong(0) > 0;
+    }
+
+    private OpenSearchException notTheCorpus(String why) {
+        return new OpenSearchException("the corpus is not the one " + cluster.location() + " was being built from ("
+                + why + "): delete the index to start again, or load into another");
     }
 
     /** Closes the connection; an unfinished load stays resumable. */

@@ -219,6 +219,22 @@ class OpenSearchIndexTest {
         long before = http("GET", "/killed/_count", null).path("count").asLong();
         assertThat(before).isGreaterThanOrEqualTo(reached);
 
+        // another corpus is refused, before anything is sent: a passage changed at a place already loaded, or other ids
+        List<Document> changed = new ArrayList<>(corpus);
+        changed.set(1, new Document(corpus.get(1).id(), corpus.get(1).title(), corpus.get(1).text() + " Changed."));
+        List<Document> other = corpus.stream().map(d -> new Document("other-" + d.id(), d.title(), d.text())).toList();
+        for (List<Document> wrong : List.of(changed, other)) {
+            try (OpenSearchIndexer notIt = OpenSearchIndexer.open(OpenSearchLocation.parse(url), null, 10, 1, null)) {
+                assertThatThrownBy(() -> {
+                    notIt.addAll(wrong);
+                    notIt.finish();
+                }).isInstanceOf(OpenSearchException.class).hasMessageContaining("the corpus is not the one")
+                        .hasMessageContaining("delete the index").hasMessageNotContaining("\n");
+            }
+        }
+        http("POST", "/killed/_refresh", null);
+        assertThat(http("GET", "/killed/_count", null).path("count").asLong()).isEqualTo(before);
+
         try (OpenSearchIndexer again = OpenSearchIndexer.open(OpenSearchLocation.parse(url), null, 10, 1, null)) {
             again.addAll(corpus);
             assertThat(again.finish()).isEqualTo(corpus.size());
