@@ -3,13 +3,10 @@ package dev.veracity.cli;
 import static dev.veracity.cli.ServerCommands.closeAll;
 
 import dev.veracity.config.VeracityConfig;
-import dev.veracity.eval.run.DocumentSource;
 import dev.veracity.http.ServerLog;
 import dev.veracity.mcp.McpHttpServer;
 import dev.veracity.mcp.McpStdio;
 import dev.veracity.mcp.VeracityMcp;
-import dev.veracity.retrieval.Embedder;
-import dev.veracity.retrieval.PageSource;
 import dev.veracity.retrieval.Retriever;
 import dev.veracity.retrieval.SearchIndex;
 import dev.veracity.server.MethodService;
@@ -103,24 +100,15 @@ final class McpCommand implements Callable<Integer> {
                 held.add(store);
                 traces = store;
             }
-            SearchIndex index = retrieval.open();
-            if (index != null) {
-                held.add(index);
-            }
-            Embedder denseEmbedder = index != null && !retrieval.searchMode.equals("bm25") ? retrieval.embedder() : null;
-            Retriever retriever = retrieval.retriever(index, denseEmbedder);
-            DocumentSource source = retriever == null ? null : retrieval.source(index, retriever);
-            PageSource pages = retrieval.pageSource();
-            if (pages != null) {
-                held.add(pages);
-            }
+            RetrievalOptions.Serving from = retrieval.serving(held);
+            SearchIndex index = from.index();
             Stack stack = new Stack(cfg, TraceSink.NONE);
             held.add(stack);
             MethodService service = MethodService.builder()
                     .upstream(stack.backend, upstream.models(cfg), UpstreamOptions.clients(cfg, stack))
-                    .traces(traces).index(source, retriever)
-                    .embedder(denseEmbedder != null ? () -> denseEmbedder : retrieval::embedder)
-                    .pages(pages).log(ServerLog.to(System.err)).build();
+                    .traces(traces).index(from.source(), from.retriever())
+                    .embedder(from.embedderFor(retrieval))
+                    .pages(from.pages()).log(ServerLog.to(System.err)).build();
             held.add(service);
             // search as veracity search does: the index's retriever for the mode asked, with the service's one embedder
             Function<String, Retriever> search = index == null ? null : mode -> index.retriever(mode,

@@ -215,6 +215,35 @@ final class RetrievalOptions {
         }
     }
 
+    /**
+     * What a server ({@code serve}, {@code mcp}) answers from: the index and its retriever for the mode asked, the
+     * embedder that mode needs (else null: a method that embeds gets {@link #embedder()} on first use), where the
+     * documents come from, and the page store; each may be null.
+     */
+    record Serving(SearchIndex index, Embedder denseEmbedder, Retriever retriever, DocumentSource source, PageSource pages) {
+
+        /** The embedder for methods that compare documents by embedding: the mode's, else made on first use. */
+        java.util.function.Supplier<Embedder> embedderFor(RetrievalOptions options) {
+            return denseEmbedder != null ? () -> denseEmbedder : options::embedder;
+        }
+    }
+
+    /** Opens what a server answers from; what it opens is added to {@code held}, which the server closes. */
+    Serving serving(java.util.List<AutoCloseable> held) throws java.io.IOException {
+        SearchIndex open = open();
+        if (open != null) {
+            held.add(open);
+        }
+        Embedder dense = open != null && !searchMode.equals("bm25") ? embedder() : null;
+        Retriever retriever = retriever(open, dense);
+        DocumentSource source = retriever == null ? null : source(open, retriever);
+        PageSource pages = pageSource();
+        if (pages != null) {
+            held.add(pages);
+        }
+        return new Serving(open, dense, retriever, source, pages);
+    }
+
     /** The index (a folder or an OpenSearch index), open, or null without {@code --index}. */
     SearchIndex open() throws java.io.IOException {
         return index == null ? null : SearchIndex.open(index);

@@ -3,13 +3,10 @@ package dev.veracity.cli;
 import static dev.veracity.cli.ServerCommands.closeAll;
 import static dev.veracity.cli.ServerCommands.seconds;
 
-import dev.veracity.retrieval.SearchIndex;
 import dev.veracity.config.VeracityConfig;
-import dev.veracity.eval.run.DocumentSource;
 import dev.veracity.http.ServerLimits;
 import dev.veracity.http.ServerLog;
 import dev.veracity.methods.Methods;
-import dev.veracity.retrieval.Retriever;
 import dev.veracity.server.ApiKeys;
 import dev.veracity.server.ChatServer;
 import dev.veracity.server.ServeSettings;
@@ -114,18 +111,7 @@ final class ServeCommand implements Callable<Integer> {
                 held.add(store);
                 traces = store;
             }
-            SearchIndex index = retrieval.open();
-            if (index != null) {
-                held.add(index);
-            }
-            dev.veracity.retrieval.Embedder denseEmbedder = index != null && !retrieval.searchMode.equals("bm25")
-                    ? retrieval.embedder() : null;
-            Retriever retriever = retrieval.retriever(index, denseEmbedder);
-            DocumentSource source = retriever == null ? null : retrieval.source(index, retriever);
-            dev.veracity.retrieval.PageSource pages = retrieval.pageSource();
-            if (pages != null) {
-                held.add(pages);
-            }
+            RetrievalOptions.Serving from = retrieval.serving(held);
             Stack stack = built(building);
             held.add(stack);
             server = ChatServer.builder(settings)
@@ -134,9 +120,9 @@ final class ServeCommand implements Callable<Integer> {
                             u -> u, u -> UpstreamProbe.models(u, cfg.apiKey().orElse(null), Duration.ofSeconds(5)),
                             (a, b) -> a, java.util.LinkedHashMap::new))))
                     .traces(traces)
-                    .index(source, retriever)
-                    .embedder(denseEmbedder != null ? () -> denseEmbedder : retrieval::embedder)
-                    .pages(pages)
+                    .index(from.source(), from.retriever())
+                    .embedder(from.embedderFor(retrieval))
+                    .pages(from.pages())
                     .log(ServerLog.to(System.err))
                     .start();
         } catch (Exception e) {
