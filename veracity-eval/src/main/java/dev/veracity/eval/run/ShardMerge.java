@@ -98,13 +98,7 @@ public final class ShardMerge {
                     shardLocks.add(RunLock.acquire(dir));
                 }
             }
-            List<Part> parts = check(dirs, out, allow);
-            try {
-                return write(parts, out, allow);
-            } catch (RuntimeException | Error e) {
-                clear(out); // checked empty (or absent) before: all it holds now is this merge's, torn
-                throw e;
-            }
+            return write(check(dirs, out, allow), out, allow);
         } finally {
             shardLocks.forEach(RunLock::close);
         }
@@ -122,21 +116,27 @@ public final class ShardMerge {
             throw new UncheckedIOException("cannot create " + out + ": " + e.getMessage(), e);
         }
         try (RunLock lock = RunLock.acquire(out)) { // no eval resumes into it while it is written
-            RunConfiguration config = parts.getFirst().config().withSchemaVersion(null)
-                    .withShard(covered.whole() ? null : covered.toString());
-            long failed;
-            Result result;
-            try (ResultsFile results = ResultsFile.open(out.resolve("results.jsonl"))) {
-                writeLines(parts, results);
-                failed = results.failures().size();
-                Summary summary = summary(parts, config, results);
-                ResultsJson.write(out.resolve("summary.json"), summary);
-                long traces = mergeTraces(parts, out);
-                joinSideFiles(parts, out, allow.sideFiles());
-                result = new Result(covered, summary.n(), failed, traces, summary);
+            try {
+                RunConfiguration config = parts.getFirst().config().withSchemaVersion(null)
+                        .withShard(covered.whole() ? null : covered.toString());
+                long failed;
+                Result result;
+                try (ResultsFile results = ResultsFile.open(out.resolve("results.jsonl"))) {
+                    writeLines(parts, results);
+                    failed = results.failures().size();
+                    Summary summary = summary(parts, config, results);
+                    ResultsJson.write(out.resolve("summary.json"), summary);
+                    long traces = mergeTraces(parts, out);
+                    joinSideFiles(parts, out, allow.sideFiles());
+                    result = new Result(covered, summary.n(), failed, traces, summary);
+                }
+                ResultsJson.write(out.resolve(RunConfig.FILE), config);
+                return result;
+            } catch (RuntimeException | Error e) {
+                // checked empty (or absent) before and locked since: all it holds is this merge's, torn
+                clear(out);
+                throw e;
             }
-            ResultsJson.write(out.resolve(RunConfig.FILE), config);
-            return result;
         }
     }
 
