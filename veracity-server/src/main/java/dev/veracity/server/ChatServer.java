@@ -93,16 +93,9 @@ public final class ChatServer implements AutoCloseable {
     /** What the server answers with. */
     public static final class Builder {
         private final ServeSettings settings;
-        private LlmBackend backend;
-        private List<String> models;
-        private BiFunction<LlmBackend, TraceSink, LlmClient> clientFor;
+        /** The upstream, traces, documents, embedder, pages and log: what {@link MethodService} is made of too. */
+        private final MethodService.Builder core = MethodService.builder();
         private UpstreamProbe probe = UpstreamProbe.READY;
-        private TraceSink durable = TraceSink.NONE;
-        private DocumentSource index;
-        private Retriever retriever;
-        private Supplier<Embedder> embedder;
-        private PageSource pages;
-        private ServerLog log = ServerLog.none();
 
         private Builder(ServeSettings settings) {
             this.settings = Objects.requireNonNull(settings, "settings");
@@ -116,9 +109,7 @@ public final class ChatServer implements AutoCloseable {
          * @param clientFor the client of one model's backend, sending its call records to the given sink
          */
         public Builder upstream(LlmBackend backend, List<String> models, BiFunction<LlmBackend, TraceSink, LlmClient> clientFor) {
-            this.backend = Objects.requireNonNull(backend, "backend");
-            this.models = List.copyOf(models);
-            this.clientFor = Objects.requireNonNull(clientFor, "clientFor");
+            core.upstream(backend, models, clientFor);
             return this;
         }
 
@@ -130,31 +121,30 @@ public final class ChatServer implements AutoCloseable {
 
         /** Where every call record goes besides the request's own accounting ({@code --trace-file}). */
         public Builder traces(TraceSink durable) {
-            this.durable = Objects.requireNonNull(durable, "durable");
+            core.traces(durable);
             return this;
         }
 
         /** Documents for requests that give none, from an index; its retriever for methods that search. */
         public Builder index(DocumentSource source, Retriever retriever) {
-            this.index = source;
-            this.retriever = retriever;
+            core.index(source, retriever);
             return this;
         }
 
         /** The embedder, asked for on the first request whose method needs one (loading it takes seconds). */
         public Builder embedder(Supplier<Embedder> embedder) {
-            this.embedder = embedder == null ? null : memoized(embedder);
+            core.embedder(embedder);
             return this;
         }
 
         /** A page store for methods whose agents act in a Wikipedia (court, react, ...). */
         public Builder pages(PageSource pages) {
-            this.pages = pages;
+            core.pages(pages);
             return this;
         }
 
         public Builder log(ServerLog log) {
-            this.log = Objects.requireNonNull(log, "log");
+            core.log(log);
             return this;
         }
 
@@ -165,17 +155,17 @@ public final class ChatServer implements AutoCloseable {
          * @throws java.net.BindException   when the port is taken
          */
         public ChatServer start() throws IOException {
-            if (backend == null) {
-                throw new IllegalStateException("no upstream: call upstream(...) first");
-            }
+            core.requireUpstream();
             settings.requireSafeListen();
             ServerMetrics serverMetrics = new ServerMetrics();
             ServeMetrics metrics = new ServeMetrics(serverMetrics);
-            RequestTraces traces = new RequestTraces(durable);
-            UpstreamClients upstream = new UpstreamClients(backend, models, pinned -> clientFor.apply(pinned, traces));
+            MethodService.Parts parts = core.parts(core.durable(), metrics);
+            RequestTraces traces = parts.traces();
+            UpstreamClients upstream = parts.upstream();
+            Pipeline pipeline = parts.pipeline();
+            ServerLog log = core.log();
             ExecutorService workers = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("serve-method-", 0).factory());
             ServedMethods methods = new ServedMethods();
-            Pipeline pipeline = new Pipeline(index, retriever, embedder, pages, traces, metrics, log);
             AnswerStream streams = new AnswerStream(pipeline, workers, settings.keepAlive(), metrics);
             ChatCompletionsRoute chat = new ChatCompletionsRoute(new ChatRequestReader(settings.limits().maxBatch()),
                     methods, upstream, pipeline, streams, metrics);
@@ -203,20 +193,6 @@ public final class ChatServer implements AutoCloseable {
                 upstream.close();
                 throw e;
             }
-        }
-
-        static <T> Supplier<T> memoized(Supplier<T> s) {
-            return new Supplier<>() {
-                private volatile T value;
-
-                @Override
-                public synchronized T get() {
-                    if (value == null) {
-                        value = s.get();
-                    }
-                    return value;
-                }
-            };
         }
     }
 }

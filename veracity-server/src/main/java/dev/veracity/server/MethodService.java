@@ -193,7 +193,11 @@ public final class MethodService implements AutoCloseable {
         traces.flush();
     }
 
-    /** What the service answers with: the same parts as {@link ChatServer.Builder}'s. */
+    /** The request traces, upstream clients and pipeline a request is answered with. */
+    record Parts(RequestTraces traces, UpstreamClients upstream, Pipeline pipeline) {
+    }
+
+    /** What the service answers with; {@link ChatServer.Builder} is made of one. */
     public static final class Builder {
         private LlmBackend backend;
         private List<String> models;
@@ -229,7 +233,7 @@ public final class MethodService implements AutoCloseable {
         }
 
         public Builder embedder(Supplier<Embedder> embedder) {
-            this.embedder = embedder == null ? null : ChatServer.Builder.memoized(embedder);
+            this.embedder = embedder == null ? null : memoized(embedder);
             return this;
         }
 
@@ -244,9 +248,6 @@ public final class MethodService implements AutoCloseable {
         }
 
         public MethodService build() {
-            if (backend == null) {
-                throw new IllegalStateException("no upstream: call upstream(...) first");
-            }
             Map<String, Consumer<CallRecord>> listeners = new ConcurrentHashMap<>();
             TraceSink progress = record -> {
                 Consumer<CallRecord> l = listeners.get(record.context().questionId());
@@ -254,11 +255,48 @@ public final class MethodService implements AutoCloseable {
                     l.accept(record);
                 }
             };
-            RequestTraces traces = new RequestTraces(TraceSink.all(durable, progress));
+            Parts parts = parts(TraceSink.all(durable, progress), new ServeMetrics(new ServerMetrics()));
+            return new MethodService(parts.upstream(), parts.traces(), parts.pipeline(), index, listeners, embedder);
+        }
+
+        void requireUpstream() {
+            if (backend == null) {
+                throw new IllegalStateException("no upstream: call upstream(...) first");
+            }
+        }
+
+        ServerLog log() {
+            return log;
+        }
+
+        /**
+         * What a request is answered with, as serve's chat endpoint and this service both assemble it: the request
+         * traces over {@code sink}, the upstream clients that record into them, and the pipeline.
+         */
+        Parts parts(TraceSink sink, ServeMetrics metrics) {
+            requireUpstream();
+            RequestTraces traces = new RequestTraces(sink);
             UpstreamClients upstream = new UpstreamClients(backend, models, pinned -> clientFor.apply(pinned, traces));
-            Pipeline pipeline = new Pipeline(index, retriever, embedder, pages, traces,
-                    new ServeMetrics(new ServerMetrics()), log);
-            return new MethodService(upstream, traces, pipeline, index, listeners, embedder);
+            return new Parts(traces, upstream, new Pipeline(index, retriever, embedder, pages, traces, metrics, log));
+        }
+
+        /** The durable sink ({@code --trace-file}), or none. */
+        TraceSink durable() {
+            return durable;
+        }
+
+        static <T> Supplier<T> memoized(Supplier<T> s) {
+            return new Supplier<>() {
+                private volatile T value;
+
+                @Override
+                public synchronized T get() {
+                    if (value == null) {
+                        value = s.get();
+                    }
+                    return value;
+                }
+            };
         }
     }
 }
