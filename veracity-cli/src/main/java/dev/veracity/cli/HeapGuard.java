@@ -41,6 +41,13 @@ final class HeapGuard {
     @SuppressWarnings("unused")
     private static volatile byte[] reserve;
 
+    /**
+     * The line for an {@link OutOfMemoryError}, made beforehand: written when making it then would need the heap that
+     * ran out. At first with the collector's view of the heap, then (once the beans are loaded) with -Xmx itself.
+     */
+    private static volatile byte[] fallback =
+            "veracity: the heap is too small for this work; run it again with a larger one\n".getBytes();
+
     /** The last full collections: start and end in ms of the JVM's uptime, and how full each left the old generation. */
     private static final Deque<double[]> FULLS = new ArrayDeque<>();
 
@@ -59,6 +66,7 @@ final class HeapGuard {
         }
         installed = true;
         reserve = new byte[1 << 20];
+        fallback = line("an OutOfMemoryError", Runtime.getRuntime().maxMemory());
         Thread.UncaughtExceptionHandler previous = Thread.getDefaultUncaughtExceptionHandler();
         Thread.setDefaultUncaughtExceptionHandler((t, e) -> {
             if (outOfMemory(e)) {
@@ -73,8 +81,21 @@ final class HeapGuard {
         Thread.ofPlatform().daemon().name("heap-guard").start(HeapGuard::listen);
     }
 
-    /** Registers the listener on every collector. */
+    /**
+     * Registers the listener on every collector, and makes the fallback line with the heap's exact size. A heap that
+     * runs out while the beans load leaves the work unwatched: the error the work itself then gets says it (this
+     * thread's own error would race the work for the room let go, and lose, printing the JVM's trace; CI saw it once).
+     */
     private static void listen() {
+        try {
+            register();
+            fallback = line("an OutOfMemoryError", maxHeapBytes());
+        } catch (OutOfMemoryError e) {
+            // unwatched: see above
+        }
+    }
+
+    private static void register() {
         heapPools = ManagementFactory.getMemoryPoolMXBeans().stream()
                 .filter(p -> p.getType() == java.lang.management.MemoryType.HEAP)
                 .map(java.lang.management.MemoryPoolMXBean::getName).collect(java.util.stream.Collectors.toSet());
@@ -168,18 +189,41 @@ final class HeapGuard {
 
     /** The line: the command, the heap it had and what to pass. */
     static String message(String why) {
-        long maxMb = maxHeapBytes() >> 20;
+        return message(why, maxHeapBytes());
+    }
+
+    private static String message(String why, long maxBytes) {
+        long maxMb = maxBytes >> 20;
         long suggest = Math.max(256, Long.highestOneBit(Math.max(1, maxMb)) * 4);
         return command + ": the heap is too small for this work (" + maxMb + " MB; " + why + "); run it again with a"
                 + " larger one, e.g. JAVA_TOOL_OPTIONS=-Xmx" + suggest + "m";
     }
 
+    /** The line and its end of line, encoded: what {@link #end} writes without allocating. */
+    private static byte[] line(String why, long maxBytes) {
+        return (message(why, maxBytes) + System.lineSeparator()).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    }
+
     /**
-     * Prints the line and ends the process with {@link #EXIT}, once: from a thread of its own, so that the collector's
-     * notification thread is not held; halted when shutting down takes longer than a few seconds (a hook that needs
-     * the heap that is missing).
+     * Prints the line and ends the process with {@link #EXIT}, once. Making the line may itself run out of heap
+     * (another thread took the room let go): then the line made beforehand, {@link #fallback}, which needs none.
      */
     static void stop(String why) {
+        byte[] line;
+        try {
+            line = line(why, maxHeapBytes());
+        } catch (OutOfMemoryError e) {
+            line = fallback;
+        }
+        end(line);
+    }
+
+    /**
+     * Writes {@code line} and ends the process with {@link #EXIT}, once: from a thread of its own, so that the
+     * collector's notification thread is not held; halted when shutting down takes longer than a few seconds (a hook
+     * that needs the heap that is missing), or at once when not even a thread can be made.
+     */
+    private static void end(byte[] line) {
         synchronized (HeapGuard.class) {
             if (stopping) {
                 return;
@@ -187,19 +231,23 @@ final class HeapGuard {
             stopping = true;
         }
         reserve = null;
-        System.err.println(message(why));
+        System.err.write(line, 0, line.length);
         System.err.flush();
-        // not a daemon: a main thread that dies of the error does not end the process with its own code first
-        new Thread(() -> System.exit(EXIT), "heap-guard-exit").start();
-        Thread halt = new Thread(() -> {
-            try {
-                Thread.sleep(5_000);
-            } catch (InterruptedException e) {
-                return;
-            }
+        try {
+            // not a daemon: a main thread that dies of the error does not end the process with its own code first
+            new Thread(() -> System.exit(EXIT), "heap-guard-exit").start();
+            Thread halt = new Thread(() -> {
+                try {
+                    Thread.sleep(5_000);
+                } catch (InterruptedException e) {
+                    return;
+                }
+                Runtime.getRuntime().halt(EXIT);
+            }, "heap-guard-halt");
+            halt.setDaemon(true);
+            halt.start();
+        } catch (OutOfMemoryError e) {
             Runtime.getRuntime().halt(EXIT);
-        }, "heap-guard-halt");
-        halt.setDaemon(true);
-        halt.start();
+        }
     }
 }
