@@ -59,12 +59,15 @@ public final class PromptTemplate {
     public String fill(Map<String, String> values) {
         Matcher m = PLACEHOLDER.matcher(text);
         StringBuilder out = new StringBuilder(text.length() + 256);
+        int last = 0;
         while (m.find()) {
             String value = values.get(m.group(1));
-            m.appendReplacement(out, Matcher.quoteReplacement(value != null ? value : m.group()));
+            // appended as is: appendReplacement would escape a value's every '$' and '\\' and then read it back
+            // char by char, a cost that grows with the documents a prompt carries
+            out.append(text, last, m.start()).append(value != null ? value : m.group());
+            last = m.end();
         }
-        m.appendTail(out);
-        return out.toString();
+        return out.append(text, last, text.length()).toString();
     }
 
     public String name() {

@@ -26,6 +26,7 @@ import dev.veracity.trace.TraceSink;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalLong;
 import java.util.Set;
@@ -92,6 +93,8 @@ public final class LlmClient implements AutoCloseable {
     private final RetryPolicy<LlmResponse> retryPolicy;
     /** What a view does to each request before the call (identity for a client built by its builder). */
     private final UnaryOperator<LlmRequest> rewrite;
+    /** Runs that rank their own calls ({@link #rankRun}), by run id; shared with this client's views. */
+    private final Map<String, CallRanking> rankings;
 
     private LlmClient(Builder b) {
         this.backend = b.backends.getFirst();
@@ -106,6 +109,7 @@ public final class LlmClient implements AutoCloseable {
         this.counters = new ClientCounters(pool);
         this.rewrite = UnaryOperator.identity();
         this.retryPolicy = retry.policy();
+        this.rankings = new ConcurrentHashMap<>();
     }
 
     /** A view of {@code base}: the same backend, limits, cache, traces and counters, each request rewritten first. */
@@ -121,6 +125,7 @@ public final class LlmClient implements AutoCloseable {
         this.replayUnparseable = base.replayUnparseable;
         this.counters = base.counters;
         this.retryPolicy = base.retryPolicy;
+        this.rankings = base.rankings;
         UnaryOperator<LlmRequest> first = base.rewrite;
         this.rewrite = r -> rewrite.apply(first.apply(r));
     }
@@ -194,6 +199,35 @@ public final class LlmClient implements AutoCloseable {
         return replayUnparseable;
     }
 
+    /**
+     * Ranks the waiting calls of run {@code runId} by {@code ranking} ({@link CallRanking}: the lowest rank takes a
+     * freed slot first) until the returned handle is closed; other calls keep their question's place. One ranking per
+     * run; this client's views share it (the same ranking given again through a view is a handle that does nothing).
+     */
+    public Ranked rankRun(String runId, CallRanking ranking) {
+        Objects.requireNonNull(ranking, "ranking");
+        CallRanking before = rankings.putIfAbsent(Objects.requireNonNull(runId, "runId"), ranking);
+        if (before == ranking) {
+            return () -> { }; // through another view of this client: the first handle takes it away
+        }
+        if (before != null) {
+            throw new IllegalStateException("run " + runId + " already ranks its calls on this client");
+        }
+        return () -> rankings.remove(runId, ranking);
+    }
+
+    /** A run's ranking in place: closing it gives the run's calls back their question's place. */
+    public interface Ranked extends AutoCloseable {
+        @Override
+        void close();
+    }
+
+    /** The rank a call waits at: its run's ranking's, else its question's place. */
+    private long rank(CallContext context) {
+        CallRanking r = rankings.isEmpty() ? null : rankings.get(context.runId());
+        return r == null ? context.order() : r.rank(context);
+    }
+
     /** Calls the model outside any run (traced with an empty context). */
     public LlmResponse call(LlmRequest request) {
         return call(CallContext.NONE, request);
@@ -239,7 +273,7 @@ public final class LlmClient implements AutoCloseable {
         counters.cachedSamples.addAndGet(request.n() - missing.size());
         cached.settle(missing.isEmpty());
 
-        Attempts attempts = new Attempts(context.order());
+        Attempts attempts = new Attempts(rank(context));
         long started = submitted;
         TokenUsage fresh = TokenUsage.ZERO;
         try {
@@ -374,7 +408,7 @@ public final class LlmClient implements AutoCloseable {
         final AtomicLong firstStartMicros = new AtomicLong();
         /** The servers that answered, when the client has several (a split call may have more than one). */
         final Set<String> answeredBy = ConcurrentHashMap.newKeySet();
-        /** The call's question's place in its run: a slot goes to the earliest question's call first. */
+        /** The call's rank ({@link CallRanking}): a slot goes to the lowest's first. */
         final long order;
 
         Attempts(long order) {

@@ -7,7 +7,8 @@ import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The model client's slots: at most {@code limit} calls hold one, and a freed slot goes to the waiting call of the
- * earliest question ({@link dev.veracity.trace.CallContext#order()}), among equals to the one that waited longest.
+ * lowest rank: the earliest question's ({@link dev.veracity.trace.CallContext#order()}) unless its run ranks its calls
+ * otherwise ({@link CallRanking}), among equals to the one that waited longest.
  * A fair semaphore serves calls in arrival order, so a run that admits more questions than slots (to keep them
  * busy while some questions work between calls) would spread the slots over every admitted question and finish
  * them all late, its last ones last; served by question, the earlier questions run as if alone and the later ones

@@ -18,6 +18,7 @@ import dev.veracity.trace.CallRecord;
 import dev.veracity.trace.InMemoryTraces;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -371,5 +372,53 @@ class LlmClientTest {
         }
         // q7 asked before q3, but q3 is the earlier question
         assertThat(served).containsExactly("q0", "q3", "q7");
+    }
+
+    @Test
+    void aRunThatRanksItsCallsIsServedByItsRanksUntilItsHandleIsClosedAndOtherRunsKeepTheirPlaces() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        List<String> served = new java.util.concurrent.CopyOnWriteArrayList<>();
+        ScriptedBackend backend = ScriptedBackend.perSample((r, i) -> {
+            served.add(r.promptText());
+            if (r.promptText().startsWith("hold")) {
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            return "ok";
+        });
+        try (LlmClient client = LlmClient.builder(backend).concurrency(1).build()) {
+            // run "r" ranks a call by its role: "late" after "soon", whatever the question's place
+            CallRanking byRole = c -> c.role().equals("soon") ? 1 : 100;
+            LlmClient view = client.resampled(1, 0.7);
+            try (LlmClient.Ranked ranked = client.rankRun("r", byRole);
+                 LlmClient.Ranked again = view.rankRun("r", byRole)) { // the same ranking through a view: a no-op
+                assertThatThrownBy(() -> client.rankRun("r", c -> 0)).isInstanceOf(IllegalStateException.class)
+                        .hasMessageContaining("run r already ranks");
+                Thread hold = Thread.ofVirtual().start(() -> client.call(CallContext.of("x", "h", "m"),
+                        LlmRequest.user("hold").build()));
+                Await.until("the slot held", () -> served.size() == 1);
+                List<Thread> waiting = new ArrayList<>();
+                for (String[] c : List.of(new String[] {"r", "late", "0"}, new String[] {"r", "soon", "9"},
+                        new String[] {"other", "late", "5"})) {
+                    Thread t = Thread.ofVirtual().start(() -> client.call(
+                            CallContext.of(c[0], "q", "m").role(c[1]).order(Long.parseLong(c[2])),
+                            LlmRequest.user(c[0] + ":" + c[1]).build()));
+                    Await.until(c[0] + ":" + c[1] + " waiting", () -> t.getState() == Thread.State.WAITING);
+                    waiting.add(t);
+                }
+                release.countDown();
+                hold.join();
+                for (Thread t : waiting) {
+                    t.join();
+                }
+            }
+            // run r's "soon" (rank 1) before the other run's call at its place 5, then r's "late" (rank 100)
+            assertThat(served).containsExactly("hold", "r:soon", "other:late", "r:late");
+            // closed, the run's ranking is gone: another may take its place (it would be refused while one is in place)
+            client.rankRun("r", c -> 0).close();
+        }
     }
 }

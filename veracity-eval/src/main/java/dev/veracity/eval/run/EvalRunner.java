@@ -377,6 +377,13 @@ public final class EvalRunner {
             AtomicInteger unreachable = new AtomicInteger(); // consecutive questions lost to a server that does not answer
             java.util.concurrent.atomic.AtomicReference<Error> fatal = new java.util.concurrent.atomic.AtomicReference<>();
             int failedBefore = 0; // questions left unasked after a stop whose last record is a failure
+            // question by question until the questions left fit in the questions at once, then the longest chain of
+            // dependent calls ahead first (EndOfRunRanking)
+            EndOfRunRanking ranking = new EndOfRunRanking();
+            List<LlmClient.Ranked> ranked = new ArrayList<>();
+            java.util.stream.Stream.concat(Stream.of(client), models.values().stream()).distinct()
+                    .forEach(c -> ranked.add(c.rankRun(traceRun, ranking)));
+            int toAsk = items - already;
             try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor();
                  Stream<QaItem> s = slice(spec)) {
                 int next = 0;
@@ -389,6 +396,10 @@ public final class EvalRunner {
                         continue;
                     }
                     boolean stopped = unreachable.get() >= STOP_AFTER_UNREACHABLE;
+                    if (!ranking.ended() && toAsk - admitted <= spec.concurrency()) {
+                        // the questions left fit in the questions at once: the run's end, ranked by chain ahead
+                        ranking.end();
+                    }
                     if (!stopped) {
                         slots.acquireUninterruptibly(); // then look again: the question before may just have failed
                         if (admitted++ >= freely) {
@@ -409,7 +420,8 @@ public final class EvalRunner {
                     }
                     pool.submit(() -> {
                         try {
-                            results.append(answer(spec, item, position, client, models, traces, traceRun, metrics));
+                            results.append(answer(spec, item, position, client, models, traces, traceRun, metrics,
+                                    ranking));
                             done.incrementAndGet();
                             unreachable.set(0);
                         } catch (RuntimeException e) {
@@ -425,6 +437,7 @@ public final class EvalRunner {
                             // and thrown to the caller below (a Future nobody reads would have swallowed it)
                             fatal.compareAndSet(null, e);
                         } finally {
+                            ranking.done(item.id());
                             slots.release();
                             ramp.release();
                             report.run();
@@ -433,6 +446,7 @@ public final class EvalRunner {
                 }
             } finally {
                 traces.onCall(null);
+                ranked.forEach(LlmClient.Ranked::close);
             }
             if (fatal.get() != null) {
                 throw fatal.get();
@@ -498,7 +512,8 @@ public final class EvalRunner {
     }
 
     private static ResultLine answer(Spec spec, QaItem item, int position, LlmClient client, Map<ModelRole, LlmClient> models,
-                                     QuestionTraces traces, String traceRun, List<Metric> metrics) {
+                                     QuestionTraces traces, String traceRun, List<Metric> metrics,
+                                     EndOfRunRanking ranking) {
         // its place in the dataset: the client serves the calls of earlier questions first (CallContext.order)
         CallContext calls = CallContext.of(traceRun, item.id(), spec.method().name()).order(position);
         MethodContext ctx = new MethodContext(client, calls, spec.dataset(), spec.profile().multiAnswer(), spec.options(),
@@ -513,6 +528,7 @@ public final class EvalRunner {
         } finally {
             made = traces.end(traceRun, item.id());
         }
+        ranking.answered(made);
         // an answer read from an output its token limit cut is not scored as an answer by default (Truncation)
         Truncation cut = Truncation.of(made, answer);
         if (cut.answer() && spec.truncated() == Truncation.Policy.FAIL) {

@@ -649,4 +649,30 @@ class EvalRunnerTest {
         assertThat(o.answered()).isEqualTo(6);
         assertThat(answered.get()).isEqualTo(6);
     }
+
+    @Test
+    void aRunRanksItsOwnCallsOnItsClientsWhileItRunsAndGivesTheRankingBackAfter() throws Exception {
+        ScriptedBackend backend = ScriptedBackend.perSample((r, i) -> "a");
+        EvalRunner.QuestionTraces traces = new EvalRunner.QuestionTraces(new InMemoryTraces());
+        LlmClient client = LlmClient.builder(backend).concurrency(2).traces(traces).build();
+        java.util.List<String> refusals = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+        QaMethod probe = closedBook("probe", (item, ctx) -> {
+            // the run's ranking is in place on its client: another one for the same run is refused
+            try {
+                client.rankRun("ranked", c -> 0).close();
+            } catch (IllegalStateException e) {
+                refusals.add(e.getMessage());
+            }
+            String out = ctx.llm().call(ctx.role("only", 0), LlmRequest.user(item.question()).build()).text();
+            return new MethodAnswer(out, List.of(out), List.of(), Map.of());
+        });
+        EvalRunner.Outcome o = EvalRunner.run(new EvalRunner.Spec(probe, "nq-open", sixQuestions(), 0,
+                dir.resolve("ranked"), 4, DatasetProfile.of("nq-open"), Map.of(), Map.of()), client, traces, "ranked",
+                p -> { });
+
+        assertThat(o.answered()).isEqualTo(6);
+        assertThat(refusals).hasSize(6).allSatisfy(m -> assertThat(m).contains("run ranked already ranks its calls"));
+        // given back: the same run id may be ranked again
+        client.rankRun("ranked", c -> 0).close();
+    }
 }

@@ -22,19 +22,31 @@ import java.util.List;
 public final class QuestionCorpus implements Retriever {
 
     private final List<Document> documents;
-    private final LuceneIndex index;
-    private final Bm25Retriever bm25;
+    /** Built at the first search: a question the router answers without retrieval never needs it. */
+    private LuceneIndex index;
+    private Bm25Retriever bm25;
+    private boolean closed;
 
     public QuestionCorpus(List<Document> documents) {
         this.documents = List.copyOf(documents);
-        List<dev.veracity.retrieval.corpus.Document> indexed = new ArrayList<>(this.documents.size());
-        for (int i = 0; i < this.documents.size(); i++) {
-            Document d = this.documents.get(i);
-            // indexed under its position: ids may be empty or repeated, and ties are broken by position
-            indexed.add(new dev.veracity.retrieval.corpus.Document(Integer.toString(i), d.title(), d.text()));
+    }
+
+    /** The index, built once; its build runs on the first search's thread, after the router's call. */
+    private synchronized Bm25Retriever bm25() {
+        if (closed) {
+            throw new IllegalStateException("this question's corpus is closed");
         }
-        this.index = indexed.isEmpty() ? null : LuceneIndex.inMemory(indexed, null);
-        this.bm25 = index == null ? null : index.bm25();
+        if (bm25 == null) {
+            List<dev.veracity.retrieval.corpus.Document> indexed = new ArrayList<>(documents.size());
+            for (int i = 0; i < documents.size(); i++) {
+                Document d = documents.get(i);
+                // indexed under its position: ids may be empty or repeated, and ties are broken by position
+                indexed.add(new dev.veracity.retrieval.corpus.Document(Integer.toString(i), d.title(), d.text()));
+            }
+            index = LuceneIndex.inMemory(indexed, null);
+            bm25 = index.bm25();
+        }
+        return bm25;
     }
 
     @Override
@@ -44,7 +56,7 @@ public final class QuestionCorpus implements Retriever {
             return List.of();
         }
         double[] score = new double[n]; // 0 for a passage the query does not match
-        for (Passage hit : bm25.search(query, n)) {
+        for (Passage hit : bm25().search(query, n)) {
             score[Integer.parseInt(hit.id())] = hit.score();
         }
         List<Integer> order = new ArrayList<>(n);
@@ -62,7 +74,8 @@ public final class QuestionCorpus implements Retriever {
 
     /** Releases the in-memory index (heap only: a corpus that is never closed is simply collected). */
     @Override
-    public void close() {
+    public synchronized void close() {
+        closed = true;
         if (index == null) {
             return;
         }
