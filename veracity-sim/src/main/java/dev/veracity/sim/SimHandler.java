@@ -76,6 +76,7 @@ final class SimHandler implements HttpHandler {
         String method = ex.getRequestMethod();
         String path = ex.getRequestURI().getPath(); // decoded: model ids may be escaped
         Endpoint endpoint = Endpoint.forPath(path);
+        long arrived = config.clock().nanoTime();
         long seq = requestSeq.getAndIncrement();
         counters.arrived(endpoint);
         try {
@@ -105,7 +106,7 @@ final class SimHandler implements HttpHandler {
                 log.add(new RecordedRequest(seq, method, path, headersWithoutAuthorization(ex.getRequestHeaders()), body));
             }
             if (endpoint.areal()) {
-                serveAreal(ex, endpoint, bodyProblem == null ? body : null, seq);
+                serveAreal(ex, endpoint, bodyProblem == null ? body : null, seq, arrived);
                 return;
             }
             authorize(ex.getRequestHeaders());
@@ -118,7 +119,7 @@ final class SimHandler implements HttpHandler {
                 byte[] json = Embeddings.respond(body, config);
                 send(ex, 200, drawFault() == FaultKind.MALFORMED_JSON ? Arrays.copyOf(json, json.length / 2) : json);
             } else {
-                generate(ex, endpoint, body, seq);
+                generate(ex, endpoint, body, seq, arrived);
             }
         } catch (ApiError e) {
             if (e.status == 413) {
@@ -214,7 +215,8 @@ final class SimHandler implements HttpHandler {
      * AReaL's gateway ({@link ArealGateway}): its own keys (never {@link SimConfig#requiredApiKey()}); a chat
      * completion is an ordinary one, recorded under its response id before it is answered.
      */
-    private void serveAreal(HttpExchange ex, Endpoint endpoint, JsonNode body, long seq) throws IOException {
+    private void serveAreal(HttpExchange ex, Endpoint endpoint, JsonNode body, long seq, long arrived)
+            throws IOException {
         Headers h = ex.getRequestHeaders();
         ArealGateway.Reply reply = switch (endpoint) {
             case AREAL_START_SESSION -> areal.startSession(h, body);
@@ -231,7 +233,7 @@ final class SimHandler implements HttpHandler {
             if (reply == null) {
                 String answer = null;
                 try {
-                    answer = generate(ex, Endpoint.CHAT_COMPLETIONS, body, seq).choices().getFirst().text();
+                    answer = generate(ex, Endpoint.CHAT_COMPLETIONS, body, seq, arrived).choices().getFirst().text();
                 } finally {
                     areal.closeInteraction(id, answer);
                 }
@@ -278,20 +280,29 @@ final class SimHandler implements HttpHandler {
         return read.get().text();
     }
 
-    /** Generates and answers; returns what was generated. */
-    private Generator.Generation generate(HttpExchange ex, Endpoint endpoint, JsonNode body, long seq) throws IOException {
+    /**
+     * Generates and answers; returns what was generated. The time since the request {@code arrived} (reading, parsing,
+     * generating: this server's own work) is part of the latency model's times, as a real server's prefill is part of
+     * its time to first token; it is not added to them (on a machine the simulator shares with its client, it would
+     * be the client's CPU time charged twice). A hang or a wait for a slot is not this work and still adds.
+     */
+    private Generator.Generation generate(HttpExchange ex, Endpoint endpoint, JsonNode body, long seq, long arrived)
+            throws IOException {
         GenerationRequest req = GenerationRequest.parse(endpoint, body, config);
+        long worked = config.clock().nanoTime() - arrived;
         FaultKind fault = drawFault();
 
+        long generating = config.clock().nanoTime();
         Generator.Generation gen = Generator.generate(req, config.rules(), fault, reader == null ? null : this::read);
         String id = responseId(endpoint, seq);
         LatencyModel latency = config.latency().forGeneration(Mix.unit(Mix.mix(config.seed(), seq, 0x1a7e)));
+        worked += config.clock().nanoTime() - generating;
         try (Slot slot = acquireSlot()) {
             if (req.stream()) {
-                stream(ex, req, gen, id, fault, slot, latency);
+                stream(ex, req, gen, id, fault, slot, latency, worked);
                 return gen;
             }
-            pause(latency.serviceTime(gen.maxChoiceTokens()));
+            pause(latency.serviceTime(gen.maxChoiceTokens()).minusNanos(worked));
         }
 
         long created = config.clock().epochSecond();
@@ -311,8 +322,8 @@ final class SimHandler implements HttpHandler {
      * non-streamed answer's is.
      */
     private void stream(HttpExchange ex, GenerationRequest req, Generator.Generation gen, String id, FaultKind fault,
-                        Slot slot, LatencyModel latency) throws IOException {
-        long started = config.clock().nanoTime();
+                        Slot slot, LatencyModel latency, long worked) throws IOException {
+        long started = config.clock().nanoTime() - worked; // the work before it is inside its times (generate)
         ex.getResponseHeaders().set("Content-Type", "text/event-stream; charset=utf-8");
         ex.getResponseHeaders().set("Cache-Control", "no-cache");
         ex.sendResponseHeaders(200, 0); // chunked: each event goes out when it is made

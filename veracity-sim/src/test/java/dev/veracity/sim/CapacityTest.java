@@ -238,4 +238,33 @@ class CapacityTest {
                     - ms.stream().mapToLong(Long::longValue).min().orElseThrow()).isGreaterThan(40);
         }
     }
+
+    @Test
+    void theServersOwnWorkOnARequestIsInsideItsLatencyNotAddedToIt() throws Exception {
+        // a reader that takes 60 ms of the clock to read the prompt: a 100 ms service time then sleeps the other 40, as a
+        // real server's prefill is part of its time to first token (a slot's wait or a hang would still add)
+        ManualClock clock = new ManualClock();
+        dev.veracity.sim.reader.PromptReader slow = new dev.veracity.sim.reader.PromptReader() {
+            @Override
+            public String name() {
+                return "slow";
+            }
+
+            @Override
+            public java.util.Optional<String> read(String prompt) {
+                clock.advance(Duration.ofMillis(60));
+                return java.util.Optional.of("read");
+            }
+        };
+        SimConfig config = SimConfig.builder().capacity(4).latency(LatencyModel.ofMillis(100, 0)).readers(List.of(slow))
+                .clock(clock).build();
+        try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor(); SimServer sim = SimServer.start(config)) {
+            List<Future<HttpResponse<String>>> calls = send(pool, sim, 1, "");
+            Await.until("one generating; " + clock, () -> clock.sleeping().size() == 1);
+            assertThat(clock.sleeping()).containsExactly(Duration.ofMillis(40));
+            clock.advance(Duration.ofMillis(40));
+            assertThat(statuses(calls)).containsExactly(200);
+            assertThat(calls.getFirst().get().body()).contains("read");
+        }
+    }
 }
