@@ -16,7 +16,7 @@ final class Text {
 
     static final String UNKNOWN = "unknown";
 
-    private static final Set<String> STOP = Set.of(
+    static final Set<String> STOP = Set.of(
             "a", "an", "the", "of", "in", "on", "at", "to", "for", "by", "with", "from", "and", "or", "but", "is", "are",
             "was", "were", "be", "been", "being", "did", "do", "does", "has", "have", "had", "what", "which", "who",
             "whom", "whose", "when", "where", "why", "how", "that", "this", "these", "those", "it", "its", "as", "into",
@@ -117,15 +117,40 @@ final class Text {
 
     /** Content words, lower case, stop words removed. */
     static Set<String> words(String text) {
+        // a scan of its own rather than WORD's matcher: the readers call this for every sentence of every document of
+        // every prompt, and on a machine the simulator shares with its client the matcher's cost was the client's
         Set<String> out = new HashSet<>();
-        Matcher m = WORD.matcher(text);
-        while (m.find()) {
-            String w = m.group().toLowerCase(Locale.ROOT);
+        int n = text.length();
+        int i = 0;
+        while (i < n) {
+            int c = text.codePointAt(i);
+            if (!wordChar(c)) {
+                i += Character.charCount(c);
+                continue;
+            }
+            int start = i;
+            while (i < n && wordChar(c = text.codePointAt(i))) {
+                i += Character.charCount(c);
+            }
+            String w = text.substring(start, i).toLowerCase(Locale.ROOT);
             if (!STOP.contains(w)) {
                 out.add(stem(w));
             }
         }
         return out;
+    }
+
+    /** Whether {@code c} is in {@link #WORD}'s class, [\p{L}\p{N}]: a letter or a number; ASCII answered at once. */
+    static boolean wordChar(int c) {
+        if (c < 128) {
+            return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9';
+        }
+        return switch (Character.getType(c)) {
+            case Character.UPPERCASE_LETTER, Character.LOWERCASE_LETTER, Character.TITLECASE_LETTER,
+                 Character.MODIFIER_LETTER, Character.OTHER_LETTER, Character.DECIMAL_DIGIT_NUMBER,
+                 Character.LETTER_NUMBER, Character.OTHER_NUMBER -> true;
+            default -> false;
+        };
     }
 
     /** A crude suffix stripper, so "opened" meets "open" and "towers" meets "tower". */
