@@ -11,8 +11,5 @@ import dev.veracity.trace.CallContext;
 @FunctionalInterface
 public interface CallRanking {
 
-    /** The question's place in its run: earlier questions first. */
-    CallRanking BY_QUESTION = CallContext::order;
-
     long rank(CallContext context);
 }

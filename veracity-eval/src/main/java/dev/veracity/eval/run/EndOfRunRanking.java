@@ -70,7 +70,10 @@ final class EndOfRunRanking implements CallRanking {
         return (TOP - score) * PLACES + place;
     }
 
-    /** A question answered: learns the chain ahead of each of its calls ({@code made}: its calls' records). */
+    /**
+     * A question answered: learns the chain ahead of each of its {@code calls} (their records). Quadratic in the
+     * question's calls, as {@link dev.veracity.trace.CallStats#longestChain} is: a question makes tens of them.
+     */
     void answered(List<CallRecord> calls) {
         List<CallRecord> sorted = calls.stream().sorted(Comparator.comparingLong(CallRecord::submittedMicros)).toList();
         int[] chain = new int[sorted.size()];

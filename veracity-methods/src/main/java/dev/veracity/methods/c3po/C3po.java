@@ -24,8 +24,8 @@ import java.util.stream.IntStream;
  * with one backend configured, one model plays both (C-3PO-ICL when it is a large instruction model). Few-shot
  * examples ({@link FewShot}, option {@code few-shot}): the roadmap and the answer as the authors' test, every prompt
  * when one model plays both (C-3PO-ICL), none on request. Retrieval:
- * {@link MethodContext#retriever()} (an index), else the question's own passages in an in-memory Lucene index, ranked
- * by BM25 as {@code ./veracity index} ranks ({@link QuestionCorpus}); per-question cache and the next-10 rule in
+ * {@link MethodContext#retriever()} (an index), else the question's own passages, ranked by BM25 as an index of them
+ * built by {@code ./veracity index} ranks ({@link QuestionCorpus}); per-question cache and the next-10 rule in
  * {@link SearchCache}.
  *
  * <p>An output the parsers cannot read is a typed failure in the answer's parse failures, its sample flagged in the
