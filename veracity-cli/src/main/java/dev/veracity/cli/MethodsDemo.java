@@ -13,7 +13,6 @@ import dev.veracity.method.QaMethod;
 import dev.veracity.methods.Methods;
 import dev.veracity.retrieval.Embedder;
 import dev.veracity.retrieval.LocalEmbedders;
-import dev.veracity.retrieval.PageSource;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
@@ -111,7 +110,7 @@ final class MethodsDemo {
      * The demo's documents: the questions' own, and one embedder for every method that needs one: the simulator's when
      * the demo runs on it, else bge-small in process (the optional embed part), loaded once.
      */
-    static final class DemoDocuments implements JobDocuments {
+    static final class DemoDocuments extends JobDocuments.OwnPassages {
 
         private Embedder embedder;
 
@@ -120,40 +119,11 @@ final class MethodsDemo {
         }
 
         @Override
-        public boolean indexed() {
-            return false;
-        }
-
-        @Override
-        public void validate() {
-        }
-
-        @Override
-        public PageSource openPages(QaMethod method) {
-            return null;
-        }
-
-        @Override
-        public String describe() {
-            return "dataset";
-        }
-
-        @Override
-        public String describePages(PageSource open) {
-            return "none";
-        }
-
-        @Override
         public Embedder embedder(QaMethod method) {
             if (method.needs(Capability.EMBEDDER) && embedder == null) {
                 embedder = LocalEmbedders.bgeSmall(); // loaded once, for the first method that needs it
             }
             return method.needs(Capability.EMBEDDER) ? embedder : null;
-        }
-
-        @Override
-        public Index openIndex(Embedder embedder) {
-            return null;
         }
     }
 

@@ -109,11 +109,8 @@ final class RouteDispatch extends Handler.Abstract {
                     byMethod.keySet()) + " for " + abbreviate(path))), Map.of("Allow", String.join(", ", byMethod.keySet())));
             return true;
         }
-        RequestGate.Admission admission;
-        try {
-            admission = gate.admit(method, path, name -> request.getHeaders().get(name));
-        } catch (HttpProblem p) {
-            ex.problem(beforeBody(request, p));
+        RequestGate.Admission admission = admit(request, method, path, ex);
+        if (admission == null) {
             return true;
         }
         try (admission) {
@@ -129,6 +126,16 @@ final class RouteDispatch extends Handler.Abstract {
         return true;
     }
 
+    /** The gate's admission of the request, or null when it refused it (the refusal answered). */
+    private RequestGate.Admission admit(Request request, String method, String path, Exchange ex) {
+        try {
+            return gate.admit(method, path, name -> request.getHeaders().get(name));
+        } catch (HttpProblem p) {
+            ex.problem(beforeBody(request, p));
+            return null;
+        }
+    }
+
     /**
      * A request to a mounted handler: the gate, a place among the concurrent requests (429 after the queue wait), then
      * the handler, whose thread the deadline or the end of the stop's grace interrupts while it runs (a handler that
@@ -140,11 +147,8 @@ final class RouteDispatch extends Handler.Abstract {
         Exchange ex = new Exchange(response, callback, metrics, mount, started, stopping, idleMillis);
         String method = request.getMethod();
         String path = Request.getPathInContext(request);
-        RequestGate.Admission admission;
-        try {
-            admission = gate.admit(method, path, name -> request.getHeaders().get(name));
-        } catch (HttpProblem p) {
-            ex.problem(beforeBody(request, p));
+        RequestGate.Admission admission = admit(request, method, path, ex);
+        if (admission == null) {
             return true;
         }
         if (!enter(request, ex)) {

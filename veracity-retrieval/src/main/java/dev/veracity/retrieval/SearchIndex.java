@@ -6,6 +6,7 @@ import dev.veracity.retrieval.opensearch.OpenSearchIndex;
 import dev.veracity.retrieval.opensearch.OpenSearchLocation;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.Locale;
 
 /**
  * A built retrieval index, wherever it lives: a Lucene folder ({@link LuceneIndex}) or an OpenSearch index
@@ -17,8 +18,24 @@ public interface SearchIndex extends AutoCloseable {
 
     IndexMetadata metadata();
 
+    /** BM25 with Anserini's parameters, over title and text. */
+    Retriever bm25();
+
+    /** Nearest vectors to the query's, embedded by {@code embedder} (the model the index was built with). */
+    Retriever dense(Embedder embedder);
+
+    /** BM25 and dense fused by reciprocal rank. */
+    Retriever hybrid(Embedder embedder);
+
     /** The retriever for a mode name ({@code bm25}, {@code dense}, {@code hybrid}); {@code embedder} for the last two. */
-    Retriever retriever(String mode, Embedder embedder);
+    default Retriever retriever(String mode, Embedder embedder) {
+        return switch (mode.toLowerCase(Locale.ROOT)) {
+            case "bm25" -> bm25();
+            case "dense" -> dense(embedder);
+            case "hybrid" -> hybrid(embedder);
+            default -> throw new IllegalArgumentException("Unknown search mode '" + mode + "': use bm25, dense or hybrid");
+        };
+    }
 
     /** Where it is, as a run records it: the folder's absolute path, or the OpenSearch URL without credentials. */
     String location();

@@ -38,6 +38,47 @@ public interface JobDocuments {
     /** The index, open for the run, or null without one. */
     Index openIndex(Embedder embedder) throws IOException;
 
+    /**
+     * The dataset's own passages and nothing beyond them: no index, no page store, no embedder. A front end that adds
+     * one thing (the demo's embedder) overrides that method only.
+     */
+    class OwnPassages implements JobDocuments {
+
+        @Override
+        public boolean indexed() {
+            return false;
+        }
+
+        @Override
+        public void validate() {
+        }
+
+        @Override
+        public PageSource openPages(QaMethod method) {
+            return null;
+        }
+
+        @Override
+        public String describe() {
+            return "dataset";
+        }
+
+        @Override
+        public String describePages(PageSource open) {
+            return "none";
+        }
+
+        @Override
+        public Embedder embedder(QaMethod method) {
+            return null;
+        }
+
+        @Override
+        public Index openIndex(Embedder embedder) {
+            return null;
+        }
+    }
+
     /** An open retrieval index: its retriever and the document source the run records. */
     interface Index extends AutoCloseable {
 

@@ -3,9 +3,6 @@ package dev.veracity.eval.run;
 import dev.veracity.config.VeracityConfig;
 import dev.veracity.llm.ScriptedBackend;
 import dev.veracity.llm.client.LlmClient;
-import dev.veracity.method.QaMethod;
-import dev.veracity.retrieval.Embedder;
-import dev.veracity.retrieval.PageSource;
 import dev.veracity.trace.TraceSink;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -17,41 +14,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 class ScriptedJobEnvironment implements JobEnvironment {
 
     /** The dataset's own passages: no index, no pages, no embedder. */
-    static final JobDocuments OWN_DOCUMENTS = new JobDocuments() {
-        @Override
-        public boolean indexed() {
-            return false;
-        }
-
-        @Override
-        public void validate() {
-        }
-
-        @Override
-        public PageSource openPages(QaMethod method) {
-            return null;
-        }
-
-        @Override
-        public String describe() {
-            return "dataset";
-        }
-
-        @Override
-        public String describePages(PageSource open) {
-            return "none";
-        }
-
-        @Override
-        public Embedder embedder(QaMethod method) {
-            return null;
-        }
-
-        @Override
-        public Index openIndex(Embedder embedder) {
-            return null;
-        }
-    };
+    static final JobDocuments OWN_DOCUMENTS = new JobDocuments.OwnPassages();
 
     final AtomicInteger preflights = new AtomicInteger();
     final AtomicInteger opened = new AtomicInteger();

@@ -10,7 +10,6 @@ import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.StoredFields;
@@ -94,27 +93,19 @@ public final class LuceneIndex implements SearchIndex {
         return analyzer;
     }
 
+    @Override
     public Bm25Retriever bm25() {
         return new Bm25Retriever(this);
     }
 
+    @Override
     public DenseRetriever dense(Embedder embedder) {
         return new DenseRetriever(this, embedder);
     }
 
+    @Override
     public HybridRetriever hybrid(Embedder embedder) {
         return new HybridRetriever(bm25(), dense(embedder));
-    }
-
-    /** The retriever for a mode name ({@code bm25}, {@code dense}, {@code hybrid}); {@code embedder} for the last two. */
-    @Override
-    public Retriever retriever(String mode, Embedder embedder) {
-        return switch (mode.toLowerCase(Locale.ROOT)) {
-            case "bm25" -> bm25();
-            case "dense" -> dense(embedder);
-            case "hybrid" -> hybrid(embedder);
-            default -> throw new IllegalArgumentException("Unknown search mode '" + mode + "': use bm25, dense or hybrid");
-        };
     }
 
     /** The stored passages of the hits, in order, with their scores. */

@@ -15,7 +15,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 
@@ -119,24 +118,17 @@ public final class OpenSearchIndex implements SearchIndex {
     }
 
     @Override
-    public Retriever retriever(String mode, Embedder embedder) {
-        return switch (mode.toLowerCase(Locale.ROOT)) {
-            case "bm25" -> bm25();
-            case "dense" -> dense(embedder);
-            case "hybrid" -> hybrid(embedder);
-            default -> throw new IllegalArgumentException("Unknown search mode '" + mode + "': use bm25, dense or hybrid");
-        };
-    }
-
     public Retriever bm25() {
         return (query, k) -> passages(searchBm25(query, k));
     }
 
+    @Override
     public Retriever dense(Embedder embedder) {
         requireModel(embedder);
         return (query, k) -> passages(searchVector(embedder.embedQuery(query), k));
     }
 
+    @Override
     public Retriever hybrid(Embedder embedder) {
         requireModel(embedder);
         return (query, k) -> {
