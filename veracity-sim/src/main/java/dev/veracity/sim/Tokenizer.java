@@ -91,11 +91,31 @@ public final class Tokenizer {
         return nextEnd(text, i) < 0 ? -1 : i;
     }
 
+    /** ASCII's classes, looked up instead of asked of {@link Character}: most prompts are ASCII, and each is counted. */
+    private static final byte OTHER = 0;
+    private static final byte SPACE = 1;
+    private static final byte WORD = 2;
+    private static final byte[] ASCII = new byte[128];
+
+    static {
+        for (int c = 0; c < 128; c++) {
+            ASCII[c] = Character.isWhitespace(c) ? SPACE : isWord(c) ? WORD : OTHER;
+        }
+    }
+
     /** The end of the token starting at {@code from}, or -1 if only whitespace is left. */
     private static int nextEnd(String text, int from) {
         int len = text.length();
         int i = from;
         while (i < len) {
+            char c = text.charAt(i);
+            if (c < 128) {
+                if (ASCII[c] != SPACE) {
+                    break;
+                }
+                i++;
+                continue;
+            }
             int cp = text.codePointAt(i);
             if (!Character.isWhitespace(cp)) {
                 break;
@@ -108,14 +128,25 @@ public final class Tokenizer {
         int cp = text.codePointAt(i);
         i += Character.charCount(cp);
         if (isWord(cp)) {
-            while (i < len && isWord(cp = text.codePointAt(i))) {
-                i += Character.charCount(cp);
+            while (i < len) {
+                char c = text.charAt(i);
+                if (c < 128) {
+                    if (ASCII[c] != WORD) {
+                        break;
+                    }
+                    i++;
+                } else if (isWord(cp = text.codePointAt(i))) {
+                    i += Character.charCount(cp);
+                } else {
+                    break;
+                }
             }
         }
         return i;
     }
 
     private static boolean isWord(int cp) {
-        return Character.isLetterOrDigit(cp) || cp == '_';
+        return cp < 128 ? (cp >= 'a' && cp <= 'z') || (cp >= 'A' && cp <= 'Z') || (cp >= '0' && cp <= '9') || cp == '_'
+                : Character.isLetterOrDigit(cp);
     }
 }
