@@ -14,8 +14,18 @@ import java.util.Objects;
  * @param order      the question's place among the run's questions (0 outside a run): a model client whose calls
  *                   wait for a slot serves those of earlier questions first, so that a run admitting more questions
  *                   than slots finishes its questions in order and its last ones do not wait behind later ones
+ * @param branches   whether the call's answer picks the question's path among paths of different lengths (C-3PO's
+ *                   Reasoning Router: an answer at once, one retrieval pass, or a plan of several steps): a hint for
+ *                   the order of a run's calls at its end, where such a call goes first ({@link #branching()}); not
+ *                   traced
  */
-public record CallContext(String runId, String questionId, String method, String role, int step, long order) {
+public record CallContext(String runId, String questionId, String method, String role, int step, long order,
+                          boolean branches) {
+
+    /** A context at a place in a run's order, for a call that does not pick its question's path. */
+    public CallContext(String runId, String questionId, String method, String role, int step, long order) {
+        this(runId, questionId, method, role, step, order, false);
+    }
 
     /** A context without a place in a run's order (0: served in arrival order among its equals). */
     public CallContext(String runId, String questionId, String method, String role, int step) {
@@ -37,19 +47,28 @@ public record CallContext(String runId, String questionId, String method, String
     }
 
     public CallContext role(String role) {
-        return new CallContext(runId, questionId, method, role, step, order);
+        return new CallContext(runId, questionId, method, role, step, order, branches);
     }
 
     public CallContext step(int step) {
-        return new CallContext(runId, questionId, method, role, step, order);
+        return new CallContext(runId, questionId, method, role, step, order, branches);
     }
 
     public CallContext question(String questionId) {
-        return new CallContext(runId, questionId, method, role, step, order);
+        return new CallContext(runId, questionId, method, role, step, order, branches);
     }
 
     /** This context at the question's place in its run ({@link #order()}). */
     public CallContext order(long order) {
-        return new CallContext(runId, questionId, method, role, step, order);
+        return new CallContext(runId, questionId, method, role, step, order, branches);
+    }
+
+    /**
+     * This context for a call whose answer picks the question's path ({@link #branches()}). Until it returns, how
+     * many calls the question has ahead is not known; at a run's end it goes before calls whose chain ahead is, so
+     * that a question admitted late whose path turns out long starts that path early.
+     */
+    public CallContext branching() {
+        return new CallContext(runId, questionId, method, role, step, order, true);
     }
 }

@@ -9,9 +9,9 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * The run's order of calls: question by question until the run's end, then the longest chain of dependent calls
- * ahead first, learned from the answered questions' timing; an unknown call first, fewest calls of its question made
- * first. Ranks are compared, as the client's gate compares them (lowest first).
+ * The run's order of calls: question by question until the run's end, then a call that picks its question's path,
+ * then the longest chain of dependent calls ahead, learned from the answered questions' timing; an unknown call before
+ * a known one, fewest calls of its question made first. Ranks are compared, as the client's gate compares them (lowest first).
  */
 class EndOfRunRankingTest {
 
@@ -126,5 +126,32 @@ class EndOfRunRankingTest {
         long unknown = ranking.rank(call("b", -5, "never-seen", 0));
         assertThat(top).isPositive();
         assertThat(unknown).isPositive().isLessThan(top);
+    }
+
+    @Test
+    void atTheEndACallThatPicksItsQuestionsPathGoesFirstOfAll() {
+        EndOfRunRanking ranking = new EndOfRunRanking();
+        ranking.answered(shape("q0", "router", "roadmap", "decision", "filter", "decision", "answer"));
+        ranking.answered(shape("q1", "router", "filter", "answer"));
+        long branchingBefore = ranking.rank(call("q150", 150, "router", 0).branching());
+        long waitedBefore = ranking.rank(call("q151", 151, "filter", 0));
+        ranking.end();
+
+        long roadmap = ranking.rank(call("q10", 10, "roadmap", 0)); // 5 ahead, more than a router's mean of 4.5
+        long unknown = ranking.rank(call("q11", 11, "never-seen", 0));
+        long router = ranking.rank(call("q198", 198, "router", 0).branching());
+        long plainRouter = ranking.rank(call("q197", 197, "router", 0));
+        long laterRouter = ranking.rank(call("q199", 199, "router", 0).branching());
+
+        assertThat(router).isLessThan(unknown).isLessThan(roadmap);
+        assertThat(unknown).isLessThan(roadmap);
+        assertThat(roadmap).isLessThan(plainRouter); // the hint, not the role, puts it first
+        assertThat(router).isLessThan(laterRouter); // among branching calls, the earlier question first
+        // before the end the hint changes nothing: the question's place, and calls ranked then go before all later ones
+        assertThat(branchingBefore).isEqualTo(150);
+        assertThat(waitedBefore).isEqualTo(151).isLessThan(router);
+        // the hint stays with the context as its role, step and place change
+        assertThat(call("q", 1, "router", 0).branching().role("r").step(2).order(3).question("x").branches()).isTrue();
+        assertThat(call("q", 1, "router", 0).branches()).isFalse();
     }
 }

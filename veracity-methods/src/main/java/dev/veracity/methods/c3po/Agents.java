@@ -67,7 +67,9 @@ public final class Agents {
                 .temperature(s.temperature()).topP(s.topP()).maxTokens(s.maxTokens()).build();
         (agent.proxy() ? proxyCalls : llmCalls).incrementAndGet();
         LlmClient client = client(agent);
-        List<Completion> out = client.call(calls.role(agent.role()).step(depth), request).completions();
+        CallContext context = calls.role(agent.role()).step(depth);
+        // the router's answer picks a path of one call, of two, or a plan of several: a run's end starts it first
+        List<Completion> out = client.call(agent == Agent.ROUTER ? context.branching() : context, request).completions();
         return new Sample(agent, prompt, request, out);
     }
 

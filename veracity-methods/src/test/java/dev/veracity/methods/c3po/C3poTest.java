@@ -93,6 +93,9 @@ class C3poTest {
         MethodAnswer a = run(proxy, llm, Map.of());
 
         assertThat(sequence()).containsExactly("router@1", "filter@2", "answer@4");
+        // the router's answer picks the path: its call says so, for the order of a run's last calls; no other does
+        assertThat(traces.where(r -> r.context().branches())).extracting(r -> r.context().role())
+                .containsExactly("router");
         assertThat(search.searches).containsExactly("Best Picture 1998|10");
         String filter = Scripted.user(proxy.requests().get(1));
         assertThat(filter).startsWith(Scripted.FILTER + " based on a given question.")
