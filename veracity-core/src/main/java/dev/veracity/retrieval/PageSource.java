@@ -6,9 +6,9 @@ import java.util.Optional;
 
 /**
  * Pages by title, the Wikipedia a ReAct agent acts in (Reasoning Court's {@code Search[entity]}, {@code Lookup[x]}):
- * an exact title lookup and the titles nearest to a name that has no page. Implementations ({@code PageStore} in
- * {@code veracity-retrieval}: in memory from a question's paragraphs, or on disk from a Wikipedia dump) are
- * thread-safe.
+ * an exact title lookup and the titles nearest to a name that has no page. Implementations (in
+ * {@code veracity-retrieval}: {@code PageStore}, an index on disk from a Wikipedia dump; {@code QuestionPageSource}, a
+ * question's paragraphs in memory) are thread-safe.
  */
 public interface PageSource extends AutoCloseable {
 

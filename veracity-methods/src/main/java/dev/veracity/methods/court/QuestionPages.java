@@ -4,7 +4,7 @@ import dev.veracity.method.MethodContext;
 import dev.veracity.qa.Document;
 import dev.veracity.qa.QaItem;
 import dev.veracity.retrieval.PageSource;
-import dev.veracity.retrieval.react.PageStore;
+import dev.veracity.retrieval.react.QuestionPageSource;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -29,7 +29,7 @@ final class QuestionPages implements AutoCloseable {
         if (ctx.pages() != null && task != Task.MUSIQUE) {
             return new QuestionPages(ctx.pages(), false);
         }
-        return new QuestionPages(PageStore.of(titled(item.documents())), true);
+        return new QuestionPages(QuestionPageSource.of(titled(item.documents())), true);
     }
 
     static List<dev.veracity.retrieval.corpus.Document> titled(List<Document> docs) {

@@ -34,7 +34,6 @@ public final class PassagesBm25 {
 
     private static final Analyzer ANALYZER = new AnseriniAnalyzer();
     private static final BM25Similarity SIMILARITY = new BM25Similarity(Bm25Retriever.K1, Bm25Retriever.B);
-    private static final String FIELD = IndexFields.CONTENTS;
 
     /** Per passage, its terms' frequencies; and its encoded length (the index's norm). */
     private final List<Map<String, Integer>> frequencies;
@@ -43,9 +42,20 @@ public final class PassagesBm25 {
     private final Map<String, int[]> postings = new HashMap<>();
     private final Map<String, Long> totalFrequency = new HashMap<>();
     private final CollectionStatistics collection;
+    private final String field;
 
+    /** The passages' {@link IndexFields#contents} (title and text), as an index of them holds its contents field. */
     public PassagesBm25(List<Document> passages) {
-        int n = passages.size();
+        this(IndexFields.CONTENTS, passages.stream().map(IndexFields::contents).toList());
+    }
+
+    /**
+     * One field of a handful of documents, given as its text per document (a page store's titles, or its leads): BM25
+     * as an index with that field analysed by {@link AnseriniAnalyzer} (frequencies and norms, no positions) scores it.
+     */
+    public PassagesBm25(String field, List<String> texts) {
+        this.field = field;
+        int n = texts.size();
         frequencies = new ArrayList<>(n);
         norms = new long[n];
         Map<String, List<Integer>> holders = new HashMap<>();
@@ -56,7 +66,7 @@ public final class PassagesBm25 {
             Map<String, Integer> tf = new HashMap<>();
             int length = 0;
             int overlaps = 0;
-            try (TokenStream ts = ANALYZER.tokenStream(FIELD, IndexFields.contents(passages.get(d)))) {
+            try (TokenStream ts = ANALYZER.tokenStream(field, texts.get(d))) {
                 CharTermAttribute term = ts.addAttribute(CharTermAttribute.class);
                 PositionIncrementAttribute increment = ts.addAttribute(PositionIncrementAttribute.class);
                 ts.reset();
@@ -71,7 +81,7 @@ public final class PassagesBm25 {
             }
             frequencies.add(tf);
             // the norm the index writer stores for the field (a passage with no term has none, and matches nothing)
-            norms[d] = SIMILARITY.computeNorm(new FieldInvertState(Version.LATEST.major, FIELD,
+            norms[d] = SIMILARITY.computeNorm(new FieldInvertState(Version.LATEST.major, field,
                     IndexOptions.DOCS_AND_FREQS, length, length, overlaps, 0, 0, tf.size()));
             if (!tf.isEmpty()) {
                 docCount++;
@@ -84,7 +94,7 @@ public final class PassagesBm25 {
             }
         }
         holders.forEach((t, ds) -> postings.put(t, ds.stream().mapToInt(Integer::intValue).toArray()));
-        collection = docCount == 0 ? null : new CollectionStatistics(FIELD, n, docCount, sumTotalTermFreq, sumDocFreq);
+        collection = docCount == 0 ? null : new CollectionStatistics(field, n, docCount, sumTotalTermFreq, sumDocFreq);
     }
 
     /**
@@ -92,27 +102,41 @@ public final class PassagesBm25 {
      * passages the query matches, and 0 for the others.
      */
     public float[] scores(String query) {
-        float[] out = new float[norms.length];
-        if (collection == null) {
-            return out;
+        double[] sum = sums(Bm25Retriever.termCounts(ANALYZER, field, query), 1f);
+        float[] out = new float[sum.length];
+        for (int d = 0; d < out.length; d++) {
+            out[d] = (float) sum[d];
         }
-        Map<String, Integer> terms = Bm25Retriever.termCounts(ANALYZER, FIELD, query);
+        return out;
+    }
+
+    /**
+     * Per document, the scores of the clauses of a bag of words of these {@code terms} (each boosted by its count
+     * times {@code boost}, as a {@code BoostQuery} around the bag boosts its terms), summed as a double as Lucene's
+     * disjunction sums them before its float; 0 for a document no term matches.
+     */
+    public double[] sums(Map<String, Integer> terms, float boost) {
         double[] sum = new double[norms.length];
+        if (collection == null) {
+            return sum;
+        }
         for (Map.Entry<String, Integer> t : terms.entrySet()) {
             int[] holding = postings.get(t.getKey());
             if (holding == null) {
                 continue;
             }
-            Similarity.SimScorer scorer = SIMILARITY.scorer(t.getValue(), collection,
+            Similarity.SimScorer scorer = SIMILARITY.scorer(boost * t.getValue(), collection,
                     new TermStatistics(new BytesRef(t.getKey()), holding.length, totalFrequency.get(t.getKey())));
             for (int d : holding) {
                 sum[d] += scorer.score(frequencies.get(d).get(t.getKey()), norms[d]);
             }
         }
-        for (int d = 0; d < out.length; d++) {
-            out[d] = (float) sum[d];
-        }
-        return out;
+        return sum;
+    }
+
+    /** The query's analysed terms with their counts ({@link Bm25Retriever#termCounts}), as a bag of words asks. */
+    public static Map<String, Integer> terms(String field, String query) {
+        return Bm25Retriever.termCounts(ANALYZER, field, query);
     }
 
     /** The passages. */

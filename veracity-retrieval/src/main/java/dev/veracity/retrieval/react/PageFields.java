@@ -45,11 +45,17 @@ final class PageFields {
         Document doc = new Document();
         doc.add(new StringField(KEY, PageStore.normalise(page.title()), Field.Store.NO));
         doc.add(new Field(TITLE, page.title(), ANALYSED_STORED));
+        doc.add(new Field(LEAD, lead(page), ANALYSED));
         List<String> sentences = page.sentences();
-        doc.add(new Field(LEAD, String.join(" ", sentences.subList(0, Math.min(LEAD_SENTENCES, sentences.size()))), ANALYSED));
         page.paragraphs().forEach(p -> doc.add(new StoredField(PARAGRAPH, p)));
         sentences.forEach(s -> doc.add(new StoredField(SENTENCE, s)));
         return doc;
+    }
+
+    /** The page's lead: its first sentences, those Search shows, joined by spaces. */
+    static String lead(PageSource.Page page) {
+        List<String> sentences = page.sentences();
+        return String.join(" ", sentences.subList(0, Math.min(LEAD_SENTENCES, sentences.size())));
     }
 
     static PageSource.Page fromLucene(Document doc) {

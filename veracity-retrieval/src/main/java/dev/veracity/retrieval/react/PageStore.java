@@ -135,25 +135,29 @@ public final class PageStore implements PageSource {
 
     @Override
     public List<String> similarTitles(String query, int n) {
-        Query title = Bm25Retriever.bagOfWords(analyzer, PageFields.TITLE, query);
-        Query lead = Bm25Retriever.bagOfWords(analyzer, PageFields.LEAD, query);
-        if (title == null || n <= 0) {
-            return List.of(); // no word survives analysis (empty, only stop words)
-        }
-        Query q = new BooleanQuery.Builder()
-                .add(new BoostQuery(title, TITLE_BOOST), BooleanClause.Occur.SHOULD)
-                .add(lead, BooleanClause.Occur.SHOULD).build();
         try {
-            TopDocs top = searcher.search(q, n);
-            List<String> out = new ArrayList<>(top.scoreDocs.length);
+            List<String> out = new ArrayList<>();
             var stored = searcher.storedFields();
-            for (ScoreDoc d : top.scoreDocs) {
+            for (ScoreDoc d : similar(query, n)) {
                 out.add(stored.document(d.doc, java.util.Set.of(PageFields.TITLE)).get(PageFields.TITLE));
             }
             return out;
         } catch (IOException e) {
             throw new UncheckedIOException("page store search failed: " + e.getMessage(), e);
         }
+    }
+
+    /** The top {@code n} pages for {@code query} with their scores and Lucene document numbers (the pages' order). */
+    ScoreDoc[] similar(String query, int n) throws IOException {
+        Query title = Bm25Retriever.bagOfWords(analyzer, PageFields.TITLE, query);
+        Query lead = Bm25Retriever.bagOfWords(analyzer, PageFields.LEAD, query);
+        if (title == null || n <= 0) {
+            return new ScoreDoc[0]; // no word survives analysis (empty, only stop words)
+        }
+        Query q = new BooleanQuery.Builder()
+                .add(new BoostQuery(title, TITLE_BOOST), BooleanClause.Occur.SHOULD)
+                .add(lead, BooleanClause.Occur.SHOULD).build();
+        return searcher.search(q, n).scoreDocs;
     }
 
     @Override
