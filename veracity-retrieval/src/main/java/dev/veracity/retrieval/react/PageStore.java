@@ -66,10 +66,28 @@ public final class PageStore implements PageSource {
     }
 
     /**
-     * A store of the documents' pages, in memory. Documents that share a title are one page, their texts its
-     * paragraphs in the order given; documents without a title are skipped (nothing could search for them).
+     * A store of the documents' pages ({@link #pages}), in memory. For a question's own paragraphs,
+     * {@link QuestionPageSource} answers the same without building an index.
      */
     public static PageStore of(Iterable<Document> documents) {
+        List<Page> pages = pages(documents);
+        try {
+            Directory dir = new ByteBuffersDirectory();
+            try (PageStoreBuilder b = PageStoreBuilder.create(dir)) {
+                pages.forEach(b::add);
+            }
+            return new PageStore(dir, new PageStoreMetadata(pages.size(), "documents", "", null));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // memory only: no I/O can fail
+        }
+    }
+
+    /**
+     * The documents' pages: documents that share a title ({@link #normalise}d) are one page, their texts its
+     * paragraphs in the order given; documents without a title are skipped (nothing could search for them), and so
+     * are documents without text.
+     */
+    static List<Page> pages(Iterable<Document> documents) {
         Map<String, String> titleOf = new LinkedHashMap<>();
         Map<String, List<String>> paragraphs = new LinkedHashMap<>();
         for (Document d : documents) {
@@ -80,15 +98,9 @@ public final class PageStore implements PageSource {
             titleOf.putIfAbsent(key, d.title().strip());
             paragraphs.computeIfAbsent(key, k -> new ArrayList<>()).add(d.text().strip());
         }
-        try {
-            Directory dir = new ByteBuffersDirectory();
-            try (PageStoreBuilder b = PageStoreBuilder.create(dir)) {
-                paragraphs.forEach((key, paras) -> b.add(page(titleOf.get(key), paras)));
-            }
-            return new PageStore(dir, new PageStoreMetadata(paragraphs.size(), "documents", "", null));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e); // memory only: no I/O can fail
-        }
+        List<Page> pages = new ArrayList<>(paragraphs.size());
+        paragraphs.forEach((key, paras) -> pages.add(page(titleOf.get(key), paras)));
+        return pages;
     }
 
     /** A page of these paragraphs, split into sentences by {@link SentenceSplitter}. */

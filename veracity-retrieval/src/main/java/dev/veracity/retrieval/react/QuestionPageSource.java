@@ -36,31 +36,16 @@ public final class QuestionPageSource implements PageSource {
         this.leads = new PassagesBm25(PageFields.LEAD, pages.stream().map(PageFields::lead).toList());
     }
 
-    /**
-     * The documents' pages: documents that share a normalised title are one page, their texts its paragraphs in the
-     * order given; documents without a title or without text are skipped (nothing could search for them), as
-     * {@link PageStore#of} does.
-     */
+    /** The documents' pages, as {@link PageStore#of} groups them ({@link PageStore#pages}). */
     public static QuestionPageSource of(Iterable<Document> documents) {
-        Map<String, String> titleOf = new LinkedHashMap<>();
-        Map<String, List<String>> paragraphs = new LinkedHashMap<>();
-        for (Document d : documents) {
-            String key = PageStore.normalise(d.title());
-            if (key.isEmpty() || d.text().isBlank()) {
-                continue;
-            }
-            titleOf.putIfAbsent(key, d.title().strip());
-            paragraphs.computeIfAbsent(key, k -> new ArrayList<>()).add(d.text().strip());
-        }
         List<Page> pages = new ArrayList<>();
         Map<String, Page> byKey = new LinkedHashMap<>();
-        paragraphs.forEach((key, paras) -> {
-            Page page = PageStore.page(titleOf.get(key), paras);
+        for (Page page : PageStore.pages(documents)) {
             if (!page.sentences().isEmpty()) { // as PageStoreBuilder skips a page with no sentence
                 pages.add(page);
-                byKey.put(key, page);
+                byKey.put(PageStore.normalise(page.title()), page);
             }
-        });
+        }
         return new QuestionPageSource(List.copyOf(pages), byKey);
     }
 
