@@ -11,7 +11,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The run's order of calls: question by question until the run's end, then a call that picks its question's path,
  * then the longest chain of dependent calls ahead, learned from the answered questions' timing; an unknown call before
- * a known one, fewest calls of its question made first. Ranks are compared, as the client's gate compares them (lowest first).
+ * a known one, fewest calls of its question made first. Ranks are compared, as the client's gate compares them (lowest
+ * first).
  */
 class EndOfRunRankingTest {
 
