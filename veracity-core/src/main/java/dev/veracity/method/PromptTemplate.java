@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -20,26 +22,24 @@ public final class PromptTemplate {
     private final String name;
     private final String text;
     /**
-     * The text's placeholders, found once: each's start, end and name, in order. A prompt is filled for every call,
-     * and C-3PO's carry pages of few-shot examples that a scan per call read again each time (3% of bench run's CPU).
+     * The text's placeholders, found once, in order. A prompt is filled for every call, and C-3PO's carry pages of
+     * few-shot examples that a scan per call read again each time (3% of bench run's CPU).
      */
-    private final int[] starts;
-    private final int[] ends;
-    private final String[] names;
+    private final List<Placeholder> placeholders;
+
+    /** A {@code {name}} in the text, from {@code start} to {@code end}. */
+    private record Placeholder(int start, int end, String name) {
+    }
 
     private PromptTemplate(String name, String text) {
         this.name = name;
         this.text = text;
+        List<Placeholder> found = new ArrayList<>();
         Matcher m = PLACEHOLDER.matcher(text);
-        java.util.List<int[]> at = new java.util.ArrayList<>();
-        java.util.List<String> found = new java.util.ArrayList<>();
         while (m.find()) {
-            at.add(new int[]{m.start(), m.end()});
-            found.add(m.group(1));
+            found.add(new Placeholder(m.start(), m.end(), m.group(1)));
         }
-        this.starts = at.stream().mapToInt(a -> a[0]).toArray();
-        this.ends = at.stream().mapToInt(a -> a[1]).toArray();
-        this.names = found.toArray(String[]::new);
+        this.placeholders = List.copyOf(found);
     }
 
     /** Loads a template from the classpath, relative to {@code owner}'s package. */
@@ -76,17 +76,17 @@ public final class PromptTemplate {
     public String fill(Map<String, String> values) {
         StringBuilder out = new StringBuilder(text.length() + 256);
         int last = 0;
-        for (int i = 0; i < names.length; i++) {
-            String value = values.get(names[i]);
+        for (Placeholder p : placeholders) {
+            String value = values.get(p.name());
             // appended as is: appendReplacement would escape a value's every '$' and '\\' and then read it back
             // char by char, a cost that grows with the documents a prompt carries
-            out.append(text, last, starts[i]);
+            out.append(text, last, p.start());
             if (value != null) {
                 out.append(value);
             } else {
-                out.append(text, starts[i], ends[i]);
+                out.append(text, p.start(), p.end());
             }
-            last = ends[i];
+            last = p.end();
         }
         return out.append(text, last, text.length()).toString();
     }
