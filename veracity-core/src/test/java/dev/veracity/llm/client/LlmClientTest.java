@@ -340,21 +340,30 @@ class LlmClientTest {
                 .contains("\"min_p\"");
     }
 
-    @Test
-    void aCallWaitingForASlotIsServedInItsQuestionsOrderNotInArrivalOrder() throws Exception {
-        CountDownLatch first = new CountDownLatch(1);
-        List<String> served = new java.util.concurrent.CopyOnWriteArrayList<>();
-        ScriptedBackend backend = ScriptedBackend.perSample((r, i) -> {
+    /**
+     * A backend that notes each prompt it serves, in order, into {@code served}, and holds the call of a prompt that
+     * {@code holds} until {@code release} opens: with one slot, the calls asked meanwhile wait for it.
+     */
+    private static ScriptedBackend servingInOrder(List<String> served, CountDownLatch release,
+                                                  java.util.function.Predicate<String> holds) {
+        return ScriptedBackend.perSample((r, i) -> {
             served.add(r.promptText());
-            if (r.promptText().equals("q0")) {
+            if (holds.test(r.promptText())) {
                 try {
-                    first.await();
+                    release.await();
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
             }
             return "ok";
         });
+    }
+
+    @Test
+    void aCallWaitingForASlotIsServedInItsQuestionsOrderNotInArrivalOrder() throws Exception {
+        CountDownLatch first = new CountDownLatch(1);
+        List<String> served = new java.util.concurrent.CopyOnWriteArrayList<>();
+        ScriptedBackend backend = servingInOrder(served, first, p -> p.equals("q0"));
         try (LlmClient client = LlmClient.builder(backend).concurrency(1).build()) {
             Thread q0 = Thread.ofVirtual().start(() -> client.call(CallContext.of("r", "q0", "m").order(0),
                     LlmRequest.user("q0").build()));
@@ -378,17 +387,7 @@ class LlmClientTest {
     void aRunThatRanksItsCallsIsServedByItsRanksUntilItsHandleIsClosedAndOtherRunsKeepTheirPlaces() throws Exception {
         CountDownLatch release = new CountDownLatch(1);
         List<String> served = new java.util.concurrent.CopyOnWriteArrayList<>();
-        ScriptedBackend backend = ScriptedBackend.perSample((r, i) -> {
-            served.add(r.promptText());
-            if (r.promptText().startsWith("hold")) {
-                try {
-                    release.await();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }
-            return "ok";
-        });
+        ScriptedBackend backend = servingInOrder(served, release, p -> p.startsWith("hold"));
         try (LlmClient client = LlmClient.builder(backend).concurrency(1).build()) {
             // run "r" ranks a call by its role: "late" after "soon", whatever the question's place
             CallRanking byRole = c -> c.role().equals("soon") ? 1 : 100;
