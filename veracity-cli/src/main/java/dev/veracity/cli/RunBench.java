@@ -63,7 +63,7 @@ final class RunBench implements Callable<Integer> {
     BenchLoad.RamdocsData data = new BenchLoad.RamdocsData();
 
     @Option(names = "--questions-at-once", paramLabel = "N", description = "Questions admitted at once (default: eval's,"
-            + " twice --concurrency).")
+            + " four times --concurrency).")
     Integer questionsAtOnce;
 
     @Option(names = "--out", paramLabel = "DIR", description = "Run folders (default: a new temporary folder).")

@@ -19,7 +19,7 @@ class RunBenchTest {
                 "--concurrency", "4", "--repeat", "2", "--out", dir.toString());
         System.out.println(r.out());
         assertThat(r.code()).as(r.err()).isZero();
-        assertThat(r.out()).contains("plumbing, not a model", "client concurrency 4, 8 questions at once");
+        assertThat(r.out()).contains("plumbing, not a model", "client concurrency 4, 16 questions at once");
         for (String method : RunBench.METHODS) {
             // the run folder eval leaves, and its line: every question answered, the chain and ideal from the traces
             assertThat(dir.resolve(method).resolve("results.jsonl")).exists();

@@ -57,13 +57,16 @@ public record ConcurrencyLimit(boolean adaptive, int initial, int max) {
     }
 
     /** Questions an eval run admits per slot of a fixed limit when it is not told how many. */
-    public static final int QUESTIONS_PER_SLOT = 2;
+    public static final int QUESTIONS_PER_SLOT = 4;
 
     /**
-     * How many questions an eval run answers at once by default: twice a fixed limit, so that the client's slots stay
-     * busy while some questions work between their calls (parse, score, retrieve) or wait on each other's calls (the
-     * client serves the calls of earlier questions first, {@link dev.veracity.trace.CallContext#order()}, so the extra
-     * questions only take the slots the earlier ones leave); for {@code auto} its {@code max}, so that there is always
+     * How many questions an eval run answers at once by default: four times a fixed limit, so that the client's slots
+     * stay busy while some questions work between their calls (parse, score, retrieve) or wait on each other's calls
+     * (the client serves the calls of earlier questions first, {@link dev.veracity.trace.CallContext#order()}, so the
+     * extra questions only take the slots the earlier ones leave), and so that a run's last questions are admitted
+     * early enough that their longest paths start before the others end: at twice the limit, C-3PO over 200 RAMDocs
+     * questions (29 of them six calls in a row, the rest two or three) waited on admission, 1.15x the ideal at 400 ms a
+     * call against 1.06x at four times (bench run; a model of the schedule gives the same at 192 at once); for {@code auto} its {@code max}, so that there is always
      * work waiting when the limit grows (a waiting question costs one parked virtual thread).
      */
     public int questionsAtOnce() {

@@ -368,17 +368,17 @@ public final class EvalRunner {
                     client.counters().promptTokens() + client.counters().completionTokens() - tokens0));
             report.run();
             Semaphore slots = new Semaphore(spec.concurrency());
-            // Questions beyond the client's slots (eval admits twice as many, ConcurrencyLimit.questionsAtOnce) start one
-            // per call answered or question finished: at the start every admitted question works before its first
-            // call (reads, builds its pages: CPU while the JIT is cold), and twice as many would only delay the calls
+            // Questions beyond the client's slots (eval admits four times as many, ConcurrencyLimit.questionsAtOnce)
+            // start one per call answered or question finished: at the start every admitted question works before its
+            // first call (reads, builds its pages: CPU while the JIT is cold), and all at once would only delay the calls
             Semaphore ramp = new Semaphore(0);
             int freely = Math.min(spec.concurrency(), client.counters().limit()); // auto: its limit at the start
             traces.onCall(ramp::release);
             AtomicInteger unreachable = new AtomicInteger(); // consecutive questions lost to a server that does not answer
             java.util.concurrent.atomic.AtomicReference<Error> fatal = new java.util.concurrent.atomic.AtomicReference<>();
             int failedBefore = 0; // questions left unasked after a stop whose last record is a failure
-            // question by question until the questions left fit in the questions at once, then the longest chain of
-            // dependent calls ahead first (EndOfRunRanking)
+            // question by question until the last question is admitted, then the longest chain of dependent calls
+            // ahead first (EndOfRunRanking)
             EndOfRunRanking ranking = new EndOfRunRanking();
             List<LlmClient.Ranked> ranked = new ArrayList<>();
             java.util.stream.Stream.concat(Stream.of(client), models.values().stream()).distinct()
@@ -396,8 +396,8 @@ public final class EvalRunner {
                         continue;
                     }
                     boolean stopped = unreachable.get() >= STOP_AFTER_UNREACHABLE;
-                    if (!ranking.ended() && toAsk - admitted <= spec.concurrency()) {
-                        // the questions left fit in the questions at once: the run's end, ranked by chain ahead
+                    if (!ranking.ended() && toAsk - admitted <= 1) {
+                        // the last question to admit: the run's end, ranked by chain ahead from its first call
                         ranking.end();
                     }
                     if (!stopped) {

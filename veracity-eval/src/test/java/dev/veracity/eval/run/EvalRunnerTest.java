@@ -651,6 +651,88 @@ class EvalRunnerTest {
     }
 
     @Test
+    void callsGoInQuestionOrderUntilTheLastQuestionIsAdmittedThenTheLongestChainAheadGoesFirst() throws Exception {
+        // one slot, all six questions at once, each question two calls ("first", then "second"); every call holds the
+        // slot until the test answers it, and a question makes each call only when the test lets it, so that two calls
+        // wait for the slot together and the next one served shows how they were ranked
+        Map<String, java.util.concurrent.Semaphore> go = new java.util.concurrent.ConcurrentHashMap<>();
+        Map<String, Thread> threads = new java.util.concurrent.ConcurrentHashMap<>();
+        java.util.concurrent.Semaphore answers = new java.util.concurrent.Semaphore(0);
+        List<String> served = new java.util.concurrent.CopyOnWriteArrayList<>();
+        ScriptedBackend backend = ScriptedBackend.perSample((r, i) -> {
+            served.add(r.promptText());
+            answers.acquireUninterruptibly();
+            return "a";
+        });
+        java.util.function.Function<String, java.util.concurrent.Semaphore> gate =
+                q -> go.computeIfAbsent(q, k -> new java.util.concurrent.Semaphore(0));
+        QaMethod twoCalls = closedBook("two-calls", (item, ctx) -> {
+            threads.put(item.question(), Thread.currentThread());
+            gate.apply(item.question()).acquireUninterruptibly();
+            ctx.llm().call(ctx.role("first", 0), LlmRequest.user(item.question() + " first").build());
+            gate.apply(item.question()).acquireUninterruptibly();
+            String out = ctx.llm().call(ctx.role("second", 0), LlmRequest.user(item.question() + " second").build())
+                    .text();
+            return new MethodAnswer(out, List.of(out), List.of(), Map.of());
+        });
+        java.util.function.Consumer<String> atItsGate = q -> dev.veracity.testing.Await.until(q + " before its call",
+                () -> gate.apply(q).hasQueuedThreads());
+        java.util.function.Consumer<String> call = q -> { // lets q make its next call; it is served or waits for the slot
+            gate.apply(q).release();
+            dev.veracity.testing.Await.until(q + " calling", () -> !gate.apply(q).hasQueuedThreads()
+                    && threads.get(q).getState() == Thread.State.WAITING);
+        };
+        java.util.function.IntConsumer answer = n -> {
+            answers.release();
+            dev.veracity.testing.Await.until("call " + n + " served", () -> served.size() == n);
+        };
+        EvalRunner.QuestionTraces traces = new EvalRunner.QuestionTraces(new InMemoryTraces());
+        LlmClient client = LlmClient.builder(backend).concurrency(1).traces(traces).build();
+        Path data = sixQuestions();
+        Thread run = Thread.ofVirtual().start(() -> EvalRunner.run(new EvalRunner.Spec(twoCalls, "nq-open",
+                data, 0, dir.resolve("ends"), 6, DatasetProfile.of("nq-open"), Map.of(), Map.of()), client,
+                traces, "ends", p -> { }));
+
+        atItsGate.accept("q0");
+        call.accept("q0"); // served: q0 first
+        answers.release(); // answered: one more question admitted (one per call answered)
+        atItsGate.accept("q0");
+        atItsGate.accept("q1");
+        call.accept("q1"); // served: q1 first
+        call.accept("q0"); // waits
+        answer.accept(3); // q1 first answered; served: q0 second
+        atItsGate.accept("q1");
+        atItsGate.accept("q2");
+        call.accept("q2"); // waits
+        call.accept("q1"); // waits
+        // three of six questions admitted, not the run's end: the earlier question's second call before a later
+        // question's first (ranked as the run's end ranks, breadth first while nothing is learned, q2 would go first)
+        answer.accept(4);
+        assertThat(served).containsExactly("q0 first", "q1 first", "q0 second", "q1 second");
+
+        // q0 done, then q1: q3, q4 and at last q5 admitted, the run's end; first calls were learned to have two calls
+        // ahead, second calls one
+        atItsGate.accept("q3");
+        call.accept("q3"); // waits behind q2 first
+        answer.accept(5); // q1 second answered; served: q2 first
+        answer.accept(6); // q2 first answered; served: q3 first
+        assertThat(served.subList(4, 6)).containsExactly("q2 first", "q3 first");
+        atItsGate.accept("q5");
+        atItsGate.accept("q2");
+        call.accept("q2"); // waits: one call ahead, an earlier question
+        call.accept("q5"); // waits: two calls ahead, the last question
+        answer.accept(7);
+        assertThat(served.get(6)).as("at the run's end the call with the longer chain ahead").isEqualTo("q5 first");
+
+        for (int q = 0; q < 6; q++) {
+            gate.apply("q" + q).release(10);
+        }
+        answers.release(100);
+        run.join();
+        assertThat(served).hasSize(12);
+    }
+
+    @Test
     void aRunRanksItsOwnCallsOnItsClientsWhileItRunsAndGivesTheRankingBackAfter() throws Exception {
         ScriptedBackend backend = ScriptedBackend.perSample((r, i) -> "a");
         EvalRunner.QuestionTraces traces = new EvalRunner.QuestionTraces(new InMemoryTraces());
