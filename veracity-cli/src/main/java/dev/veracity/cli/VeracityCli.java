@@ -216,6 +216,7 @@ public final class VeracityCli implements Runnable {
     }
 
     public static void main(String[] args) {
+        Carriers.apply(System.getProperties(), Runtime.getRuntime().availableProcessors()); // before any virtual thread
         QUIET_LOGGERS.size(); // the levels are set when the class initialises; kept reachable there
         String[] rest = withoutDebug(args);
         CommandLine cl;
