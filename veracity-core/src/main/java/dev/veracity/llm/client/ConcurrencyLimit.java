@@ -66,8 +66,9 @@ public record ConcurrencyLimit(boolean adaptive, int initial, int max) {
      * extra questions only take the slots the earlier ones leave), and so that a run's last questions are admitted
      * early enough that their longest paths start before the others end: at twice the limit, C-3PO over 200 RAMDocs
      * questions (29 of them six calls in a row, the rest two or three) waited on admission, 1.15x the ideal at 400 ms a
-     * call against 1.06x at four times (bench run; a model of the schedule gives the same at 192 at once); for {@code auto} its {@code max}, so that there is always
-     * work waiting when the limit grows (a waiting question costs one parked virtual thread).
+     * call against 1.06x at four times with the run's end at its last admission (bench run; a model of the schedule
+     * gives the same at three times); for {@code auto} its {@code max}, so that there is always work waiting when the
+     * limit grows (a waiting question costs one parked virtual thread).
      */
     public int questionsAtOnce() {
         return adaptive ? max : (int) Math.min(Integer.MAX_VALUE, (long) max * QUESTIONS_PER_SLOT);

@@ -15,10 +15,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>Through most of a run, question by question in the dataset's order ({@link CallContext#order()}): the first
  * questions run as if alone, and results come early and in order. Once the last question is admitted ({@link #end()},
  * the run's end: every question left is in progress, and no new one will take a slot they leave), the call with the
- * longest chain of dependent calls still ahead of it goes first. (The end came earlier before, once the questions left
- * fit in the run's questions at once: with as many questions at once as a run has, that is its start, and then every
- * admitted question's first call went before the calls of the questions under way, which finished later for it. C-3PO
- * over 200 RAMDocs questions at 400 ms a call, all 200 at once: 1.24x the ideal with that end, 1.06x with this one.)
+ * longest chain of dependent calls still ahead of it goes first. (The end came earlier before: once the questions left
+ * fit in the run's questions at once. With as many questions at once as the run has, that is its start, and every
+ * newly admitted question's first call then went before the calls of the questions under way, which finished later.
+ * C-3PO over 200 RAMDocs questions at 400 ms a call, all 200 at once: 1.24x the ideal with that end, 1.06x with this.)
  * In question order, a question admitted last whose chain is long (C-3PO's planning questions make six calls in a row,
  * the others three) would start that chain when the others are done, and end the run alone with most slots idle: the
  * run's wall time is then the ideal plus one long chain (issue 30, target 2).
