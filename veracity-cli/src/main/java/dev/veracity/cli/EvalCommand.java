@@ -49,8 +49,9 @@ final class EvalCommand implements Callable<Integer> {
     Map<String, String> options = new LinkedHashMap<>();
 
     @Option(names = "--questions-at-once", paramLabel = "N",
-            description = "Questions answered at once (default: four times --concurrency, and 256 with auto; the client serves"
-                    + " earlier questions' calls first, so the extra ones keep its slots busy while others work between calls).")
+            description = "Questions answered at once (default: four times --concurrency, and 256 with auto; the client"
+                    + " serves earlier questions' calls first, so the extra ones keep its slots busy while others work"
+                    + " between calls).")
     Integer questionsAtOnce;
 
     /**

@@ -101,8 +101,8 @@ final class LlmBench implements Callable<Integer> {
             System.out.println(row("backend call alone (HTTP -> sim)", sdk));
             System.out.println(row("full client (limits+retry+trace)", full));
             BenchTarget.atMost("full client's overhead per call, p50", 200, "us").print(percentile(full, 50) / 1e3);
-            // issue 30: the client keeps the figure it had on the JDK's HTTP client (README, 323 us p50 on this machine;
-            // the 200 us line above is from the openai-java SDK's days, missed since the move)
+            // issue 30: the client keeps the figure it had on the JDK's HTTP client (README, 323 us p50 on this
+            // machine; the 200 us line above is from the openai-java SDK's days, missed since the move)
             BenchTarget.atMost("full client's overhead per call, p50, as before issue 30", 323, "us")
                     .print(percentile(full, 50) / 1e3);
         }

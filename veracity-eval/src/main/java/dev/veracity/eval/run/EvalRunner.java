@@ -370,7 +370,8 @@ public final class EvalRunner {
             Semaphore slots = new Semaphore(spec.concurrency());
             // Questions beyond the client's slots (eval admits four times as many, ConcurrencyLimit.questionsAtOnce)
             // start one per call answered or question finished: at the start every admitted question works before its
-            // first call (reads, builds its pages: CPU while the JIT is cold), and all at once would only delay the calls
+            // first call (reads, builds its pages: CPU while the JIT is cold), and all at once would only delay the
+            // calls
             Semaphore ramp = new Semaphore(0);
             int freely = Math.min(spec.concurrency(), client.counters().limit()); // auto: its limit at the start
             traces.onCall(ramp::release);

@@ -677,7 +677,8 @@ class EvalRunnerTest {
         });
         java.util.function.Consumer<String> atItsGate = q -> dev.veracity.testing.Await.until(q + " before its call",
                 () -> gate.apply(q).hasQueuedThreads());
-        java.util.function.Consumer<String> call = q -> { // lets q make its next call; it is served or waits for the slot
+        // lets q make its next call: it is served, or waits for the slot
+        java.util.function.Consumer<String> call = q -> {
             gate.apply(q).release();
             dev.veracity.testing.Await.until(q + " calling", () -> !gate.apply(q).hasQueuedThreads()
                     && threads.get(q).getState() == Thread.State.WAITING);
